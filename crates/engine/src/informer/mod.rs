@@ -1,0 +1,1 @@
+//! client-go's informer machinery (`tools/cache`).

@@ -1,0 +1,28 @@
+//! # flywheel-engine
+//!
+//! A deterministic simulation of a Kubernetes API server and a controller-runtime operator, built
+//! from faithful models of the client-go and controller-runtime primitives:
+//!
+//! ```text
+//!  apiserver ──watch──▶ Reflector ──▶ DeltaFIFO / RealFIFO ──▶ Indexer ──▶ handlers + predicates
+//!      ▲                                                                         │
+//!      │                                                                         ▼
+//!      └──────── writes ◀── Reconcile ◀── workers ◀── workqueue (rate limited) ◀─┘
+//! ```
+//!
+//! The engine is a pure library: no wall clock, no I/O, one seeded random source ([`sim::Rng`]),
+//! events ordered by `(time, sequence)` ([`sim::EventQueue`]) and ordered maps only, so the same
+//! seed gives the same trace natively and in WebAssembly. Every behaviour names, in its doc
+//! comment, the upstream file it follows (see `shared/reference/kubernetes-semantics.md`).
+
+pub mod error;
+pub mod informer;
+pub mod metrics;
+pub mod object;
+pub mod predicate;
+pub mod sim;
+pub mod time;
+pub mod workqueue;
+
+pub use error::ConfigError;
+pub use time::SimTime;

@@ -1,0 +1,1 @@
+//! Metrics with upstream names and meanings.

@@ -1,0 +1,129 @@
+//! Kubernetes objects as the simulation stores and ships them.
+//!
+//! Objects are immutable once stored and shared as [`ObjectRef`] (`Arc<Object>`): the API server,
+//! watch events, FIFO deltas and the informer cache hold the same allocation, the way a Go program
+//! shares pointers. What a real process would *copy* (a cache read's deep copy, a LIST response) is
+//! accounted for by the process model through [`Object::size_bytes`], not by copying here.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::time::SimTime;
+
+/// A shared, immutable object.
+pub type ObjectRef = Arc<Object>;
+
+/// An ordered string map (labels, annotations). `None` is Go's nil map, distinct from empty.
+pub type StringMap = Option<BTreeMap<String, String>>;
+
+/// A reference to an owning object (`metadata.ownerReferences[]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwnerReference {
+    /// The owner's kind.
+    pub kind: String,
+    /// The owner's name (same namespace as the dependent).
+    pub name: String,
+    /// The owner's uid.
+    pub uid: String,
+    /// Whether the owner is the managing controller.
+    pub controller: bool,
+}
+
+/// `metadata` of an object.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectMeta {
+    /// Namespace; empty for cluster-scoped objects.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Unique id assigned at creation.
+    pub uid: String,
+    /// The etcd revision of the last write; 0 means unset.
+    pub resource_version: u64,
+    /// Spec generation (see the API server's generation rules).
+    pub generation: i64,
+    /// Labels; `None` is a nil map.
+    pub labels: StringMap,
+    /// Annotations; `None` is a nil map.
+    pub annotations: StringMap,
+    /// Finalizers, in order.
+    pub finalizers: Vec<String>,
+    /// Set when deletion was requested while finalizers remained.
+    pub deletion_timestamp: Option<SimTime>,
+    /// Owners.
+    pub owner_references: Vec<OwnerReference>,
+}
+
+/// A Kubernetes object: kind, metadata, spec, status, and its serialized size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Object {
+    /// The kind, e.g. `Flywheel`, `Pod`, `Namespace`.
+    pub kind: String,
+    /// Metadata.
+    pub metadata: ObjectMeta,
+    /// The desired state.
+    pub spec: Value,
+    /// The observed state; `Value::Null` when absent.
+    pub status: Value,
+    /// Serialized size in bytes (what a copy, a LIST item or a watch event costs in memory).
+    pub size_bytes: u64,
+}
+
+impl Object {
+    /// A new object of `kind` named `namespace/name` with an empty spec and status.
+    pub fn new(kind: &str, namespace: &str, name: &str) -> Object {
+        Object {
+            kind: kind.to_owned(),
+            metadata: ObjectMeta {
+                namespace: namespace.to_owned(),
+                name: name.to_owned(),
+                ..ObjectMeta::default()
+            },
+            spec: Value::Null,
+            status: Value::Null,
+            size_bytes: 1024,
+        }
+    }
+
+    /// The informer key, as client-go's `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for
+    /// cluster-scoped objects (`tools/cache/store.go`).
+    pub fn key(&self) -> String {
+        meta_namespace_key(&self.metadata.namespace, &self.metadata.name)
+    }
+
+    /// `metadata.resourceVersion`.
+    pub fn resource_version(&self) -> u64 {
+        self.metadata.resource_version
+    }
+
+    /// `metadata.generation`.
+    pub fn generation(&self) -> i64 {
+        self.metadata.generation
+    }
+}
+
+/// `MetaNamespaceKeyFunc` on its parts (client-go `tools/cache/store.go`).
+pub fn meta_namespace_key(namespace: &str, name: &str) -> String {
+    if namespace.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{namespace}/{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namespaced_objects_key_as_namespace_slash_name_and_cluster_scoped_as_name() {
+        assert_eq!(
+            Object::new("Pod", "default", "web-0").key(),
+            "default/web-0"
+        );
+        assert_eq!(Object::new("Namespace", "", "team-a").key(), "team-a");
+    }
+}

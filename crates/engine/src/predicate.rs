@@ -1,0 +1,1 @@
+//! controller-runtime predicates (`pkg/predicate/predicate.go`).

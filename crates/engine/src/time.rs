@@ -1,0 +1,127 @@
+//! Virtual time.
+//!
+//! The engine has no clock of its own: every instant is a [`SimTime`], a count of virtual
+//! nanoseconds since the simulation started, and every duration is a [`std::time::Duration`].
+//! Front ends decide how virtual time maps to wall time (as fast as possible in the CLI, paced by a
+//! speed factor in the browser).
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// An instant of virtual time: nanoseconds since the start of the simulation.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct SimTime(u64);
+
+impl SimTime {
+    /// The start of every simulation.
+    pub const ZERO: SimTime = SimTime(0);
+    /// The largest representable instant (about 584 years): used as "never".
+    pub const MAX: SimTime = SimTime(u64::MAX);
+
+    /// An instant `nanos` nanoseconds after the start.
+    pub const fn from_nanos(nanos: u64) -> SimTime {
+        SimTime(nanos)
+    }
+
+    /// An instant `millis` milliseconds after the start.
+    pub const fn from_millis(millis: u64) -> SimTime {
+        SimTime(millis.saturating_mul(1_000_000))
+    }
+
+    /// An instant `secs` seconds after the start; negative or non-finite input saturates to the range.
+    pub fn from_secs_f64(secs: f64) -> SimTime {
+        if secs.is_nan() || secs <= 0.0 {
+            return SimTime::ZERO;
+        }
+        let nanos = secs * 1e9;
+        if nanos >= u64::MAX as f64 {
+            SimTime::MAX
+        } else {
+            SimTime(nanos as u64)
+        }
+    }
+
+    /// Nanoseconds since the start.
+    pub const fn as_nanos(self) -> u64 {
+        self.0
+    }
+
+    /// Seconds since the start, as a float (for charts and reports).
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / 1e9
+    }
+
+    /// The time elapsed since `earlier`, or zero if `earlier` is later than `self`.
+    pub fn saturating_since(self, earlier: SimTime) -> Duration {
+        Duration::from_nanos(self.0.saturating_sub(earlier.0))
+    }
+
+    /// `self + d`, saturating at [`SimTime::MAX`].
+    pub fn saturating_add(self, d: Duration) -> SimTime {
+        let nanos = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+        SimTime(self.0.saturating_add(nanos))
+    }
+}
+
+impl Add<Duration> for SimTime {
+    type Output = SimTime;
+
+    /// Adds a duration; saturates at [`SimTime::MAX`] instead of overflowing.
+    fn add(self, rhs: Duration) -> SimTime {
+        self.saturating_add(rhs)
+    }
+}
+
+impl AddAssign<Duration> for SimTime {
+    fn add_assign(&mut self, rhs: Duration) {
+        *self = *self + rhs;
+    }
+}
+
+impl Sub for SimTime {
+    type Output = Duration;
+
+    /// The duration between two instants, zero if `rhs` is later.
+    fn sub(self, rhs: SimTime) -> Duration {
+        self.saturating_since(rhs)
+    }
+}
+
+impl fmt::Display for SimTime {
+    /// Seconds with millisecond precision, e.g. `12.345s`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let millis = self.0 / 1_000_000;
+        write!(f, "{}.{:03}s", millis / 1000, millis % 1000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adding_a_duration_moves_time_forward_by_exactly_that_many_nanoseconds() {
+        let t = SimTime::from_millis(1500) + Duration::from_micros(250);
+        assert_eq!(t.as_nanos(), 1_500_250_000);
+        assert!((t.as_secs_f64() - 1.50025).abs() < 1e-12);
+    }
+
+    #[test]
+    fn time_arithmetic_saturates_instead_of_overflowing() {
+        assert_eq!(SimTime::MAX + Duration::from_secs(1), SimTime::MAX);
+        assert_eq!(SimTime::ZERO - SimTime::from_millis(5), Duration::ZERO);
+        assert_eq!(SimTime::from_secs_f64(-3.0), SimTime::ZERO);
+        assert_eq!(SimTime::from_secs_f64(f64::INFINITY), SimTime::MAX);
+    }
+
+    #[test]
+    fn display_prints_seconds_with_millisecond_precision() {
+        assert_eq!(SimTime::from_millis(12_345).to_string(), "12.345s");
+        assert_eq!(SimTime::ZERO.to_string(), "0.000s");
+    }
+}

@@ -1,0 +1,1 @@
+//! client-go's workqueue (`util/workqueue`) and controller-runtime's priority queue.
