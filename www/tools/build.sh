@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the playground into dist/: the web crate for wasm32 (profile wasm-release), its JS glue
+# with wasm-bindgen, wasm-opt -Oz from npm's binaryen, then index.html and the static assets.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+ensure_wasm_target
+ensure_wasm_bindgen
+ensure_node_modules "$ROOT/www/tools"
+
+say "building flywheel-web for wasm32 (profile wasm-release)"
+cargo build -p flywheel-web --target wasm32-unknown-unknown --profile wasm-release
+
+out="$ROOT/dist"
+stage="$ROOT/target/dist.staging"
+rm -rf "$stage"
+mkdir -p "$stage/pkg" "$stage/www"
+wasm-bindgen --target web --no-typescript --out-dir "$stage/pkg" \
+  "$ROOT/target/wasm32-unknown-unknown/wasm-release/flywheel_web.wasm"
+
+say "optimizing the wasm (wasm-opt -Oz)"
+"$ROOT/www/tools/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  "$stage/pkg/flywheel_web_bg.wasm" -o "$stage/pkg/flywheel_web_bg.wasm"
+
+cp "$ROOT/index.html" "$stage/"
+find "$ROOT/www" -maxdepth 1 -type f \( -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.png' \) \
+  -exec cp {} "$stage/www/" \;
+rm -rf "$out"
+mv "$stage" "$out"
+
+wasm="$out/pkg/flywheel_web_bg.wasm"
+say "dist/ ready: wasm $(wc -c <"$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped"
