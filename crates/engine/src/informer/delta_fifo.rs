@@ -1,1 +1,364 @@
-//! (in progress)
+//! `DeltaFIFO`, the informer queue of client-go ≤ v0.32 (client-go `tools/cache/delta_fifo.go`).
+//!
+//! Each key has one accumulator of [`Delta`]s and one place in a FIFO of keys: changes to an object
+//! that is already queued are appended to its accumulator and the key keeps its original position
+//! ("no line jumping"). A [`DeltaFifo::pop`] hands over every delta of the oldest key at once.
+//!
+//! Deviations from upstream, all forced by the engine being single-threaded and deterministic:
+//! - [`DeltaFifo::pop`] does not block and takes no process callback: it returns `None` when the
+//!   queue is empty, and the caller processes the returned deltas itself (upstream processes them
+//!   under the queue lock, which is equivalent when nothing runs concurrently). `Close` and
+//!   `IsClosed` therefore do not exist.
+//! - The known objects (the informer's indexer) are passed to [`DeltaFifo::delete`],
+//!   [`DeltaFifo::replace`] and [`DeltaFifo::resync`] as a [`KnownObjects`] parameter instead of
+//!   being held by the queue.
+//! - Iteration over Go maps (upstream `Replace` walks `items` in random order) is replaced by queue
+//!   order and by the order of [`KnownObjects::list_keys`] (sorted keys for the indexer).
+//! - There is no transformer (`TransformFunc`) and no key function: keys are always
+//!   `MetaNamespaceKeyFunc` ([`crate::object::Object::key`]) or a tombstone's key.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use crate::informer::delta::{
+    dedup_deltas, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
+};
+use crate::object::ObjectRef;
+
+/// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
+/// `tools/cache/delta_fifo.go` `KeyListerGetter`). It changes what `Delete`, `Replace` and `Resync`
+/// do.
+pub trait KnownObjects {
+    /// The stored object under `key`, if any (`KeyGetter.GetByKey`).
+    fn get_by_key(&self, key: &str) -> Option<ObjectRef>;
+    /// Every stored key (`KeyLister.ListKeys`); the order is the order in which the FIFOs emit
+    /// tombstones and syncs, so it must be deterministic.
+    fn list_keys(&self) -> Vec<String>;
+}
+
+/// No known objects: client-go's `knownObjects == nil` (client-go `tools/cache/delta_fifo.go`).
+/// With it, `Delete` only checks queued items, `Replace` only tombstones queued keys and `Resync`
+/// does nothing — exactly the upstream nil behaviour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoKnownObjects;
+
+impl KnownObjects for NoKnownObjects {
+    /// Always `None`.
+    fn get_by_key(&self, _key: &str) -> Option<ObjectRef> {
+        None
+    }
+
+    /// Always empty.
+    fn list_keys(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl KnownObjects for BTreeMap<String, ObjectRef> {
+    /// The object stored under `key`.
+    fn get_by_key(&self, key: &str) -> Option<ObjectRef> {
+        self.get(key).cloned()
+    }
+
+    /// The map's keys, sorted.
+    fn list_keys(&self) -> Vec<String> {
+        self.keys().cloned().collect()
+    }
+}
+
+/// What a pop hands over: the key, its accumulated deltas (oldest first) and whether they belong to
+/// the initial list (client-go `tools/cache/delta_fifo.go` `Pop`, `PopProcessFunc`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoppedDeltas {
+    /// The informer key.
+    pub key: String,
+    /// Every delta queued for the key, oldest first; never empty.
+    pub deltas: Vec<Delta>,
+    /// True while the FIFO has not synced: the item was queued by the first `Replace`.
+    pub is_in_initial_list: bool,
+}
+
+/// client-go's `DeltaFIFO` (`tools/cache/delta_fifo.go`): a FIFO of keys, each holding the deltas
+/// that happened to its object since it was last popped.
+///
+/// Invariant (as upstream): a key is in the key queue exactly once iff it has a non-empty
+/// accumulator.
+#[derive(Clone, Debug)]
+pub struct DeltaFifo {
+    /// Deltas per key (`items`).
+    items: BTreeMap<String, Vec<Delta>>,
+    /// Keys in pop order, each at most once (`queue`).
+    queue: VecDeque<String>,
+    /// Set by the first `Add`/`Update`/`Delete`/`Replace` (`populated`).
+    populated: bool,
+    /// Items of the first `Replace` not yet popped (`initialPopulationCount`).
+    initial_population_count: usize,
+    /// Latched once the initial population has been popped (`syncedClosed`).
+    synced: bool,
+    /// Emit `Replaced` (true) or `Sync` (false) from `Replace` (`emitDeltaTypeReplaced`).
+    emit_delta_type_replaced: bool,
+}
+
+impl Default for DeltaFifo {
+    /// Same as [`DeltaFifo::new`].
+    fn default() -> DeltaFifo {
+        DeltaFifo::new()
+    }
+}
+
+impl DeltaFifo {
+    /// An empty queue that emits `Replaced` from `Replace`, as informers configure it
+    /// (`EmitDeltaTypeReplaced: true` in client-go `tools/cache/controller.go` newQueueFIFO).
+    pub fn new() -> DeltaFifo {
+        DeltaFifo::with_emit_delta_type_replaced(true)
+    }
+
+    /// An empty queue; `false` reproduces the legacy default of `NewDeltaFIFOWithOptions`, where
+    /// `Replace` emits `Sync` deltas (client-go `tools/cache/delta_fifo.go`).
+    pub fn with_emit_delta_type_replaced(emit_delta_type_replaced: bool) -> DeltaFifo {
+        DeltaFifo {
+            items: BTreeMap::new(),
+            queue: VecDeque::new(),
+            populated: false,
+            initial_population_count: 0,
+            synced: false,
+            emit_delta_type_replaced,
+        }
+    }
+
+    /// Queues an `Added` delta (client-go `tools/cache/delta_fifo.go` `Add`).
+    pub fn add(&mut self, obj: impl IntoObjectRef) {
+        self.mark_populated();
+        self.queue_action(DeltaType::Added, DeltaObject::Object(obj.into_object_ref()));
+    }
+
+    /// Queues an `Updated` delta (client-go `tools/cache/delta_fifo.go` `Update`).
+    pub fn update(&mut self, obj: impl IntoObjectRef) {
+        self.mark_populated();
+        self.queue_action(
+            DeltaType::Updated,
+            DeltaObject::Object(obj.into_object_ref()),
+        );
+    }
+
+    /// Queues a `Deleted` delta, unless the key is neither known nor queued — then the deletion was
+    /// already reported (e.g. by a relist) and is ignored. Returns whether a delta was queued
+    /// (client-go `tools/cache/delta_fifo.go` `Delete`).
+    pub fn delete<K: KnownObjects + ?Sized>(
+        &mut self,
+        obj: impl Into<DeltaObject>,
+        known: &K,
+    ) -> bool {
+        let obj = obj.into();
+        let key = obj.key();
+        self.mark_populated();
+        if known.get_by_key(&key).is_none() && !self.items.contains_key(&key) {
+            return false;
+        }
+        self.queue_action(DeltaType::Deleted, obj);
+        true
+    }
+
+    /// A relist (client-go `tools/cache/delta_fifo.go` `Replace`): queues `Replaced` (or `Sync`,
+    /// see [`DeltaFifo::with_emit_delta_type_replaced`]) for every listed object, then a `Deleted`
+    /// tombstone for every queued key that is not listed (carrying its newest queued object), then
+    /// one for every known key that is neither listed nor queued (carrying the stored object).
+    /// The first call (before any other change) sets the initial population that
+    /// [`DeltaFifo::has_synced`] waits for: the number of distinct listed keys plus the tombstones.
+    /// The resource version is unused, as upstream.
+    ///
+    /// The spec (`kubernetes-semantics.md` §2.2) counts `len(list)`; upstream counts distinct keys
+    /// (`keys.Len()`), which differs only for a list with duplicate keys. Upstream wins.
+    pub fn replace<K: KnownObjects + ?Sized>(
+        &mut self,
+        objects: Vec<ObjectRef>,
+        _resource_version: u64,
+        known: &K,
+    ) {
+        let action = self.replace_action();
+        let mut listed_keys = BTreeSet::new();
+        for obj in objects {
+            listed_keys.insert(obj.key());
+            self.queue_action(action, DeltaObject::Object(obj));
+        }
+        let mut queued_deletions = self.tombstone_unlisted_queued(&listed_keys);
+        queued_deletions += self.tombstone_unlisted_known(&listed_keys, known);
+        if !self.populated {
+            self.populated = true;
+            self.initial_population_count = listed_keys.len() + queued_deletions;
+            self.check_synced();
+        }
+    }
+
+    /// A periodic resync (client-go `tools/cache/delta_fifo.go` `Resync`, `syncKeyLocked`): queues
+    /// a `Sync` delta with the stored object for every known key that has no queued deltas (a key
+    /// with queued deltas is skipped so the resync cannot deliver an older state).
+    pub fn resync<K: KnownObjects + ?Sized>(&mut self, known: &K) {
+        for key in known.list_keys() {
+            let Some(obj) = known.get_by_key(&key) else {
+                continue;
+            };
+            if self.items.contains_key(&obj.key()) {
+                continue;
+            }
+            self.queue_action(DeltaType::Sync, DeltaObject::Object(obj));
+        }
+    }
+
+    /// Removes the oldest key and returns it with all its deltas, oldest first; `None` when empty
+    /// (client-go `tools/cache/delta_fifo.go` `Pop`, non-blocking here). Whether the item belongs to
+    /// the initial list is [`DeltaFifo::is_in_initial_list`] read *before* the pop, or use
+    /// [`DeltaFifo::pop_deltas`].
+    pub fn pop(&mut self) -> Option<(String, Vec<Delta>)> {
+        self.pop_deltas().map(|popped| (popped.key, popped.deltas))
+    }
+
+    /// [`DeltaFifo::pop`] with the `isInInitialList` flag that upstream passes to the process
+    /// function (client-go `tools/cache/delta_fifo.go` `Pop`).
+    pub fn pop_deltas(&mut self) -> Option<PoppedDeltas> {
+        let is_in_initial_list = self.is_in_initial_list();
+        let key = self.queue.pop_front()?;
+        if self.initial_population_count > 0 {
+            self.initial_population_count -= 1;
+            self.check_synced();
+        }
+        let deltas = self.items.remove(&key).unwrap_or_default();
+        Some(PoppedDeltas {
+            key,
+            deltas,
+            is_in_initial_list,
+        })
+    }
+
+    /// Whether the first `Replace` (or an earlier `Add`/`Update`/`Delete`) has been fully popped
+    /// (client-go `tools/cache/delta_fifo.go` `HasSynced`). Latches true.
+    pub fn has_synced(&self) -> bool {
+        self.synced
+    }
+
+    /// Whether the next popped item belongs to the initial list: `!has_synced()` (client-go
+    /// `tools/cache/delta_fifo.go` `Pop`, `isInInitialList`).
+    pub fn is_in_initial_list(&self) -> bool {
+        !self.synced
+    }
+
+    /// The number of queued keys.
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Whether no key is queued.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// The total number of queued deltas over all keys (for memory accounting).
+    pub fn pending_deltas(&self) -> usize {
+        self.items.values().map(Vec::len).sum()
+    }
+
+    /// The queued keys in pop order (client-go `tools/cache/delta_fifo_test.go` `listKeys`).
+    pub fn list_keys(&self) -> Vec<String> {
+        self.queue.iter().cloned().collect()
+    }
+
+    /// The deltas queued for `key`, oldest first (client-go `tools/cache/delta_fifo_test.go`
+    /// `getByKey`).
+    pub fn get_by_key(&self, key: &str) -> Option<&[Delta]> {
+        self.items.get(key).map(Vec::as_slice)
+    }
+
+    /// The newest delta object of every queued key, in pop order (client-go
+    /// `tools/cache/delta_fifo_test.go` `list`).
+    pub fn list(&self) -> Vec<DeltaObject> {
+        self.queue
+            .iter()
+            .filter_map(|key| self.items.get(key)?.last())
+            .map(|delta| delta.object.clone())
+            .collect()
+    }
+
+    /// `Replaced` or, in legacy mode, `Sync` (client-go `tools/cache/delta_fifo.go` `Replace`).
+    fn replace_action(&self) -> DeltaType {
+        if self.emit_delta_type_replaced {
+            DeltaType::Replaced
+        } else {
+            DeltaType::Sync
+        }
+    }
+
+    /// Tombstones every queued key that is not listed; returns how many (client-go
+    /// `tools/cache/delta_fifo.go` `Replace`, "deletion detection against objects in the queue").
+    fn tombstone_unlisted_queued(&mut self, listed_keys: &BTreeSet<String>) -> usize {
+        let unlisted: Vec<String> = self
+            .queue
+            .iter()
+            .filter(|key| !listed_keys.contains(*key))
+            .cloned()
+            .collect();
+        for key in &unlisted {
+            let newest = self.newest_object(key);
+            self.queue_tombstone(key.clone(), newest);
+        }
+        unlisted.len()
+    }
+
+    /// Tombstones every known key that is neither listed nor queued; returns how many (client-go
+    /// `tools/cache/delta_fifo.go` `Replace`, "objects not present in the queue").
+    fn tombstone_unlisted_known<K: KnownObjects + ?Sized>(
+        &mut self,
+        listed_keys: &BTreeSet<String>,
+        known: &K,
+    ) -> usize {
+        let mut count = 0;
+        for key in known.list_keys() {
+            if listed_keys.contains(&key) || self.items.contains_key(&key) {
+                continue;
+            }
+            let stored = known.get_by_key(&key);
+            self.queue_tombstone(key, stored);
+            count += 1;
+        }
+        count
+    }
+
+    /// The object of the newest queued delta for `key`, unwrapping a tombstone (client-go
+    /// `tools/cache/delta_fifo.go` `Replace`).
+    fn newest_object(&self, key: &str) -> Option<ObjectRef> {
+        let newest = self.items.get(key)?.last()?;
+        newest.object.object().cloned()
+    }
+
+    /// Queues `Deleted(DeletedFinalStateUnknown{key, obj})`.
+    fn queue_tombstone(&mut self, key: String, obj: Option<ObjectRef>) {
+        let tombstone = DeletedFinalStateUnknown { key, obj };
+        self.queue_action(DeltaType::Deleted, DeltaObject::Tombstone(tombstone));
+    }
+
+    /// Appends a delta to its key's accumulator, deduplicates, and queues the key if it was not
+    /// queued (client-go `tools/cache/delta_fifo.go` `queueActionInternalLocked`).
+    fn queue_action(&mut self, delta_type: DeltaType, object: DeltaObject) {
+        let key = object.key();
+        let deltas = self.items.entry(key.clone()).or_default();
+        let newly_queued = deltas.is_empty();
+        deltas.push(Delta { delta_type, object });
+        dedup_deltas(deltas);
+        if newly_queued {
+            self.queue.push_back(key);
+        }
+    }
+
+    /// Marks the queue populated by a direct change (client-go `tools/cache/delta_fifo.go` `Add`,
+    /// `Update`, `Delete`).
+    fn mark_populated(&mut self) {
+        self.populated = true;
+        self.check_synced();
+    }
+
+    /// Latches `synced` once populated and the initial population is popped (client-go
+    /// `tools/cache/delta_fifo.go` `checkSynced_locked`).
+    fn check_synced(&mut self) {
+        if self.populated && self.initial_population_count == 0 {
+            self.synced = true;
+        }
+    }
+}
