@@ -1,0 +1,370 @@
+//! The basic work queue (client-go `util/workqueue/queue.go`, `Typed`).
+//!
+//! Three collections: `queue` (FIFO order of work), `dirty` (items that need processing) and
+//! `processing` (items handed to a worker and not yet `done`). Every queued item is dirty and not
+//! processing. Adding an item that is already dirty does nothing; adding an item that is being
+//! processed only marks it dirty ("parked"): it is queued again when the worker calls `done`. So
+//! no item is ever processed by two workers at once, and any number of adds while an item waits
+//! collapse into one processing.
+//!
+//! Deviation from upstream: `get` never blocks. It returns `None` when nothing is queued; the
+//! simulation decides when an idle worker polls again.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use crate::time::SimTime;
+use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
+
+/// client-go's FIFO work queue with de-duplication (`util/workqueue/queue.go` `Typed[T]`).
+#[derive(Clone, Debug)]
+pub struct Queue<T> {
+    queue: VecDeque<T>,
+    dirty: BTreeSet<T>,
+    processing: BTreeSet<T>,
+    shutting_down: bool,
+    drain: bool,
+    metrics: MetricsRecorder<T>,
+}
+
+impl<T: Ord + Clone> Default for Queue<T> {
+    fn default() -> Queue<T> {
+        Queue::new()
+    }
+}
+
+impl<T: Ord + Clone> Queue<T> {
+    /// An empty queue whose clock starts at [`SimTime::ZERO`] (client-go `queue.go`
+    /// `NewTypedWithConfig`).
+    pub fn new() -> Queue<T> {
+        Queue {
+            queue: VecDeque::new(),
+            dirty: BTreeSet::new(),
+            processing: BTreeSet::new(),
+            shutting_down: false,
+            drain: false,
+            metrics: MetricsRecorder::new(),
+        }
+    }
+
+    /// Marks `item` as needing processing (client-go `queue.go` `Add`): ignored after shutdown
+    /// and while the item is already dirty; otherwise it becomes dirty and is queued at the tail,
+    /// unless it is being processed, in which case it is parked until [`Queue::done`].
+    pub fn add(&mut self, item: T) {
+        if self.shutting_down || self.dirty.contains(&item) {
+            return;
+        }
+        self.metrics.add(&item, None);
+        self.dirty.insert(item.clone());
+        if !self.processing.contains(&item) {
+            self.queue.push_back(item);
+        }
+    }
+
+    /// Hands out the head of the queue (client-go `queue.go` `Get`): the item stops being dirty
+    /// and starts being processed; the caller must call [`Queue::done`] with it. After shutdown
+    /// the remaining items are still handed out. Never blocks: `None` when nothing is queued.
+    pub fn get(&mut self) -> Option<T> {
+        let item = self.queue.pop_front()?;
+        self.metrics.get(&item, None);
+        self.dirty.remove(&item);
+        self.processing.insert(item.clone());
+        Some(item)
+    }
+
+    /// Marks `item` as finished (client-go `queue.go` `Done`); if it was added again while being
+    /// processed it goes back to the tail of the queue. Deviation: `done` for an item that is not
+    /// being processed is ignored (upstream would queue a dirty item a second time).
+    pub fn done(&mut self, item: &T) {
+        if !self.processing.remove(item) {
+            return;
+        }
+        self.metrics.done(item);
+        if self.dirty.contains(item) {
+            self.queue.push_back(item.clone());
+        }
+    }
+
+    /// The number of queued items, excluding parked ones (client-go `queue.go` `Len`).
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Whether nothing is queued (parked and processing items do not count).
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// The number of items handed out and not yet done.
+    pub fn processing_len(&self) -> usize {
+        self.processing.len()
+    }
+
+    /// Whether `item` is dirty: queued, or parked while it is being processed.
+    pub fn is_dirty(&self, item: &T) -> bool {
+        self.dirty.contains(item)
+    }
+
+    /// Whether `item` has been handed out and not yet done.
+    pub fn is_processing(&self, item: &T) -> bool {
+        self.processing.contains(item)
+    }
+
+    /// Stops accepting adds (client-go `queue.go` `ShutDown`). Queued items can still be taken
+    /// with [`Queue::get`]; the unfinished-work metric ticker stops.
+    pub fn shut_down(&mut self) {
+        self.drain = false;
+        self.shutting_down = true;
+        self.metrics.stop();
+    }
+
+    /// Like [`Queue::shut_down`], but asks to drain (client-go `queue.go` `ShutDownWithDrain`).
+    /// Upstream blocks until every handed-out item is done; here the caller polls
+    /// [`Queue::is_drained`] instead.
+    pub fn shut_down_with_drain(&mut self) {
+        self.shut_down();
+        self.drain = true;
+    }
+
+    /// After [`Queue::shut_down_with_drain`]: whether every handed-out item is done, i.e. the
+    /// point where upstream's `ShutDownWithDrain` returns. Always `true` without a drain request.
+    pub fn is_drained(&self) -> bool {
+        !self.drain || self.processing.is_empty()
+    }
+
+    /// Whether the queue has been shut down (client-go `queue.go` `ShuttingDown`).
+    pub fn shutting_down(&self) -> bool {
+        self.shutting_down
+    }
+
+    /// Moves the queue's clock to `now`, the equivalent of upstream's injected clock: it stamps
+    /// add/processing times and runs the 500 ms unfinished-work ticks that fell due. The clock
+    /// never goes backwards; an earlier instant is ignored.
+    pub fn set_now(&mut self, now: SimTime) {
+        self.metrics.set_now(now);
+    }
+
+    /// The queue's clock.
+    pub fn now(&self) -> SimTime {
+        self.metrics.now()
+    }
+
+    /// The queue's metrics (client-go `util/workqueue/metrics.go`).
+    pub fn metrics(&self) -> &QueueMetrics {
+        self.metrics.snapshot()
+    }
+
+    /// Counts one delayed add (used by the delaying queue, which shares this recorder).
+    pub(crate) fn record_retry(&mut self) {
+        self.metrics.retry();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn len_counts_each_distinct_queued_item_once() {
+        // client-go queue_test.go TestLen.
+        let mut q = Queue::new();
+        q.add("foo");
+        assert_eq!(q.len(), 1);
+        q.add("bar");
+        assert_eq!(q.len(), 2);
+        q.add("foo");
+        assert_eq!(q.len(), 2);
+    }
+
+    #[test]
+    fn an_item_added_while_processing_is_handed_out_again_after_done() {
+        // client-go queue_test.go TestReinsert.
+        let mut q = Queue::new();
+        q.add("foo");
+        let item = q.get().expect("foo is queued");
+        assert_eq!(item, "foo");
+        q.add(item);
+        assert_eq!(q.len(), 0, "a parked item is not counted");
+        assert_eq!(q.get(), None, "a parked item is not handed out");
+        q.done(&item);
+        assert_eq!(q.get(), Some("foo"));
+        q.done(&"foo");
+        assert_eq!(q.len(), 0);
+    }
+
+    #[test]
+    fn two_adds_before_get_collapse_into_one_processing() {
+        // client-go queue_test.go TestCollapse.
+        let mut q = Queue::new();
+        q.add("bar");
+        q.add("bar");
+        assert_eq!(q.get(), Some("bar"));
+        q.done(&"bar");
+        assert_eq!(q.len(), 0);
+        assert_eq!(q.get(), None);
+    }
+
+    #[test]
+    fn many_adds_while_processing_collapse_into_one_more_processing() {
+        // client-go queue_test.go TestCollapseWhileProcessing.
+        let mut q = Queue::new();
+        q.add("foo");
+        assert_eq!(q.get(), Some("foo"));
+        q.add("foo");
+        q.add("foo");
+        assert_eq!(q.get(), None, "a second worker must wait until done");
+        q.done(&"foo");
+        assert_eq!(q.get(), Some("foo"));
+        q.done(&"foo");
+        assert_eq!(q.len(), 0);
+        assert_eq!(q.get(), None);
+    }
+
+    #[test]
+    fn every_worker_re_adding_once_leaves_the_queue_empty_and_processes_each_item_twice() {
+        // client-go queue_test.go TestAddWhileProcessing (workers interleaved deterministically).
+        let mut q = Queue::new();
+        for i in 0..50 {
+            q.add(i);
+        }
+        let mut handed_out = [0u32; 50];
+        let mut in_flight: Vec<i32> = Vec::new();
+        loop {
+            while in_flight.len() < 10 {
+                let Some(item) = q.get() else { break };
+                handed_out[item as usize] += 1;
+                if handed_out[item as usize] < 2 {
+                    q.add(item);
+                }
+                in_flight.push(item);
+            }
+            if in_flight.is_empty() {
+                break;
+            }
+            let item = in_flight.remove(0);
+            q.done(&item);
+        }
+        q.shut_down();
+        assert_eq!(q.len(), 0);
+        assert!(handed_out.iter().all(|&n| n == 2), "{handed_out:?}");
+    }
+
+    #[test]
+    fn adds_after_shutdown_are_ignored_but_queued_items_still_drain() {
+        // client-go queue_test.go TestBasic ("added after shutdown!") and
+        // TestQueueDrainageUsingShutDownWithDrain.
+        let mut q = Queue::new();
+        q.add("foo");
+        q.add("bar");
+        let first = q.get().expect("foo");
+        q.shut_down_with_drain();
+        q.add("added after shutdown!");
+        assert!(q.shutting_down());
+        assert_eq!(q.get(), Some("bar"));
+        assert_eq!(q.get(), None);
+        assert!(!q.is_drained(), "two items are still processing");
+        q.done(&first);
+        q.done(&"bar");
+        assert!(q.is_drained());
+    }
+
+    #[test]
+    fn a_dirty_item_is_requeued_by_done_even_while_draining() {
+        // client-go queue_test.go TestQueueDrainageUsingShutDownWithDrainWithDirtyItem.
+        let mut q = Queue::new();
+        q.add("foo");
+        let gotten = q.get().expect("foo");
+        q.add("foo");
+        q.shut_down_with_drain();
+        assert_eq!(q.get(), None);
+        q.done(&gotten);
+        let again = q.get().expect("done re-queued the dirty item");
+        q.done(&again);
+        assert_eq!(q.get(), None);
+        assert!(q.is_drained());
+    }
+
+    #[test]
+    fn shut_down_does_not_wait_for_items_in_flight() {
+        // client-go queue_test.go TestNoQueueDrainageUsingShutDown and
+        // TestForceQueueShutdownUsingShutDown.
+        let mut q = Queue::new();
+        q.add("foo");
+        q.add("bar");
+        q.get();
+        q.get();
+        q.shut_down_with_drain();
+        assert!(!q.is_drained());
+        q.shut_down();
+        assert!(q.is_drained(), "a plain shut down cancels the drain");
+    }
+
+    #[test]
+    fn done_for_an_item_that_is_not_processing_changes_nothing() {
+        let mut q = Queue::new();
+        q.add("foo");
+        q.done(&"foo");
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.get(), Some("foo"));
+        assert_eq!(q.get(), None);
+    }
+
+    #[test]
+    fn metrics_follow_adds_gets_and_dones_with_the_injected_clock() {
+        // client-go metrics_test.go TestMetrics (500 ms ticker instead of the test's 1 ms).
+        let mut q = Queue::new();
+        q.add("foo");
+        assert_eq!(q.metrics().adds_total.value(), 1);
+        assert_eq!(q.metrics().depth.value(), 1.0);
+
+        q.set_now(SimTime::ZERO + Duration::from_micros(50));
+        assert_eq!(q.get(), Some("foo"));
+        let latency = &q.metrics().queue_duration_seconds;
+        assert_eq!(latency.count(), 1);
+        assert!((latency.sum() - 5e-5).abs() < 1e-15);
+
+        for _ in 0..5 {
+            q.add("foo");
+        }
+        assert_eq!(q.metrics().adds_total.value(), 2);
+        assert_eq!(q.metrics().depth.value(), 1.0);
+
+        q.set_now(SimTime::ZERO + Duration::from_micros(75));
+        q.done(&"foo");
+        let work = &q.metrics().work_duration_seconds;
+        assert_eq!(work.count(), 1);
+        assert!((work.sum() - 2.5e-5).abs() < 1e-15);
+        assert_eq!(q.metrics().depth.value(), 1.0);
+
+        assert_eq!(q.get(), Some("foo"));
+        let latency = &q.metrics().queue_duration_seconds;
+        assert_eq!(latency.count(), 2);
+        assert!((latency.sum() - 7.5e-5).abs() < 1e-15);
+
+        q.set_now(SimTime::from_millis(500));
+        let unfinished = q.metrics().unfinished_work_seconds.value();
+        assert!((unfinished - (0.5 - 75e-6)).abs() < 1e-12, "{unfinished}");
+        let longest = q.metrics().longest_running_processor_seconds.value();
+        assert!((longest - (0.5 - 75e-6)).abs() < 1e-12, "{longest}");
+
+        q.done(&"foo");
+        let work = &q.metrics().work_duration_seconds;
+        assert_eq!(work.count(), 2);
+        assert!((work.sum() - 2.5e-5 - (0.5 - 75e-6)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn unfinished_work_is_recomputed_at_the_last_due_tick_and_stops_after_shutdown() {
+        // client-go metrics_test.go TestMetricShutdown.
+        let mut q = Queue::new();
+        q.add("a");
+        q.get();
+        q.set_now(SimTime::from_millis(1_700));
+        // Ticks at 0.5 s, 1.0 s, 1.5 s: the gauge reflects the 1.5 s tick.
+        assert_eq!(q.metrics().unfinished_work_seconds.value(), 1.5);
+        q.shut_down();
+        q.set_now(SimTime::from_millis(3_600_000));
+        assert_eq!(q.metrics().unfinished_work_seconds.value(), 1.5);
+    }
+}
