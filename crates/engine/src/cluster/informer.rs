@@ -1,0 +1,234 @@
+//! One shared informer of the simulated operator: Reflector → DeltaFIFO or RealFIFO → Indexer →
+//! the event handler's notification buffer (client-go `tools/cache/shared_informer.go`).
+//!
+//! This type only holds and moves data; the cluster decides when each loop runs and what it costs.
+//! It keeps byte totals of what each stage retains so the Go process model can account the heap.
+
+use crate::informer::delta::{Delta, DeltaObject};
+use crate::informer::delta_fifo::DeltaFifo;
+use crate::informer::indexer::{process_deltas, Indexer, Notification};
+use crate::informer::listener::ProcessorListener;
+use crate::informer::real_fifo::RealFifo;
+use crate::informer::reflector::{Reflector, StoreEvent};
+use crate::object::ObjectRef;
+use crate::scenario::FifoKind;
+use crate::time::SimTime;
+
+/// Bytes a notification costs beyond the objects it points to (the struct and ring slot).
+pub const NOTIFICATION_OVERHEAD_BYTES: u64 = 96;
+
+/// The informer's queue: client-go ≤ v0.32 `DeltaFIFO` or ≥ v0.33 `RealFIFO`.
+#[derive(Debug)]
+pub enum Fifo {
+    /// Deltas accumulate per key.
+    Delta(DeltaFifo),
+    /// Every event kept in arrival order.
+    Real(RealFifo),
+}
+
+/// An open watch of the reflector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenWatch {
+    /// Identifies the watch (events of a closed watch are dropped).
+    pub id: u64,
+    /// Events received on it so far.
+    pub events_received: u64,
+}
+
+/// A shared informer for one kind.
+#[derive(Debug)]
+pub struct SimInformer {
+    /// The kind it watches.
+    pub kind: String,
+    /// Lists and watches.
+    pub reflector: Reflector,
+    /// Holds deltas between the reflector and the processing loop.
+    pub fifo: Fifo,
+    /// The cache.
+    pub indexer: Indexer,
+    /// The controller's event handler buffer.
+    pub listener: ProcessorListener<Notification>,
+    /// The watch currently open, if any.
+    pub watch: Option<OpenWatch>,
+    /// Whether the processing loop (`processLoop` → `Pop`) is busy with an item.
+    pub popping: bool,
+    /// Whether the handler goroutine (`processorListener.run`) is busy.
+    pub handling: bool,
+    fifo_bytes: u64,
+    buffer_bytes: u64,
+    store_bytes: u64,
+}
+
+impl SimInformer {
+    /// A stopped informer for `kind` with an empty cache.
+    pub fn new(kind: &str, fifo: FifoKind, reflector: Reflector, now: SimTime) -> SimInformer {
+        let fifo = match fifo {
+            FifoKind::DeltaFifo => Fifo::Delta(DeltaFifo::new()),
+            FifoKind::RealFifo => Fifo::Real(RealFifo::new()),
+        };
+        let no_resync = std::time::Duration::ZERO;
+        SimInformer {
+            kind: kind.to_owned(),
+            reflector,
+            fifo,
+            indexer: Indexer::with_namespace_index(),
+            listener: ProcessorListener::new(no_resync, no_resync, now),
+            watch: None,
+            popping: false,
+            handling: false,
+            fifo_bytes: 0,
+            buffer_bytes: 0,
+            store_bytes: 0,
+        }
+    }
+
+    /// Applies one store event from the watch (`store.Add/Update/Delete` on the FIFO).
+    pub fn apply(&mut self, event: StoreEvent) {
+        let (obj, kind) = match event {
+            StoreEvent::Added(o) => (o, 0),
+            StoreEvent::Modified(o) => (o, 1),
+            StoreEvent::Deleted(o) => (o, 2),
+        };
+        let before = self.pending_deltas();
+        match (&mut self.fifo, kind) {
+            (Fifo::Delta(f), 0) => f.add(obj.clone()),
+            (Fifo::Delta(f), 1) => f.update(obj.clone()),
+            (Fifo::Delta(f), _) => {
+                f.delete(obj.clone(), &self.indexer);
+            }
+            (Fifo::Real(f), 0) => f.add(obj.clone()),
+            (Fifo::Real(f), 1) => f.update(obj.clone()),
+            (Fifo::Real(f), _) => {
+                f.delete(obj.clone(), &self.indexer);
+            }
+        }
+        let added = self.pending_deltas().saturating_sub(before) as u64;
+        self.fifo_bytes += added * obj.size_bytes;
+    }
+
+    /// `store.Replace(items, rv)` after a LIST.
+    pub fn replace(&mut self, items: Vec<ObjectRef>, resource_version: u64) {
+        let listed_bytes: u64 = items.iter().map(|o| o.size_bytes).sum();
+        match &mut self.fifo {
+            Fifo::Delta(f) => f.replace(items, resource_version, &self.indexer),
+            Fifo::Real(f) => f.replace(items, resource_version, &self.indexer),
+        }
+        self.fifo_bytes += listed_bytes;
+    }
+
+    /// `store.Resync()`.
+    pub fn resync(&mut self) {
+        match &mut self.fifo {
+            Fifo::Delta(f) => f.resync(&self.indexer),
+            Fifo::Real(f) => f.resync(&self.indexer),
+        }
+    }
+
+    /// Size of the next item the processing loop would pop, in bytes (for its CPU cost).
+    pub fn next_pop_bytes(&self) -> Option<u64> {
+        match &self.fifo {
+            Fifo::Delta(f) => f
+                .list_keys()
+                .first()
+                .and_then(|k| f.get_by_key(k))
+                .map(deltas_bytes),
+            Fifo::Real(f) => f.iter().next().map(delta_bytes),
+        }
+    }
+
+    /// Pops one item, updates the indexer and buffers the resulting notifications for the
+    /// handler. Returns how many notifications were buffered.
+    pub fn pop_and_process(&mut self) -> usize {
+        let (deltas, initial) = match &mut self.fifo {
+            Fifo::Delta(f) => match f.pop_deltas() {
+                Some(p) => (p.deltas, p.is_in_initial_list),
+                None => return 0,
+            },
+            Fifo::Real(f) => match f.pop_with_initial_list() {
+                Some((d, initial)) => (vec![d], initial),
+                None => return 0,
+            },
+        };
+        self.fifo_bytes = self.fifo_bytes.saturating_sub(deltas_bytes(&deltas));
+        let key = deltas.first().map(Delta::key).unwrap_or_default();
+        let cached = |ix: &Indexer| ix.get_by_key(&key).map_or(0, |o| o.size_bytes);
+        let before = cached(&self.indexer);
+        let notifications = process_deltas(&mut self.indexer, deltas, initial);
+        self.store_bytes = (self.store_bytes + cached(&self.indexer)).saturating_sub(before);
+        let n = notifications.len();
+        for notification in notifications {
+            self.buffer_bytes += notification_bytes(&notification);
+            self.listener.add(notification);
+        }
+        n
+    }
+
+    /// Takes the next notification for the handler.
+    pub fn next_notification(&mut self) -> Option<Notification> {
+        let n = self.listener.next_notification()?;
+        self.buffer_bytes = self.buffer_bytes.saturating_sub(notification_bytes(&n));
+        Some(n)
+    }
+
+    /// Deltas waiting in the FIFO.
+    pub fn pending_deltas(&self) -> usize {
+        match &self.fifo {
+            Fifo::Delta(f) => f.pending_deltas(),
+            Fifo::Real(f) => f.pending_deltas(),
+        }
+    }
+
+    /// Keys (DeltaFIFO) or items (RealFIFO) waiting in the FIFO.
+    pub fn fifo_len(&self) -> usize {
+        match &self.fifo {
+            Fifo::Delta(f) => f.len(),
+            Fifo::Real(f) => f.len(),
+        }
+    }
+
+    /// Whether the FIFO has handed out its initial list (`HasSynced`).
+    pub fn has_synced(&self) -> bool {
+        match &self.fifo {
+            Fifo::Delta(f) => f.has_synced(),
+            Fifo::Real(f) => f.has_synced(),
+        }
+    }
+
+    /// Bytes retained by objects in pending FIFO deltas.
+    pub fn fifo_bytes(&self) -> u64 {
+        self.fifo_bytes
+    }
+
+    /// Bytes retained by the handler's notification buffer.
+    pub fn buffer_bytes(&self) -> u64 {
+        self.buffer_bytes
+    }
+
+    /// Bytes of the objects in the cache.
+    pub fn store_bytes(&self) -> u64 {
+        self.store_bytes
+    }
+}
+
+fn delta_bytes(d: &Delta) -> u64 {
+    match &d.object {
+        DeltaObject::Object(o) => o.size_bytes,
+        DeltaObject::Tombstone(t) => t.obj.as_ref().map_or(64, |o| o.size_bytes),
+    }
+}
+
+fn deltas_bytes(ds: &[Delta]) -> u64 {
+    ds.iter().map(delta_bytes).sum()
+}
+
+/// What a buffered notification keeps alive: its new object (the old one is usually still cached
+/// or already counted), plus the notification itself. Under a backlog most buffered versions are
+/// no longer the cached one, so counting the new object approximates the retained heap.
+fn notification_bytes(n: &Notification) -> u64 {
+    let obj = match n {
+        Notification::Add { obj, .. } => obj.size_bytes,
+        Notification::Update { new, .. } => new.size_bytes,
+        Notification::Delete { obj } => obj.object().map_or(64, |o| o.size_bytes),
+    };
+    obj + NOTIFICATION_OVERHEAD_BYTES
+}

@@ -1,0 +1,160 @@
+//! Metric values by upstream name and labels, e.g. `apiserver_request_total{code="429",verb="PUT"}`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::metrics::Histogram;
+
+/// Formats `name{k="v",…}` with labels in the order given (callers pass them sorted by key).
+pub fn metric_key(name: &str, labels: &[(&str, &str)]) -> String {
+    if labels.is_empty() {
+        return name.to_owned();
+    }
+    let inner: Vec<String> = labels.iter().map(|(k, v)| format!("{k}=\"{v}\"")).collect();
+    format!("{name}{{{}}}", inner.join(","))
+}
+
+/// Counters, gauges and histograms of one run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Registry {
+    counters: BTreeMap<String, f64>,
+    gauges: BTreeMap<String, f64>,
+    histograms: BTreeMap<String, Histogram>,
+}
+
+impl Registry {
+    /// Adds `by` to a counter.
+    pub fn inc(&mut self, key: &str, by: f64) {
+        match self.counters.get_mut(key) {
+            Some(v) => *v += by,
+            None => {
+                self.counters.insert(key.to_owned(), by);
+            }
+        }
+    }
+
+    /// Sets a gauge.
+    pub fn set(&mut self, key: &str, value: f64) {
+        match self.gauges.get_mut(key) {
+            Some(v) => *v = value,
+            None => {
+                self.gauges.insert(key.to_owned(), value);
+            }
+        }
+    }
+
+    /// Records an observation in a histogram, creating it with `buckets` on first use.
+    pub fn observe(&mut self, key: &str, value: f64, buckets: impl FnOnce() -> Histogram) {
+        match self.histograms.get_mut(key) {
+            Some(h) => h.observe(value),
+            None => {
+                let mut h = buckets();
+                h.observe(value);
+                self.histograms.insert(key.to_owned(), h);
+            }
+        }
+    }
+
+    /// A counter's value (0 when never incremented).
+    pub fn counter(&self, key: &str) -> f64 {
+        self.counters.get(key).copied().unwrap_or(0.0)
+    }
+
+    /// A gauge's value (0 when never set).
+    pub fn gauge(&self, key: &str) -> f64 {
+        self.gauges.get(key).copied().unwrap_or(0.0)
+    }
+
+    /// A histogram.
+    pub fn histogram(&self, key: &str) -> Option<&Histogram> {
+        self.histograms.get(key)
+    }
+
+    /// Every value as `key → number`: counters, gauges, and for each histogram its `_count`,
+    /// `_sum` and the quantiles 0.5, 0.9 and 0.99 (as `{quantile="0.99"}`).
+    pub fn flatten(&self) -> BTreeMap<String, f64> {
+        let mut out: BTreeMap<String, f64> = self.counters.clone();
+        out.extend(self.gauges.iter().map(|(k, v)| (k.clone(), *v)));
+        for (key, h) in &self.histograms {
+            let (name, labels) = split_key(key);
+            out.insert(
+                join_key(&format!("{name}_count"), labels, None),
+                h.count() as f64,
+            );
+            out.insert(join_key(&format!("{name}_sum"), labels, None), h.sum());
+            for q in ["0.5", "0.9", "0.99"] {
+                let v = h.quantile(q.parse().unwrap_or(0.5));
+                out.insert(
+                    join_key(name, labels, Some(q)),
+                    if v.is_finite() { v } else { 0.0 },
+                );
+            }
+        }
+        out
+    }
+}
+
+fn split_key(key: &str) -> (&str, &str) {
+    match key.find('{') {
+        Some(i) => (&key[..i], key[i + 1..].trim_end_matches('}')),
+        None => (key, ""),
+    }
+}
+
+fn join_key(name: &str, labels: &str, quantile: Option<&str>) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if !labels.is_empty() {
+        parts.push(labels.to_owned());
+    }
+    if let Some(q) = quantile {
+        parts.push(format!("quantile=\"{q}\""));
+    }
+    if parts.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name}{{{}}}", parts.join(","))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_carry_labels_in_prometheus_text_form() {
+        assert_eq!(
+            metric_key(
+                "apiserver_request_total",
+                &[("code", "429"), ("verb", "PUT")]
+            ),
+            "apiserver_request_total{code=\"429\",verb=\"PUT\"}"
+        );
+        assert_eq!(metric_key("go_goroutines", &[]), "go_goroutines");
+    }
+
+    #[test]
+    fn histograms_flatten_to_count_sum_and_quantiles() {
+        let mut r = Registry::default();
+        let buckets = || Histogram::new(vec![0.1, 1.0, 10.0]).expect("valid buckets");
+        for v in [0.05, 0.5, 0.5, 5.0] {
+            r.observe(
+                "controller_runtime_reconcile_time_seconds{controller=\"c\"}",
+                v,
+                buckets,
+            );
+        }
+        let flat = r.flatten();
+        assert_eq!(
+            flat["controller_runtime_reconcile_time_seconds_count{controller=\"c\"}"],
+            4.0
+        );
+        assert!(
+            (flat["controller_runtime_reconcile_time_seconds_sum{controller=\"c\"}"] - 6.05).abs()
+                < 1e-9
+        );
+        let p99 =
+            flat["controller_runtime_reconcile_time_seconds{controller=\"c\",quantile=\"0.99\"}"];
+        assert!(p99 > 1.0 && p99 <= 10.0, "p99 {p99}");
+    }
+}

@@ -1,0 +1,366 @@
+//! A controller worker running a reconcile program (controller-runtime
+//! `pkg/internal/controller/controller.go` `processNextWorkItem` → `reconcileHandler`).
+//!
+//! The worker holds the reconcile's working copy of the object. Each call to [`Job::step`]
+//! executes one program step and says what the cluster must do next: continue, wait some CPU
+//! time, send an API request, or finish with a result.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::controller::program::{ReturnValue, StatusValue, Step, WriteVerb};
+use crate::object::{Object, ObjectRef};
+use crate::sim::Rng;
+use crate::time::SimTime;
+
+/// A write a reconcile sends to the API server.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WriteCall {
+    /// PUT of the whole object, or of `/status`.
+    Put {
+        /// The object as sent (carries the resourceVersion it was read at).
+        object: Box<Object>,
+        /// Whether to `/status`.
+        status: bool,
+    },
+    /// A JSON merge patch (no resourceVersion: never conflicts).
+    Patch {
+        /// The target key.
+        namespace: String,
+        /// The target name.
+        name: String,
+        /// The patch body.
+        patch: Value,
+        /// Whether to `/status`.
+        status: bool,
+    },
+}
+
+/// What the cluster must do after a step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepOutcome {
+    /// Run the next step now.
+    Continue,
+    /// Run the next step after this much time (CPU or waiting).
+    Wait(Duration),
+    /// Read the object from the cache (the cluster answers with [`Job::read_cache`]).
+    ReadCache,
+    /// List from the cache: `(kind, scope)`; the cluster accounts the copies and continues.
+    ListCache(Box<Step>),
+    /// Send a write and continue when it answers ([`Job::on_write_result`]).
+    Write(WriteCall),
+    /// Reconcile is over.
+    Finish(ReconcileResult),
+}
+
+/// How a reconcile ended (controller-runtime's `Result` and `error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReconcileResult {
+    /// `ctrl.Result{}, nil`.
+    Success,
+    /// `_, err` (not terminal): rate-limited requeue.
+    Error,
+    /// `ctrl.Result{RequeueAfter: d}, nil`.
+    RequeueAfter(Duration),
+}
+
+/// The reconcile a worker is running.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The request key (`namespace/name`).
+    pub key: String,
+    /// The next step.
+    pub pc: usize,
+    /// The working copy (after Get).
+    pub obj: Option<Object>,
+    /// The object as read, before the reconcile changed it (the patch base).
+    pub orig: Option<ObjectRef>,
+    /// When the reconcile started.
+    pub started_at: SimTime,
+    /// Heap bytes this reconcile holds (deep copy, heavy-logic allocations, list copies).
+    pub held_bytes: u64,
+    /// Requests this reconcile sent.
+    pub requests: u32,
+}
+
+impl Job {
+    /// A reconcile of `key` starting at `now`.
+    pub fn new(key: String, now: SimTime) -> Job {
+        Job {
+            key,
+            pc: 0,
+            obj: None,
+            orig: None,
+            started_at: now,
+            held_bytes: 0,
+            requests: 0,
+        }
+    }
+
+    /// Executes `step` (the program's step at `pc`; `None` past the end) and advances `pc`.
+    pub fn step(&mut self, step: Option<&Step>, now: SimTime, rng: &mut Rng) -> StepOutcome {
+        if self.failed() {
+            return StepOutcome::Finish(ReconcileResult::Error);
+        }
+        let Some(step) = step else {
+            return StepOutcome::Finish(ReconcileResult::Success);
+        };
+        self.pc += 1;
+        match step {
+            Step::Get => StepOutcome::ReadCache,
+            Step::GuardObservedGeneration => self.guard(),
+            Step::HeavyLogic {
+                duration,
+                alloc_bytes,
+            } => {
+                self.held_bytes += alloc_bytes;
+                StepOutcome::Wait(*duration)
+            }
+            Step::List { .. } => StepOutcome::ListCache(Box::new(step.clone())),
+            Step::SetStatus { field, value } => {
+                self.set_status(field, value, now);
+                StepOutcome::Continue
+            }
+            Step::Write { verb } => self.write(*verb),
+            Step::AddFinalizer { name } => self.edit_finalizers(name, true),
+            Step::RemoveFinalizer { name } => self.edit_finalizers(name, false),
+            Step::ExternalCleanup {
+                duration,
+                failure_probability,
+            } => {
+                if rng.chance(*failure_probability) {
+                    self.pc = usize::MAX; // the error is returned once the wait is over
+                }
+                StepOutcome::Wait(*duration)
+            }
+            Step::Return { value } => StepOutcome::Finish(match value {
+                ReturnValue::Ok => ReconcileResult::Success,
+                ReturnValue::Error => ReconcileResult::Error,
+                ReturnValue::RequeueAfter { after } => ReconcileResult::RequeueAfter(*after),
+            }),
+        }
+    }
+
+    /// Whether a failed external cleanup ended the program (its error is returned next).
+    pub fn failed(&self) -> bool {
+        self.pc == usize::MAX
+    }
+
+    /// Answers [`StepOutcome::ReadCache`]: the cached object (deep-copied), or `None` for
+    /// NotFound, which ends the reconcile with success (`client.IgnoreNotFound`).
+    pub fn read_cache(&mut self, cached: Option<ObjectRef>) -> StepOutcome {
+        match cached {
+            Some(o) => {
+                self.held_bytes += o.size_bytes;
+                self.obj = Some((*o).clone());
+                self.orig = Some(o);
+                StepOutcome::Continue
+            }
+            None => StepOutcome::Finish(ReconcileResult::Success),
+        }
+    }
+
+    /// Answers a write: success continues, an error returns it (`return ctrl.Result{}, err`).
+    pub fn on_write_result(&mut self, result: Result<ObjectRef, ()>) -> StepOutcome {
+        match result {
+            Ok(stored) => {
+                self.obj = Some((*stored).clone());
+                StepOutcome::Continue
+            }
+            Err(()) => StepOutcome::Finish(ReconcileResult::Error),
+        }
+    }
+
+    fn guard(&self) -> StepOutcome {
+        match &self.obj {
+            Some(o) if observed_generation(o) == Some(o.metadata.generation) => {
+                StepOutcome::Finish(ReconcileResult::Success)
+            }
+            _ => StepOutcome::Continue,
+        }
+    }
+
+    fn set_status(&mut self, field: &str, value: &StatusValue, now: SimTime) {
+        let Some(obj) = self.obj.as_mut() else { return };
+        let generation = obj.metadata.generation;
+        if !obj.status.is_object() {
+            obj.status = Value::Object(Map::new());
+        }
+        let Some(status) = obj.status.as_object_mut() else {
+            return;
+        };
+        let v = match value {
+            StatusValue::Constant(s) => Value::String(s.clone()),
+            StatusValue::Now => Value::String(rfc3339_seconds(now)),
+            StatusValue::NowMicro => Value::String(rfc3339_micros(now)),
+            StatusValue::Counter => {
+                Value::from(status.get(field).and_then(Value::as_i64).unwrap_or(0) + 1)
+            }
+            StatusValue::ObservedGeneration => Value::from(generation),
+        };
+        status.insert(field.to_owned(), v);
+    }
+
+    fn write(&mut self, verb: WriteVerb) -> StepOutcome {
+        let Some(obj) = self.obj.clone() else {
+            return StepOutcome::Finish(ReconcileResult::Error);
+        };
+        self.requests += 1;
+        let call = match verb {
+            WriteVerb::Update => WriteCall::Put {
+                object: Box::new(obj),
+                status: false,
+            },
+            WriteVerb::StatusUpdate => WriteCall::Put {
+                object: Box::new(obj),
+                status: true,
+            },
+            WriteVerb::Patch | WriteVerb::StatusPatch => {
+                let base = self
+                    .orig
+                    .as_deref()
+                    .map(|o| o.status.clone())
+                    .unwrap_or(Value::Null);
+                let patch = status_merge_patch(&base, &obj.status);
+                WriteCall::Patch {
+                    namespace: obj.metadata.namespace.clone(),
+                    name: obj.metadata.name.clone(),
+                    patch,
+                    status: verb == WriteVerb::StatusPatch,
+                }
+            }
+        };
+        StepOutcome::Write(call)
+    }
+
+    fn edit_finalizers(&mut self, name: &str, add: bool) -> StepOutcome {
+        let Some(obj) = self.obj.as_mut() else {
+            return StepOutcome::Finish(ReconcileResult::Error);
+        };
+        let has = obj.metadata.finalizers.iter().any(|f| f == name);
+        match (add, has) {
+            (true, false) => obj.metadata.finalizers.push(name.to_owned()),
+            (false, true) => obj.metadata.finalizers.retain(|f| f != name),
+            // controllerutil reports "unchanged"; real code then skips the Update.
+            _ => return StepOutcome::Continue,
+        }
+        self.requests += 1;
+        StepOutcome::Write(WriteCall::Put {
+            object: Box::new(obj.clone()),
+            status: false,
+        })
+    }
+}
+
+/// `status.observedGeneration`, if set.
+pub fn observed_generation(o: &Object) -> Option<i64> {
+    o.status.get("observedGeneration").and_then(Value::as_i64)
+}
+
+/// The merge patch `client.MergeFrom(orig)` computes for a status change: only the changed
+/// status fields (controller-runtime `pkg/client/patch.go`, RFC 7386), with no resourceVersion.
+fn status_merge_patch(base: &Value, new: &Value) -> Value {
+    let mut changed = Map::new();
+    if let Some(new) = new.as_object() {
+        for (k, v) in new {
+            if base.get(k) != Some(v) {
+                changed.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let mut patch = Map::new();
+    if !changed.is_empty() {
+        patch.insert("status".into(), Value::Object(changed));
+    }
+    Value::Object(patch)
+}
+
+/// Simulated wall-clock epoch: 2026-01-01T00:00:00Z.
+const EPOCH_DAYS_FROM_1970: u64 = 20_454;
+
+/// `metav1.Time` as JSON: RFC 3339 with whole seconds.
+pub fn rfc3339_seconds(t: SimTime) -> String {
+    let secs = t.as_nanos() / 1_000_000_000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(EPOCH_DAYS_FROM_1970 + days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// `metav1.MicroTime` as JSON: RFC 3339 with microseconds.
+pub fn rfc3339_micros(t: SimTime) -> String {
+    let base = rfc3339_seconds(t);
+    let micros = (t.as_nanos() / 1000) % 1_000_000;
+    format!("{}.{micros:06}Z", base.trim_end_matches('Z'))
+}
+
+/// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+fn civil_from_days(z: u64) -> (u64, u64, u64) {
+    let z = z + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metav1_time_has_whole_seconds_and_micro_time_has_microseconds() {
+        let t = SimTime::from_millis(61_250);
+        assert_eq!(rfc3339_seconds(t), "2026-01-01T00:01:01Z");
+        assert_eq!(rfc3339_micros(t), "2026-01-01T00:01:01.250000Z");
+        assert_eq!(
+            rfc3339_seconds(SimTime::from_millis(86_400_000 * 31)),
+            "2026-02-01T00:00:00Z"
+        );
+    }
+
+    #[test]
+    fn two_timestamps_within_one_second_are_equal_as_metav1_time() {
+        assert_eq!(
+            rfc3339_seconds(SimTime::from_millis(5_010)),
+            rfc3339_seconds(SimTime::from_millis(5_990))
+        );
+        assert_ne!(
+            rfc3339_micros(SimTime::from_millis(5_010)),
+            rfc3339_micros(SimTime::from_millis(5_990))
+        );
+    }
+
+    #[test]
+    fn a_status_merge_patch_carries_only_changed_fields_and_no_resource_version() {
+        let base = serde_json::json!({"phase": "Running", "n": 1});
+        let new = serde_json::json!({"phase": "Running", "n": 2});
+        assert_eq!(
+            status_merge_patch(&base, &new),
+            serde_json::json!({"status": {"n": 2}})
+        );
+        assert_eq!(status_merge_patch(&new, &new), serde_json::json!({}));
+    }
+
+    #[test]
+    fn the_observed_generation_guard_ends_a_reconcile_only_when_generations_match() {
+        let mut o = Object::new("MyCRD", "default", "a");
+        o.metadata.generation = 3;
+        o.status = serde_json::json!({"observedGeneration": 3});
+        let mut job = Job::new("default/a".into(), SimTime::ZERO);
+        job.obj = Some(o.clone());
+        assert_eq!(job.guard(), StepOutcome::Finish(ReconcileResult::Success));
+        o.metadata.generation = 4;
+        job.obj = Some(o);
+        assert_eq!(job.guard(), StepOutcome::Continue);
+    }
+}

@@ -1,0 +1,5 @@
+//! controller-runtime's controller: reconcile programs, their Go rendering, and (in the cluster
+//! simulation) the workers that run them.
+
+pub mod go_code;
+pub mod program;

@@ -1,0 +1,563 @@
+//! The sections of a scenario file and their validation.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::serde_units::{bytes_str, duration_str, opt_bytes_str};
+use super::ScenarioError;
+use crate::controller::program::Program;
+
+/// Versions of Kubernetes, client-go and controller-runtime whose defaults the operator follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// Kubernetes 1.28, controller-runtime v0.15, client-go v0.27 (the seed incident's versions):
+    /// DeltaFIFO, the classic workqueue with the default MaxOf limiter, client QPS 20 / burst 30,
+    /// predicates comparing maps with `reflect.DeepEqual`.
+    #[default]
+    Seed,
+    /// Kubernetes 1.36, controller-runtime v0.24, client-go v0.36: RealFIFO, the priority queue
+    /// with an exponential-only limiter, client-side rate limiting off, `maps.Equal`.
+    Modern,
+}
+
+impl Profile {
+    /// The name used in files and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Seed => "seed",
+            Profile::Modern => "modern",
+        }
+    }
+
+    /// Parses `seed` or `modern`.
+    pub fn parse(s: &str) -> Result<Profile, String> {
+        match s {
+            "seed" => Ok(Profile::Seed),
+            "modern" => Ok(Profile::Modern),
+            _ => Err(format!("unknown profile '{s}' (allowed: seed, modern)")),
+        }
+    }
+}
+
+/// A controller-runtime predicate by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PredicateKind {
+    /// `predicate.GenerationChangedPredicate`.
+    GenerationChanged,
+    /// `predicate.ResourceVersionChangedPredicate`.
+    ResourceVersionChanged,
+    /// `predicate.AnnotationChangedPredicate`.
+    AnnotationChanged,
+    /// `predicate.LabelChangedPredicate`.
+    LabelChanged,
+}
+
+impl PredicateKind {
+    /// The Go type name.
+    pub fn go_name(self) -> &'static str {
+        match self {
+            PredicateKind::GenerationChanged => "GenerationChangedPredicate",
+            PredicateKind::ResourceVersionChanged => "ResourceVersionChangedPredicate",
+            PredicateKind::AnnotationChanged => "AnnotationChangedPredicate",
+            PredicateKind::LabelChanged => "LabelChangedPredicate",
+        }
+    }
+}
+
+/// Which informer queue the operator uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FifoKind {
+    /// client-go ≤ v0.32 `DeltaFIFO`.
+    DeltaFifo,
+    /// client-go ≥ v0.33 `RealFIFO`.
+    RealFifo,
+}
+
+/// Which workqueue the controller uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueKind {
+    /// client-go's rate-limiting workqueue with the default MaxOf limiter.
+    Classic,
+    /// controller-runtime ≥ v0.23's priority queue.
+    Priority,
+}
+
+/// A whole scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name (the preset's file name), e.g. `flywheel`.
+    pub name: String,
+    /// One-line title.
+    pub title: String,
+    /// The seed article it comes from, e.g. `seed-000`.
+    #[serde(default)]
+    pub group: String,
+    /// A sentence on what it demonstrates.
+    #[serde(default)]
+    pub summary: String,
+    /// The default seed of its random source.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// How long it runs by default (virtual time).
+    #[serde(default = "default_duration", with = "duration_str")]
+    pub duration: Duration,
+    /// Version profile.
+    #[serde(default)]
+    pub profile: Profile,
+    /// The custom resource definition.
+    #[serde(default)]
+    pub crd: CrdConfig,
+    /// The custom resources created at the start.
+    #[serde(default)]
+    pub objects: ObjectsConfig,
+    /// The controller.
+    #[serde(default)]
+    pub controller: ControllerConfig,
+    /// What Reconcile does.
+    pub reconcile: Program,
+    /// The operator's REST client.
+    #[serde(default)]
+    pub client: ClientConfig,
+    /// The API server.
+    #[serde(default)]
+    pub apiserver: ApiServerConfig,
+    /// The operator's Go process and its container.
+    #[serde(default)]
+    pub process: ProcessConfig,
+    /// Things that happen at given times.
+    #[serde(default)]
+    pub actions: Vec<ScheduledAction>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_duration() -> Duration {
+    Duration::from_secs(600)
+}
+
+/// The custom resource definition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CrdConfig {
+    /// The kind, e.g. `MyCRD`.
+    pub kind: String,
+    /// Whether the CRD has the `/status` subresource.
+    pub status_subresource: bool,
+}
+
+impl Default for CrdConfig {
+    fn default() -> Self {
+        CrdConfig {
+            kind: "MyCRD".into(),
+            status_subresource: false,
+        }
+    }
+}
+
+/// The custom resources created at the start.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ObjectsConfig {
+    /// How many.
+    pub count: u32,
+    /// Spread over this many namespaces.
+    pub namespaces: u32,
+    /// Serialized size of each.
+    #[serde(with = "bytes_str")]
+    pub size_bytes: u64,
+    /// When they are created: all at once at this time.
+    #[serde(with = "duration_str")]
+    pub create_at: Duration,
+}
+
+impl Default for ObjectsConfig {
+    fn default() -> Self {
+        ObjectsConfig {
+            count: 10,
+            namespaces: 1,
+            size_bytes: 4096,
+            create_at: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The controller.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ControllerConfig {
+    /// `MaxConcurrentReconciles`.
+    pub workers: u32,
+    /// Predicates on the `For` watch.
+    pub predicates: Vec<PredicateKind>,
+    /// The informer queue; absent ⇒ the profile's.
+    pub fifo: Option<FifoKind>,
+    /// The workqueue; absent ⇒ the profile's.
+    pub queue: Option<QueueKind>,
+    /// CPU time the informer spends on one delta (indexer update + handler dispatch), per KiB of
+    /// object.
+    #[serde(with = "duration_str")]
+    pub informer_cost_per_kib: Duration,
+    /// CPU time an event handler spends on one notification (predicates + enqueue).
+    #[serde(with = "duration_str")]
+    pub handler_cost: Duration,
+    /// CPU time of one cache read (the deep copy), per KiB of object.
+    #[serde(with = "duration_str")]
+    pub cache_read_cost_per_kib: Duration,
+}
+
+impl Default for ControllerConfig {
+    fn default() -> Self {
+        ControllerConfig {
+            workers: 1,
+            predicates: Vec::new(),
+            fifo: None,
+            queue: None,
+            informer_cost_per_kib: Duration::from_micros(5),
+            handler_cost: Duration::from_micros(2),
+            cache_read_cost_per_kib: Duration::from_micros(2),
+        }
+    }
+}
+
+/// The operator's REST client.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClientConfig {
+    /// Client-side QPS; absent ⇒ the profile's (seed: 20, modern: off); negative ⇒ off.
+    pub qps: Option<f64>,
+    /// Client-side burst; absent ⇒ the profile's (seed: 30).
+    pub burst: Option<u32>,
+}
+
+/// How the API server limits concurrency.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowControlMode {
+    /// API Priority and Fairness: the operator's requests use the `workload-low` level.
+    #[default]
+    Apf,
+    /// The legacy max-in-flight filter.
+    MaxInFlight,
+}
+
+/// The API server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ApiServerConfig {
+    /// Concurrency limiting.
+    pub flow_control: FlowControlMode,
+    /// APF seats of the operator's priority level (workload-low: 245).
+    pub seats: u32,
+    /// `--max-requests-inflight` (legacy mode).
+    pub max_requests_in_flight: u32,
+    /// `--max-mutating-requests-inflight` (legacy mode).
+    pub max_mutating_requests_in_flight: u32,
+    /// Base latency of a GET.
+    #[serde(with = "duration_str")]
+    pub get_latency: Duration,
+    /// Base latency of a write (PUT, PATCH, POST, DELETE).
+    #[serde(with = "duration_str")]
+    pub write_latency: Duration,
+    /// Base latency of a LIST.
+    #[serde(with = "duration_str")]
+    pub list_latency: Duration,
+    /// Extra latency per KiB of payload.
+    #[serde(with = "duration_str")]
+    pub latency_per_kib: Duration,
+    /// Delay from a write to its watch event reaching a watcher.
+    #[serde(with = "duration_str")]
+    pub watch_latency: Duration,
+}
+
+impl Default for ApiServerConfig {
+    fn default() -> Self {
+        ApiServerConfig {
+            flow_control: FlowControlMode::Apf,
+            seats: 245,
+            max_requests_in_flight: 400,
+            max_mutating_requests_in_flight: 200,
+            get_latency: Duration::from_millis(2),
+            write_latency: Duration::from_millis(8),
+            list_latency: Duration::from_millis(20),
+            latency_per_kib: Duration::from_micros(20),
+            watch_latency: Duration::from_millis(5),
+        }
+    }
+}
+
+/// The operator's Go process and its container.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ProcessConfig {
+    /// The container's memory limit; absent ⇒ none.
+    #[serde(with = "opt_bytes_str")]
+    pub memory_limit: Option<u64>,
+    /// GOGC in percent; 0 ⇒ off.
+    pub gogc: u32,
+    /// GOMEMLIMIT; absent ⇒ none.
+    #[serde(with = "opt_bytes_str")]
+    pub gomemlimit: Option<u64>,
+    /// Memory of the process before any object is cached (binary, runtime, clients).
+    #[serde(with = "bytes_str")]
+    pub baseline: u64,
+}
+
+impl Default for ProcessConfig {
+    fn default() -> Self {
+        ProcessConfig {
+            memory_limit: None,
+            gogc: 100,
+            gomemlimit: None,
+            baseline: 24 * 1024 * 1024,
+        }
+    }
+}
+
+/// Something that happens at a given time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduledAction {
+    /// When.
+    #[serde(with = "duration_str")]
+    pub at: Duration,
+    /// What.
+    #[serde(rename = "do")]
+    pub action: ActionKind,
+    /// On how many of the objects (the first N); absent ⇒ all.
+    #[serde(default)]
+    pub count: Option<u32>,
+}
+
+/// What a scheduled action does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// A user edits the spec (a kubectl apply): generation goes up.
+    EditSpec,
+    /// A user adds a label (metadata only).
+    Label,
+    /// A user deletes the objects.
+    Delete,
+    /// The operator's container is killed.
+    KillOperator,
+}
+
+/// Largest object count a scenario may ask for.
+pub const MAX_OBJECTS: u32 = 200_000;
+/// Largest worker count.
+pub const MAX_WORKERS: u32 = 1_000;
+/// Longest scenario duration.
+pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
+
+fn range_err(field: &str, allowed: &str, got: impl std::fmt::Display) -> ScenarioError {
+    ScenarioError {
+        field: field.to_owned(),
+        message: format!("must be {allowed} (got {got})"),
+    }
+}
+
+fn check_u32(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), ScenarioError> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(range_err(field, &format!("from {lo} to {hi}"), v))
+    }
+}
+
+fn check_duration(field: &str, d: Duration, max: Duration) -> Result<(), ScenarioError> {
+    if d <= max {
+        Ok(())
+    } else {
+        Err(range_err(
+            field,
+            &format!("at most {}", super::units::format_duration(max)),
+            super::units::format_duration(d),
+        ))
+    }
+}
+
+impl Scenario {
+    /// Checks every range; the error names the field and the allowed range.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.name.is_empty()
+            || !self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_+".contains(c))
+        {
+            return Err(range_err(
+                "name",
+                "letters, digits, '-', '_' or '+'",
+                format!("'{}'", self.name),
+            ));
+        }
+        if self.duration.is_zero() || self.duration > MAX_DURATION {
+            return Err(range_err(
+                "duration",
+                "more than 0 and at most 168h",
+                super::units::format_duration(self.duration),
+            ));
+        }
+        self.validate_objects()?;
+        self.validate_controller()?;
+        self.validate_client()?;
+        self.validate_apiserver()?;
+        self.validate_process()?;
+        self.reconcile.validate("reconcile.steps")?;
+        for (i, a) in self.actions.iter().enumerate() {
+            check_duration(&format!("actions[{i}].at"), a.at, MAX_DURATION)?;
+        }
+        Ok(())
+    }
+
+    fn validate_objects(&self) -> Result<(), ScenarioError> {
+        let o = &self.objects;
+        check_u32("objects.count", o.count, 0, MAX_OBJECTS)?;
+        check_u32("objects.namespaces", o.namespaces, 1, 10_000)?;
+        if !(256..=16 * 1024 * 1024).contains(&o.size_bytes) {
+            return Err(range_err(
+                "objects.size_bytes",
+                "from 256 to 16Mi",
+                o.size_bytes,
+            ));
+        }
+        if !self
+            .crd
+            .kind
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_uppercase())
+            || !self.crd.kind.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            return Err(range_err(
+                "crd.kind",
+                "a Go type name such as MyCRD",
+                format!("'{}'", self.crd.kind),
+            ));
+        }
+        check_duration("objects.create_at", o.create_at, MAX_DURATION)
+    }
+
+    fn validate_controller(&self) -> Result<(), ScenarioError> {
+        let c = &self.controller;
+        check_u32("controller.workers", c.workers, 1, MAX_WORKERS)?;
+        let max_cost = Duration::from_secs(1);
+        check_duration(
+            "controller.informer_cost_per_kib",
+            c.informer_cost_per_kib,
+            max_cost,
+        )?;
+        check_duration("controller.handler_cost", c.handler_cost, max_cost)?;
+        check_duration(
+            "controller.cache_read_cost_per_kib",
+            c.cache_read_cost_per_kib,
+            max_cost,
+        )
+    }
+
+    fn validate_client(&self) -> Result<(), ScenarioError> {
+        if let Some(qps) = self.client.qps {
+            if !qps.is_finite() || qps > 1e6 {
+                return Err(range_err(
+                    "client.qps",
+                    "a number up to 1000000 (negative turns the limiter off)",
+                    qps,
+                ));
+            }
+        }
+        if let Some(burst) = self.client.burst {
+            check_u32("client.burst", burst, 1, 10_000_000)?;
+        }
+        Ok(())
+    }
+
+    fn validate_apiserver(&self) -> Result<(), ScenarioError> {
+        let a = &self.apiserver;
+        check_u32("apiserver.seats", a.seats, 1, 100_000)?;
+        check_u32(
+            "apiserver.max_requests_in_flight",
+            a.max_requests_in_flight,
+            1,
+            100_000,
+        )?;
+        check_u32(
+            "apiserver.max_mutating_requests_in_flight",
+            a.max_mutating_requests_in_flight,
+            1,
+            100_000,
+        )?;
+        let max = Duration::from_secs(60);
+        check_duration("apiserver.get_latency", a.get_latency, max)?;
+        check_duration("apiserver.write_latency", a.write_latency, max)?;
+        check_duration("apiserver.list_latency", a.list_latency, max)?;
+        check_duration(
+            "apiserver.latency_per_kib",
+            a.latency_per_kib,
+            Duration::from_secs(1),
+        )?;
+        check_duration("apiserver.watch_latency", a.watch_latency, max)
+    }
+
+    fn validate_process(&self) -> Result<(), ScenarioError> {
+        let p = &self.process;
+        check_u32("process.gogc", p.gogc, 0, 10_000)?;
+        if let Some(limit) = p.memory_limit {
+            if !(16 * 1024 * 1024..=1024 * 1024 * 1024 * 1024).contains(&limit) {
+                return Err(range_err(
+                    "process.memory_limit",
+                    "from 16Mi to 1024Gi",
+                    limit,
+                ));
+            }
+        }
+        if p.baseline > 4 * 1024 * 1024 * 1024 {
+            return Err(range_err("process.baseline", "at most 4Gi", p.baseline));
+        }
+        Ok(())
+    }
+
+    /// The informer queue in effect (the file's choice, else the profile's).
+    pub fn fifo_kind(&self) -> FifoKind {
+        self.controller.fifo.unwrap_or(match self.profile {
+            Profile::Seed => FifoKind::DeltaFifo,
+            Profile::Modern => FifoKind::RealFifo,
+        })
+    }
+
+    /// The workqueue in effect.
+    pub fn queue_kind(&self) -> QueueKind {
+        self.controller.queue.unwrap_or(match self.profile {
+            Profile::Seed => QueueKind::Classic,
+            Profile::Modern => QueueKind::Priority,
+        })
+    }
+
+    /// The client-side limiter in effect: `None` when off, else `(qps, burst)`
+    /// (client-go `rest/config.go`; controller-runtime `pkg/client/config/config.go`).
+    pub fn client_rate_limit(&self) -> Option<(f64, u32)> {
+        let (qps, burst) = match self.profile {
+            Profile::Seed => (20.0, 30),
+            Profile::Modern => (-1.0, 0),
+        };
+        let qps = self.client.qps.unwrap_or(qps);
+        let burst = self
+            .client
+            .burst
+            .unwrap_or(if burst == 0 { 10 } else { burst });
+        if qps < 0.0 {
+            None
+        } else if qps == 0.0 {
+            Some((5.0, 10))
+        } else {
+            Some((qps, burst))
+        }
+    }
+}
