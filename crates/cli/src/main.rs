@@ -1,21 +1,155 @@
-//! `flywheel`: the simulation engine, headless.
+//! `flywheel`: the Flywheel engine, headless. Runs, compares and prints scenarios.
 
+mod args;
+mod output;
+mod plot;
+
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Instant;
+
+use args::{Command, Format, RunArgs};
+use flywheel_engine::cluster::report::RunReport;
+use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::controller::go_code;
+use flywheel_engine::scenario::{self, presets, Scenario};
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None | Some("-h" | "--help" | "help") => {
-            println!("flywheel {}\n\nUsage: flywheel <command>\n\nCommands:\n  version   print the version", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        Some("version" | "--version" | "-V") => {
-            println!("flywheel {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        Some(other) => {
-            eprintln!("flywheel: unknown command '{other}' (allowed: help, version)");
-            ExitCode::from(2)
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let command = match args::parse(&argv) {
+        Ok(c) => c,
+        Err(e) => return usage_error(&e),
+    };
+    match execute(command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(e)) => usage_error(&e),
+        Err(Failure::Io(e)) => {
+            eprintln!("flywheel: {e}");
+            ExitCode::from(1)
         }
     }
+}
+
+enum Failure {
+    /// Bad input: exit 2.
+    Usage(String),
+    /// A file could not be written: exit 1.
+    Io(String),
+}
+
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("flywheel: {message}");
+    ExitCode::from(2)
+}
+
+fn execute(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Help => print!("{}", args::USAGE),
+        Command::Version => println!("flywheel {}", env!("CARGO_PKG_VERSION")),
+        Command::List => list(),
+        Command::Code(target) => code(&target)?,
+        Command::Run(a) => run(&a)?,
+        Command::Compare(a) => run(&a)?,
+    }
+    Ok(())
+}
+
+fn list() {
+    for name in presets::names() {
+        if let Ok(s) = presets::load(name, &[]) {
+            println!("{name:<34} [{}] {}", s.group, s.title);
+        }
+    }
+}
+
+/// Loads a preset by name, or a scenario file by path.
+fn load(target: &str, sets: &[(String, String)]) -> Result<Scenario, Failure> {
+    let is_file = target.ends_with(".toml") || target.contains('/') || std::path::Path::new(target).is_file();
+    let loaded = if is_file {
+        let text = std::fs::read_to_string(target)
+            .map_err(|e| Failure::Usage(format!("cannot read scenario file '{target}': {e}")))?;
+        scenario::parse(&text, sets)
+    } else {
+        presets::load(target, sets)
+    };
+    loaded.map_err(|e| Failure::Usage(format!("{target}: {e}")))
+}
+
+fn code(target: &str) -> Result<(), Failure> {
+    let s = load(target, &[])?;
+    let predicates: Vec<String> = s.controller.predicates.iter().map(|p| p.go_name().to_owned()).collect();
+    let ctx = go_code::GoCodeContext {
+        kind: &s.crd.kind,
+        status_subresource: s.crd.status_subresource,
+        predicates: &predicates,
+    };
+    println!("// {}: {}", s.name, s.title);
+    for line in go_code::render(&s.reconcile, &ctx) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn run(a: &RunArgs) -> Result<(), Failure> {
+    let mut results = Vec::new();
+    for target in &a.targets {
+        let scenario = load(target, &a.sets)?;
+        let options = RunOptions { duration: a.duration, seed: a.seed, profile: a.profile };
+        let started = Instant::now();
+        let report = simulate(scenario, &options)?;
+        results.push((report, started.elapsed().as_secs_f64()));
+    }
+    let text = render(a.format, &results);
+    match &a.out {
+        Some(path) => std::fs::write(path, text).map_err(|e| Failure::Io(format!("cannot write '{}': {e}", path.display())))?,
+        None => {
+            let _ = std::io::stdout().write_all(text.as_bytes());
+        }
+    }
+    if let Some(path) = &a.plot {
+        let reports: Vec<&RunReport> = results.iter().map(|(r, _)| r).collect();
+        plot::write_svg(path, &reports).map_err(|e| Failure::Io(format!("cannot write plot '{}': {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+fn render(format: Format, results: &[(RunReport, f64)]) -> String {
+    let reports: Vec<&RunReport> = results.iter().map(|(r, _)| r).collect();
+    match format {
+        Format::Table => output::table(&results.iter().map(|(r, w)| (r, *w)).collect::<Vec<_>>()),
+        Format::Json if results.len() == 1 => output::json(&results[0].0, results[0].1),
+        Format::Json => {
+            let items: Vec<String> = results.iter().map(|(r, w)| output::json(r, *w)).collect();
+            format!("[\n{}]\n", items.join(",\n"))
+        }
+        Format::Csv => output::csv(&reports),
+        Format::Prom => output::prom(&reports),
+    }
+}
+
+/// Runs a scenario to its end, with a progress bar on stderr when that is a terminal and the
+/// run takes longer than a second.
+fn simulate(scenario: Scenario, options: &RunOptions) -> Result<RunReport, Failure> {
+    let name = scenario.name.clone();
+    let mut run = Run::new(scenario, options).map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
+    let started = Instant::now();
+    let show = std::io::stderr().is_terminal();
+    let mut shown = false;
+    while !run.advance(50_000) {
+        if show && started.elapsed().as_secs_f64() > 1.0 {
+            shown = true;
+            progress(&name, run.fraction_done());
+        }
+    }
+    if shown {
+        eprintln!();
+    }
+    Ok(run.report())
+}
+
+fn progress(name: &str, fraction: f64) {
+    let width = 30;
+    let filled = ((fraction.clamp(0.0, 1.0)) * width as f64) as usize;
+    eprint!("\r{name} [{}{}] {:>3.0}%", "#".repeat(filled), " ".repeat(width - filled), fraction * 100.0);
+    let _ = std::io::stderr().flush();
 }

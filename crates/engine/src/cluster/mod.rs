@@ -1,6 +1,194 @@
-//! The simulated cluster: an API server and one controller-runtime operator in a Go process.
+//! The simulated cluster: an API server and one controller-runtime operator in a Go process in a
+//! pod with a memory limit.
+//!
+//! ```text
+//!  user actions ─▶ ApiServer ─watch events─▶ Reflector ─▶ FIFO ─▶ Indexer ─▶ handler + predicates
+//!                     ▲  │ 429 / latency / etcd                                     │
+//!                     │  └──────────────── responses ─────────────┐                 ▼
+//!                     └── client (token bucket, 429 retries) ◀── workers ◀── workqueue
+//! ```
+//!
+//! [`Cluster`] is a [`crate::sim::Model`]: every stage is driven by events on the kernel's queue,
+//! and every CPU cost is stretched by the Go GC's CPU share. Nothing here reaches a wall clock.
 
+mod actions;
+pub mod api;
+mod flow;
 pub mod informer;
+pub mod memory;
+mod net;
+pub mod operator;
 pub mod registry;
+pub mod report;
+pub mod request;
+pub mod run;
 pub mod series;
+pub mod snapshot;
+mod telemetry;
 pub mod worker;
+pub mod workqueue;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use crate::apiserver::WatchEvent;
+use crate::scenario::Scenario;
+use crate::sim::{Context, Model};
+
+use api::SimApiServer;
+use memory::SimProcess;
+use operator::Operator;
+use registry::Registry;
+use request::Pending;
+use series::SeriesSet;
+
+/// How often metrics are sampled into series (virtual time).
+pub const SAMPLE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Engine events of the cluster.
+#[derive(Clone, Debug)]
+pub enum Ev {
+    /// Create the scenario's objects.
+    CreateObjects,
+    /// Run the scenario's action with this index.
+    Action(usize),
+    /// A request reaches the API server (after client-side throttling).
+    Arrive(u64),
+    /// The API server finishes a request.
+    Done(u64),
+    /// A watch event reaches the operator.
+    WatchDeliver {
+        /// Operator incarnation.
+        incarnation: u64,
+        /// Watch id.
+        watch: u64,
+        /// The event.
+        event: WatchEvent,
+    },
+    /// The server closes a watch at its timeout.
+    WatchTimeout {
+        /// Operator incarnation.
+        incarnation: u64,
+        /// Watch id.
+        watch: u64,
+    },
+    /// The reflector's backoff elapsed.
+    ReflectorWake {
+        /// Operator incarnation.
+        incarnation: u64,
+    },
+    /// The informer's processing loop finished an item.
+    InformerPopped {
+        /// Operator incarnation.
+        incarnation: u64,
+    },
+    /// The event handler finished a notification.
+    Handled {
+        /// Operator incarnation.
+        incarnation: u64,
+    },
+    /// A delayed workqueue item is due.
+    QueueWake {
+        /// Operator incarnation.
+        incarnation: u64,
+    },
+    /// A worker's step finished.
+    WorkerResume {
+        /// Operator incarnation.
+        incarnation: u64,
+        /// Worker index.
+        worker: usize,
+    },
+    /// Sample metrics.
+    Sample,
+    /// The kubelet (re)starts the operator's container.
+    ContainerStart,
+}
+
+/// The whole simulated world.
+pub struct Cluster {
+    /// The scenario it runs.
+    pub scenario: Scenario,
+    api: SimApiServer,
+    process: SimProcess,
+    op: Option<Operator>,
+    incarnations: u64,
+    pending: BTreeMap<u64, Pending>,
+    next_request: u64,
+    next_watch: u64,
+    own_writes: BTreeSet<u64>,
+    reg: Registry,
+    series: SeriesSet,
+    last_queue_totals: (f64, f64),
+}
+
+impl Cluster {
+    /// A cluster for a validated scenario; schedule [`Cluster::initial_events`] to start it.
+    pub fn new(scenario: Scenario) -> Result<Cluster, crate::scenario::ScenarioError> {
+        let api = SimApiServer::new(&scenario)?;
+        let process = SimProcess::new(&scenario)?;
+        Ok(Cluster {
+            scenario,
+            api,
+            process,
+            op: None,
+            incarnations: 0,
+            pending: BTreeMap::new(),
+            next_request: 0,
+            next_watch: 0,
+            own_writes: BTreeSet::new(),
+            reg: Registry::default(),
+            series: SeriesSet::default(),
+            last_queue_totals: (0.0, 0.0),
+        })
+    }
+
+    /// The events that start a run: the container, the objects, the actions, sampling.
+    pub fn initial_events(&self) -> Vec<(crate::time::SimTime, Ev)> {
+        let mut evs = vec![
+            (crate::time::SimTime::ZERO, Ev::ContainerStart),
+            (crate::time::SimTime::ZERO + self.scenario.objects.create_at, Ev::CreateObjects),
+            (crate::time::SimTime::ZERO, Ev::Sample),
+        ];
+        for (i, a) in self.scenario.actions.iter().enumerate() {
+            evs.push((crate::time::SimTime::ZERO + a.at, Ev::Action(i)));
+        }
+        evs
+    }
+
+    fn incarnation(&self) -> Option<u64> {
+        self.op.as_ref().map(|o| o.incarnation)
+    }
+
+    fn is_current(&self, incarnation: u64) -> bool {
+        self.incarnation() == Some(incarnation)
+    }
+}
+
+impl Model for Cluster {
+    type Event = Ev;
+
+    fn handle(&mut self, ctx: &mut Context<'_, Ev>, event: Ev) {
+        match event {
+            Ev::CreateObjects => self.create_objects(ctx),
+            Ev::Action(i) => self.run_action(ctx, i),
+            Ev::Arrive(id) => self.arrive(ctx, id),
+            Ev::Done(id) => self.done(ctx, id),
+            Ev::WatchDeliver { incarnation, watch, event } if self.is_current(incarnation) => {
+                self.watch_deliver(ctx, watch, event)
+            }
+            Ev::WatchTimeout { incarnation, watch } if self.is_current(incarnation) => self.watch_timeout(ctx, watch),
+            Ev::ReflectorWake { incarnation } if self.is_current(incarnation) => self.reflector_wake(ctx),
+            Ev::InformerPopped { incarnation } if self.is_current(incarnation) => self.informer_popped(ctx),
+            Ev::Handled { incarnation } if self.is_current(incarnation) => self.handled(ctx),
+            Ev::QueueWake { incarnation } if self.is_current(incarnation) => self.queue_wake(ctx),
+            Ev::WorkerResume { incarnation, worker } if self.is_current(incarnation) => {
+                self.advance_worker(ctx, worker, None)
+            }
+            Ev::Sample => self.sample(ctx),
+            Ev::ContainerStart => self.container_start(ctx),
+            _ => {} // an event of a dead incarnation: the process that would handle it is gone
+        }
+        self.account_memory(ctx);
+    }
+}

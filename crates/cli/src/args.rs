@@ -1,0 +1,217 @@
+//! Command-line arguments, parsed by hand so every error names the flag and what it accepts.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use flywheel_engine::scenario::{split_set, units::parse_duration, Profile};
+
+/// Output formats of `run` and `compare`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Aligned text for people.
+    Table,
+    /// One JSON object.
+    Json,
+    /// `metric,value` lines (or the series, one point a line).
+    Csv,
+    /// Prometheus text exposition format.
+    Prom,
+}
+
+/// What `run` and `compare` were asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunArgs {
+    /// Presets or scenario files (one for run, two for compare).
+    pub targets: Vec<String>,
+    /// `--set key=value` overrides, in order.
+    pub sets: Vec<(String, String)>,
+    /// `--duration`.
+    pub duration: Option<Duration>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--profile`.
+    pub profile: Option<Profile>,
+    /// `--format`.
+    pub format: Format,
+    /// `--out`.
+    pub out: Option<PathBuf>,
+    /// `--plot`.
+    pub plot: Option<PathBuf>,
+}
+
+/// A parsed command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `flywheel help` or no arguments.
+    Help,
+    /// `flywheel version`.
+    Version,
+    /// `flywheel list`.
+    List,
+    /// `flywheel run <preset|file> …`.
+    Run(RunArgs),
+    /// `flywheel compare <a> <b> …`.
+    Compare(RunArgs),
+    /// `flywheel code <preset|file>`.
+    Code(String),
+}
+
+/// The usage text.
+pub const USAGE: &str = "\
+flywheel: the Flywheel engine, headless
+
+Usage:
+  flywheel list
+  flywheel run <preset|file.toml> [options]
+  flywheel compare <a> <b> [options]
+  flywheel code <preset|file.toml>
+
+Options (run, compare):
+  --set key=value      override a scenario field (repeatable), e.g. --set controller.workers=4
+  --duration D         simulated time to run, e.g. 90s, 10m, 1h (default: the scenario's)
+  --seed N             seed of the random source (default: the scenario's)
+  --profile P          seed | modern (default: the scenario's)
+  --format F           table | json | csv | prom (default: table)
+  --out FILE           write the output to FILE instead of stdout
+  --plot FILE.svg      also draw the main series as an SVG chart
+";
+
+/// Parses `args` (without the program name).
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let Some(cmd) = args.first() else { return Ok(Command::Help) };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "help" | "-h" | "--help" => Ok(Command::Help),
+        "version" | "-V" | "--version" => Ok(Command::Version),
+        "list" => no_more(rest, "list").map(|_| Command::List),
+        "code" => match rest {
+            [target] => Ok(Command::Code(target.clone())),
+            _ => Err("'code' takes exactly one preset or file, e.g. flywheel code flywheel".into()),
+        },
+        "run" => parse_run(rest, 1).map(Command::Run),
+        "compare" => parse_run(rest, 2).map(Command::Compare),
+        other => Err(format!("unknown command '{other}' (allowed: list, run, compare, code, help, version)")),
+    }
+}
+
+fn no_more(rest: &[String], cmd: &str) -> Result<(), String> {
+    match rest.first() {
+        Some(extra) => Err(format!("'{cmd}' takes no arguments (got '{extra}')")),
+        None => Ok(()),
+    }
+}
+
+fn parse_run(rest: &[String], targets_wanted: usize) -> Result<RunArgs, String> {
+    let mut a = RunArgs {
+        targets: Vec::new(),
+        sets: Vec::new(),
+        duration: None,
+        seed: None,
+        profile: None,
+        format: Format::Table,
+        out: None,
+        plot: None,
+    };
+    let mut it = rest.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
+            _ => (arg.as_str(), None),
+        };
+        if !flag.starts_with("--") {
+            a.targets.push(arg.clone());
+            continue;
+        }
+        let mut value = || inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{flag} needs a value"));
+        apply_flag(&mut a, flag, &mut value)?;
+    }
+    if a.targets.len() != targets_wanted {
+        let what = if targets_wanted == 1 { "one preset or file" } else { "two presets or files" };
+        return Err(format!("expected {what} (got {}); see 'flywheel list'", a.targets.len()));
+    }
+    Ok(a)
+}
+
+fn apply_flag(a: &mut RunArgs, flag: &str, value: &mut impl FnMut() -> Result<String, String>) -> Result<(), String> {
+    match flag {
+        "--set" => a.sets.push(split_set(&value()?).map_err(|e| format!("--set {}: {}", e.field, e.message))?),
+        "--duration" => {
+            let d = parse_duration(&value()?).map_err(|e| format!("--duration: {e}"))?;
+            if d.is_zero() || d > Duration::from_secs(7 * 24 * 3600) {
+                return Err("--duration must be more than 0 and at most 168h".into());
+            }
+            a.duration = Some(d);
+        }
+        "--seed" => {
+            let v = value()?;
+            a.seed = Some(v.parse().map_err(|_| format!("--seed must be a whole number from 0 to {} (got '{v}')", u64::MAX))?);
+        }
+        "--profile" => a.profile = Some(Profile::parse(&value()?).map_err(|e| format!("--profile: {e}"))?),
+        "--format" => {
+            a.format = match value()?.as_str() {
+                "table" => Format::Table,
+                "json" => Format::Json,
+                "csv" => Format::Csv,
+                "prom" => Format::Prom,
+                other => return Err(format!("--format must be table, json, csv or prom (got '{other}')")),
+            }
+        }
+        "--out" => a.out = Some(PathBuf::from(value()?)),
+        "--plot" => {
+            let p = PathBuf::from(value()?);
+            if p.extension().and_then(|e| e.to_str()) != Some("svg") {
+                return Err(format!("--plot must name an .svg file (got '{}')", p.display()));
+            }
+            a.plot = Some(p);
+        }
+        other => {
+            return Err(format!(
+                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot)"
+            ))
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn run_takes_a_target_and_its_flags_in_any_order() {
+        let Command::Run(a) = parse(&args("run --seed 7 flywheel --format=json --set controller.workers=4"))
+            .expect("valid command line")
+        else {
+            panic!("expected run");
+        };
+        assert_eq!(a.targets, ["flywheel"]);
+        assert_eq!(a.seed, Some(7));
+        assert_eq!(a.format, Format::Json);
+        assert_eq!(a.sets, [("controller.workers".to_owned(), "4".to_owned())]);
+    }
+
+    #[test]
+    fn bad_flags_name_what_is_allowed() {
+        let cases = [
+            ("run flywheel --duration forever", "--duration"),
+            ("run flywheel --seed -1", "--seed"),
+            ("run flywheel --profile old", "allowed: seed, modern"),
+            ("run flywheel --format xml", "table, json, csv or prom"),
+            ("run flywheel --plot out.png", ".svg"),
+            ("run flywheel --frobnicate", "unknown option '--frobnicate'"),
+            ("run flywheel --set nokey", "key=value"),
+            ("run", "expected one preset or file"),
+            ("compare flywheel", "expected two presets"),
+            ("launch", "unknown command 'launch'"),
+            ("run flywheel --seed", "--seed needs a value"),
+        ];
+        for (line, expected) in cases {
+            let err = parse(&args(line)).expect_err(line);
+            assert!(err.contains(expected), "{line}: {err}");
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! What people do to the cluster during a scenario: create the objects, edit their spec, label
+//! them, delete them, kill the operator.
+
+use serde_json::json;
+
+use crate::object::Object;
+use crate::scenario::ActionKind;
+use crate::sim::Context;
+
+use super::request::{Call, Origin};
+use super::{Cluster, Ev};
+
+impl Cluster {
+    /// Creates the scenario's objects directly in storage (as if applied before the run).
+    pub(super) fn create_objects(&mut self, ctx: &mut Context<'_, Ev>) {
+        let o = self.scenario.objects.clone();
+        for i in 0..o.count {
+            let namespace = format!("ns-{}", i % o.namespaces);
+            let mut obj = Object::new(&self.scenario.crd.kind, &namespace, &format!("demo-{i}"));
+            obj.spec = json!({ "replicas": 1 });
+            obj.size_bytes = o.size_bytes;
+            self.api.create_direct(obj, ctx.now());
+            self.count_request("POST", 201);
+        }
+        ctx.trace("kubectl", "Created", None, Some(self.api.revision()), format!("objects={}", o.count));
+        self.fan_out_events(ctx);
+    }
+
+    /// Runs scenario action `index` as a user with kubectl.
+    pub(super) fn run_action(&mut self, ctx: &mut Context<'_, Ev>, index: usize) {
+        let Some(action) = self.scenario.actions.get(index).cloned() else { return };
+        if action.action == ActionKind::KillOperator {
+            if self.op.is_some() {
+                let restart_at = self.process.kill(ctx.now());
+                self.container_died(ctx, restart_at);
+            }
+            return;
+        }
+        let targets = self.api.first_objects(action.count.map(|c| c as usize));
+        for current in targets {
+            let call = match action.action {
+                ActionKind::EditSpec => {
+                    let mut obj = (*current).clone();
+                    let replicas = obj.spec.get("replicas").and_then(|v| v.as_i64()).unwrap_or(0);
+                    obj.spec = json!({ "replicas": replicas + 1 });
+                    Call::Put { object: Box::new(obj), status: false }
+                }
+                ActionKind::Label => {
+                    let mut obj = (*current).clone();
+                    let labels = obj.metadata.labels.get_or_insert_with(Default::default);
+                    labels.insert("touched-by".into(), "kubectl".into());
+                    Call::Put { object: Box::new(obj), status: false }
+                }
+                ActionKind::Delete => Call::Delete {
+                    namespace: current.metadata.namespace.clone(),
+                    name: current.metadata.name.clone(),
+                },
+                ActionKind::KillOperator => continue,
+            };
+            self.send(ctx, Origin::User, call);
+        }
+        ctx.trace("kubectl", &format!("{:?}", action.action), None, None, String::new());
+    }
+}

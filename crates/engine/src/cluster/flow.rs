@@ -1,0 +1,278 @@
+//! The operator's pipeline: container start, reflector actions, the informer's processing loop,
+//! the event handler, the workqueue and the workers (controller-runtime
+//! `pkg/internal/controller/controller.go`, client-go `tools/cache/shared_informer.go`).
+
+use std::time::Duration;
+
+use crate::controller::program::Step;
+use crate::informer::reflector::Action;
+use crate::sim::Context;
+
+use super::operator::{request_for, Operator};
+use super::request::{Call, Origin, Reply};
+use super::worker::{Job, ReconcileResult, StepOutcome};
+use super::{Cluster, Ev};
+
+/// Upper bound on program steps run back to back without waiting (a guard against a loop).
+const MAX_STEPS_PER_TURN: usize = 128;
+
+impl Cluster {
+    /// The kubelet starts the container: a new, empty operator that lists and watches.
+    pub(super) fn container_start(&mut self, ctx: &mut Context<'_, Ev>) {
+        if !self.process.start_container(ctx.now()) {
+            return;
+        }
+        self.incarnations += 1;
+        let mut op = Operator::new(&self.scenario, self.incarnations, ctx.now());
+        let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
+        self.op = Some(op);
+        ctx.trace("kubelet", "ContainerStarted", None, None, format!("incarnation={}", self.incarnations));
+        self.reflector_actions(ctx, actions);
+    }
+
+    /// The container died (OOMKilled): everything in the process is gone.
+    pub(super) fn container_died(&mut self, ctx: &mut Context<'_, Ev>, restart_at: crate::time::SimTime) {
+        self.op = None;
+        self.pending.retain(|_, p| matches!(p.origin, Origin::User));
+        ctx.trace("kubelet", "OOMKilled", None, None, format!("restart_at={restart_at}"));
+        ctx.schedule_at(restart_at, Ev::ContainerStart);
+    }
+
+    /// Carries out what the reflector asks.
+    pub(super) fn reflector_actions(&mut self, ctx: &mut Context<'_, Ev>, actions: Vec<Action>) {
+        for action in actions {
+            self.reflector_action(ctx, action);
+        }
+        self.kick_informer(ctx);
+    }
+
+    fn reflector_action(&mut self, ctx: &mut Context<'_, Ev>, action: Action) {
+        let Some(incarnation) = self.incarnation() else { return };
+        match action {
+            Action::List { resource_version } => {
+                self.send(ctx, Origin::Reflector { incarnation }, Call::List(resource_version));
+            }
+            Action::Watch { from, timeout } => self.open_watch(ctx, from, timeout),
+            Action::Replace { items, resource_version } => {
+                if let Some(op) = self.op.as_mut() {
+                    op.informer.replace(items, resource_version);
+                }
+            }
+            Action::Apply(store_event) => {
+                if let Some(op) = self.op.as_mut() {
+                    op.informer.apply(store_event);
+                }
+            }
+            Action::WaitBackoff(d) => ctx.schedule_in(d, Ev::ReflectorWake { incarnation }),
+            Action::Resync => {
+                if let Some(op) = self.op.as_mut() {
+                    op.informer.resync();
+                }
+            }
+            Action::StopWatch => {
+                if let Some(op) = self.op.as_mut() {
+                    op.informer.watch = None;
+                }
+            }
+            // The controller-runtime informers resync every 10 h; runs here are shorter.
+            Action::ScheduleResync { .. } => {}
+        }
+    }
+
+    pub(super) fn reflector_wake(&mut self, ctx: &mut Context<'_, Ev>) {
+        let Some(op) = self.op.as_mut() else { return };
+        let actions = op.informer.reflector.on_backoff_elapsed(ctx.now(), ctx.rng);
+        self.reflector_actions(ctx, actions);
+    }
+
+    /// Starts the informer's processing loop on the next FIFO item if it is idle.
+    pub(super) fn kick_informer(&mut self, ctx: &mut Context<'_, Ev>) {
+        let slowdown = self.process.slowdown(ctx.now());
+        let cost_per_kib = self.scenario.controller.informer_cost_per_kib;
+        let Some(op) = self.op.as_mut() else { return };
+        if op.informer.popping {
+            return;
+        }
+        let Some(bytes) = op.informer.next_pop_bytes() else { return };
+        op.informer.popping = true;
+        let cost = cost_per_kib.mul_f64(bytes as f64 / 1024.0).mul_f64(slowdown);
+        ctx.schedule_in(cost, Ev::InformerPopped { incarnation: op.incarnation });
+    }
+
+    pub(super) fn informer_popped(&mut self, ctx: &mut Context<'_, Ev>) {
+        if let Some(op) = self.op.as_mut() {
+            op.informer.popping = false;
+            op.informer.pop_and_process();
+        }
+        self.kick_informer(ctx);
+        self.kick_handler(ctx);
+    }
+
+    /// Starts the event handler on the next buffered notification if it is idle.
+    pub(super) fn kick_handler(&mut self, ctx: &mut Context<'_, Ev>) {
+        let slowdown = self.process.slowdown(ctx.now());
+        let cost = self.scenario.controller.handler_cost.mul_f64(slowdown);
+        let Some(op) = self.op.as_mut() else { return };
+        if op.informer.handling || op.informer.listener.pending_len() == 0 {
+            return;
+        }
+        op.informer.handling = true;
+        ctx.schedule_in(cost, Ev::Handled { incarnation: op.incarnation });
+    }
+
+    /// The handler ran: predicates, then `EnqueueRequestForObject`.
+    pub(super) fn handled(&mut self, ctx: &mut Context<'_, Ev>) {
+        let now = ctx.now();
+        let Some(op) = self.op.as_mut() else { return };
+        op.informer.handling = false;
+        if let Some(n) = op.informer.next_notification() {
+            let (key, low_priority) = request_for(&n);
+            let rv = notification_rv(&n);
+            if op.admits(&n) {
+                op.queue.add_from_handler(key.clone(), low_priority, now);
+                if self.own_writes.remove(&rv) {
+                    self.reg.inc("flywheel_self_triggered_enqueues_total", 1.0);
+                    ctx.trace("handler", "Enqueue", Some(&key), Some(rv), "own_write=true".into());
+                } else {
+                    ctx.trace("handler", "Enqueue", Some(&key), Some(rv), String::new());
+                }
+            } else {
+                self.own_writes.remove(&rv);
+                self.reg.inc("flywheel_predicate_dropped_total", 1.0);
+                ctx.trace("handler", "Dropped", Some(&key), Some(rv), "predicate=false".into());
+            }
+        }
+        self.kick_handler(ctx);
+        self.kick_workers(ctx);
+    }
+
+    /// Hands ready keys to idle workers.
+    pub(super) fn kick_workers(&mut self, ctx: &mut Context<'_, Ev>) {
+        let now = ctx.now();
+        let Some(op) = self.op.as_mut() else { return };
+        let idle: Vec<usize> = (0..op.workers.len()).filter(|i| op.workers[*i].is_none()).collect();
+        let mut started = Vec::new();
+        for i in idle {
+            let Some(key) = op.queue.get(now) else { break };
+            op.workers[i] = Some(Job::new(key, now));
+            started.push(i);
+        }
+        for i in started {
+            self.advance_worker(ctx, i, None);
+        }
+        self.schedule_queue_wake(ctx);
+    }
+
+    /// Schedules a wake-up for the queue's next delayed item if none is scheduled earlier.
+    pub(super) fn schedule_queue_wake(&mut self, ctx: &mut Context<'_, Ev>) {
+        let Some(op) = self.op.as_mut() else { return };
+        let Some(at) = op.queue.next_ready_at() else { return };
+        if op.queue_wake_at.is_some_and(|w| w <= at && w >= ctx.now()) {
+            return;
+        }
+        op.queue_wake_at = Some(at);
+        ctx.schedule_at(at, Ev::QueueWake { incarnation: op.incarnation });
+    }
+
+    pub(super) fn queue_wake(&mut self, ctx: &mut Context<'_, Ev>) {
+        if let Some(op) = self.op.as_mut() {
+            op.queue_wake_at = None;
+            op.queue.advance(ctx.now());
+        }
+        self.kick_workers(ctx);
+    }
+
+    /// Runs worker `w`'s program until it waits, sends a request or finishes. `reply` answers
+    /// the request it was waiting for.
+    pub(super) fn advance_worker(&mut self, ctx: &mut Context<'_, Ev>, w: usize, reply: Option<Reply>) {
+        let slowdown = self.process.slowdown(ctx.now());
+        let read_cost = self.scenario.controller.cache_read_cost_per_kib;
+        let Some(op) = self.op.as_mut() else { return };
+        let incarnation = op.incarnation;
+        let Some(Some(job)) = op.workers.get_mut(w) else { return };
+        let mut outcome = match reply {
+            Some(Reply::Object(o)) => job.on_write_result(Ok(o)),
+            Some(_) => job.on_write_result(Err(())),
+            None => StepOutcome::Continue,
+        };
+        for _ in 0..MAX_STEPS_PER_TURN {
+            if outcome == StepOutcome::Continue {
+                let step = self.scenario.reconcile.steps.get(job.pc);
+                outcome = job.step(step, ctx.now(), ctx.rng);
+                continue;
+            }
+            match outcome {
+                StepOutcome::ReadCache => {
+                    let cached = op.informer.indexer.get(&job.key);
+                    let kib = cached.as_ref().map_or(0.0, |o| o.size_bytes as f64 / 1024.0);
+                    outcome = job.read_cache(cached);
+                    if outcome == StepOutcome::Continue {
+                        outcome = StepOutcome::Wait(read_cost.mul_f64(kib));
+                    }
+                }
+                StepOutcome::ListCache(step) => {
+                    let (bytes, n) = list_from_cache(op, &step);
+                    job.held_bytes += bytes;
+                    outcome = StepOutcome::Wait(read_cost.mul_f64(bytes as f64 / 1024.0) + Duration::from_nanos(50 * n));
+                }
+                StepOutcome::Wait(d) => {
+                    ctx.schedule_in(d.mul_f64(slowdown), Ev::WorkerResume { incarnation, worker: w });
+                    return;
+                }
+                StepOutcome::Write(call) => {
+                    let call = super::net::write_call(call);
+                    self.send(ctx, Origin::Worker { incarnation, worker: w }, call);
+                    return;
+                }
+                StepOutcome::Finish(result) => return self.finish_reconcile(ctx, w, result),
+                StepOutcome::Continue => {}
+            }
+        }
+        self.finish_reconcile(ctx, w, ReconcileResult::Error);
+    }
+
+    /// `reconcileHandler`'s mapping of the result onto the queue (controller-runtime
+    /// `pkg/internal/controller/controller.go`), then `Done`.
+    fn finish_reconcile(&mut self, ctx: &mut Context<'_, Ev>, w: usize, result: ReconcileResult) {
+        let now = ctx.now();
+        let Some(op) = self.op.as_mut() else { return };
+        let Some(job) = op.workers.get_mut(w).and_then(Option::take) else { return };
+        let key = job.key.clone();
+        let label = match result {
+            ReconcileResult::Success => {
+                op.queue.forget(&key);
+                "success"
+            }
+            ReconcileResult::Error => {
+                op.queue.add_rate_limited(key.clone(), now);
+                "error"
+            }
+            ReconcileResult::RequeueAfter(d) => {
+                op.queue.forget(&key);
+                op.queue.add_after(key.clone(), d, now);
+                "requeue_after"
+            }
+        };
+        op.queue.done(&key, now);
+        self.process.release_transient(job.held_bytes, now);
+        self.record_reconcile(label, now.saturating_since(job.started_at));
+        ctx.trace("controller", "Reconciled", Some(&key), None, format!("result={label}"));
+        self.kick_workers(ctx);
+    }
+}
+
+fn notification_rv(n: &crate::informer::indexer::Notification) -> u64 {
+    use crate::informer::indexer::Notification;
+    match n {
+        Notification::Add { obj, .. } => obj.resource_version(),
+        Notification::Update { new, .. } => new.resource_version(),
+        Notification::Delete { obj } => obj.object().map_or(0, |o| o.resource_version()),
+    }
+}
+
+/// The bytes a cache `List` deep-copies and the number of items, per scope.
+fn list_from_cache(op: &Operator, step: &Step) -> (u64, u64) {
+    let Step::List { .. } = step else { return (0, 0) };
+    let items = op.informer.indexer.list();
+    (items.iter().map(|o| o.size_bytes).sum(), items.len() as u64)
+}

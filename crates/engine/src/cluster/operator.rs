@@ -1,0 +1,106 @@
+//! The operator's in-process state: one informer, the workqueue, the workers, the event handler's
+//! predicates and the REST client's rate limiter. Rebuilt empty on every container start.
+
+use crate::informer::indexer::Notification;
+use crate::informer::reflector::{Reflector, ReflectorConfig};
+use crate::predicate::{
+    AnnotationChanged, CreateEvent, DeleteEvent, GenerationChanged, LabelChanged, MapEquality, Predicate,
+    ResourceVersionChanged, UpdateEvent,
+};
+use crate::scenario::{PredicateKind, Profile, Scenario};
+use crate::time::SimTime;
+use crate::workqueue::BucketRateLimiter;
+
+use super::informer::SimInformer;
+use super::worker::Job;
+use super::workqueue::WorkQueue;
+
+/// The operator process's controller state.
+pub struct Operator {
+    /// Counts container starts; events of an earlier incarnation are ignored.
+    pub incarnation: u64,
+    /// When this incarnation started.
+    pub started_at: SimTime,
+    /// The informer of the custom resource (`For`).
+    pub informer: SimInformer,
+    /// The controller's workqueue.
+    pub queue: WorkQueue,
+    /// `MaxConcurrentReconciles` workers; `None` is idle.
+    pub workers: Vec<Option<Job>>,
+    /// Predicates of the `For` watch (all must admit: `builder.WithPredicates` ANDs them).
+    pub predicates: Vec<Box<dyn Predicate>>,
+    /// client-go's token bucket, or `None` when client-side limiting is off.
+    pub client_limiter: Option<BucketRateLimiter>,
+    /// When the queue's next waiting item is due and a wake-up is scheduled for it.
+    pub queue_wake_at: Option<SimTime>,
+}
+
+impl Operator {
+    /// A freshly started operator for `scenario` (empty cache, empty queue).
+    pub fn new(scenario: &Scenario, incarnation: u64, now: SimTime) -> Operator {
+        let reflector = Reflector::new(ReflectorConfig::default()).unwrap_or_default();
+        let informer = SimInformer::new(&scenario.crd.kind, scenario.fifo_kind(), reflector, now);
+        let client_limiter = scenario
+            .client_rate_limit()
+            .and_then(|(qps, burst)| BucketRateLimiter::new(qps, burst).ok());
+        Operator {
+            incarnation,
+            started_at: now,
+            informer,
+            queue: WorkQueue::new(scenario.queue_kind()),
+            workers: (0..scenario.controller.workers).map(|_| None).collect(),
+            predicates: build_predicates(&scenario.controller.predicates, scenario.profile),
+            client_limiter,
+            queue_wake_at: None,
+        }
+    }
+
+    /// Whether every predicate admits the notification (the handler's filter).
+    pub fn admits(&self, n: &Notification) -> bool {
+        self.predicates.iter().all(|p| match n {
+            Notification::Add { obj, .. } => p.create(&CreateEvent { object: obj.clone() }),
+            Notification::Update { old, new } => {
+                p.update(&UpdateEvent { object_old: Some(old.clone()), object_new: Some(new.clone()) })
+            }
+            Notification::Delete { obj } => match obj.object() {
+                Some(o) => p.delete(&DeleteEvent { object: o.clone(), delete_state_unknown: obj.is_tombstone() }),
+                None => true,
+            },
+        })
+    }
+
+    /// Busy workers.
+    pub fn active_workers(&self) -> usize {
+        self.workers.iter().filter(|w| w.is_some()).count()
+    }
+}
+
+/// The predicates by name; the profile picks the map comparison of the label and annotation
+/// predicates (controller-runtime ≤ v0.17 `reflect.DeepEqual`, later `maps.Equal`).
+fn build_predicates(kinds: &[PredicateKind], profile: Profile) -> Vec<Box<dyn Predicate>> {
+    let equality = match profile {
+        Profile::Seed => MapEquality::DeepEqual,
+        Profile::Modern => MapEquality::MapsEqual,
+    };
+    kinds
+        .iter()
+        .map(|k| -> Box<dyn Predicate> {
+            match k {
+                PredicateKind::GenerationChanged => Box::new(GenerationChanged),
+                PredicateKind::ResourceVersionChanged => Box::new(ResourceVersionChanged),
+                PredicateKind::AnnotationChanged => Box::new(AnnotationChanged { equality }),
+                PredicateKind::LabelChanged => Box::new(LabelChanged { equality }),
+            }
+        })
+        .collect()
+}
+
+/// The key a notification enqueues (`handler.EnqueueRequestForObject`), and whether it is a
+/// low-priority one for the priority queue (an initial-list create, or a resync update).
+pub fn request_for(n: &Notification) -> (String, bool) {
+    match n {
+        Notification::Add { obj, is_in_initial_list } => (obj.key(), *is_in_initial_list),
+        Notification::Update { old, new } => (new.key(), old.resource_version() == new.resource_version()),
+        Notification::Delete { obj } => (obj.key(), false),
+    }
+}

@@ -1,0 +1,135 @@
+//! Requests in flight between the operator (or a user) and the API server.
+
+use serde_json::Value;
+
+use crate::informer::reflector::ListRv;
+use crate::object::{Object, ObjectRef};
+use crate::time::SimTime;
+
+/// Who sent a request, so its answer can be routed back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A controller worker of an operator incarnation.
+    Worker {
+        /// The operator incarnation.
+        incarnation: u64,
+        /// The worker index.
+        worker: usize,
+    },
+    /// The informer's reflector (a LIST).
+    Reflector {
+        /// The operator incarnation.
+        incarnation: u64,
+    },
+    /// A person with kubectl (scenario actions).
+    User,
+}
+
+/// What is asked of the API server.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Call {
+    /// POST.
+    Create(Box<Object>),
+    /// PUT of the object or of its `/status`.
+    Put {
+        /// The object as sent.
+        object: Box<Object>,
+        /// Whether to `/status`.
+        status: bool,
+    },
+    /// PATCH (JSON merge patch) of the object or of its `/status`.
+    Patch {
+        /// Namespace.
+        namespace: String,
+        /// Name.
+        name: String,
+        /// The patch.
+        patch: Value,
+        /// Whether to `/status`.
+        status: bool,
+    },
+    /// DELETE.
+    Delete {
+        /// Namespace.
+        namespace: String,
+        /// Name.
+        name: String,
+    },
+    /// LIST of the custom resource kind.
+    List(ListRv),
+}
+
+impl Call {
+    /// The HTTP verb as `apiserver_request_total` labels it.
+    pub fn verb_label(&self) -> &'static str {
+        match self {
+            Call::Create(_) => "POST",
+            Call::Put { .. } => "PUT",
+            Call::Patch { .. } => "PATCH",
+            Call::Delete { .. } => "DELETE",
+            Call::List(_) => "LIST",
+        }
+    }
+
+    /// Whether the request mutates (for the max-in-flight split).
+    pub fn is_mutating(&self) -> bool {
+        !matches!(self, Call::List(_))
+    }
+
+    /// Request body size in bytes.
+    pub fn payload_bytes(&self) -> u64 {
+        match self {
+            Call::Create(o) => o.size_bytes,
+            Call::Put { object, .. } => object.size_bytes,
+            Call::Patch { patch, .. } => patch.to_string().len() as u64,
+            Call::Delete { .. } | Call::List(_) => 0,
+        }
+    }
+}
+
+/// What the API server answered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// The object as stored (or as it was, for a no-op write).
+    Object(ObjectRef),
+    /// A LIST: the items and the list's resourceVersion.
+    List(Vec<ObjectRef>, u64),
+    /// The object was deleted, or marked for deletion.
+    Deleted,
+    /// An error status: HTTP code and reason.
+    Error {
+        /// HTTP status code.
+        code: u16,
+        /// `Retry-After` seconds for 429s.
+        retry_after_s: u64,
+        /// The status message.
+        message: String,
+    },
+}
+
+impl Reply {
+    /// The HTTP code for `apiserver_request_total{code}`.
+    pub fn code(&self) -> u16 {
+        match self {
+            Reply::Object(_) | Reply::List(..) | Reply::Deleted => 200,
+            Reply::Error { code, .. } => *code,
+        }
+    }
+}
+
+/// A request on its way.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    /// Who is waiting for it.
+    pub origin: Origin,
+    /// What it asks.
+    pub call: Call,
+    /// Attempts so far (client-go retries 429s up to 10 times).
+    pub attempts: u32,
+    /// When the caller first sent it.
+    pub sent_at: SimTime,
+}
+
+/// client-go's `maxRetries` for 429 and 5xx answers that carry `Retry-After`
+/// (`rest/request.go`, `rest/with_retry.go`).
+pub const CLIENT_MAX_RETRIES: u32 = 10;

@@ -1,0 +1,123 @@
+//! Metrics with upstream names, sampled into series, and the process's memory accounting.
+
+use std::time::Duration;
+
+use crate::metrics::Histogram;
+use crate::process::HeapOwner;
+use crate::sim::Context;
+
+use super::registry::metric_key;
+use super::{Cluster, Ev, SAMPLE_INTERVAL};
+
+/// Heap bytes per workqueue entry (the key string, map and heap slots).
+const QUEUE_ENTRY_BYTES: u64 = 192;
+
+/// controller-runtime's reconcile-time buckets (`pkg/internal/controller/metrics/metrics.go`).
+fn reconcile_buckets() -> Histogram {
+    let mut b = vec![0.005, 0.01, 0.025, 0.05];
+    b.extend((2..=10).map(|i| f64::from(i) * 0.05));
+    b.extend((6..=10).map(|i| f64::from(i) * 0.1));
+    b.extend([1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]);
+    b.extend([15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0]);
+    Histogram::new(b).unwrap_or_else(|_| Histogram::new(vec![1.0]).unwrap_or_default())
+}
+
+/// client-go's rate-limiter latency buckets (`rest_client_rate_limiter_duration_seconds`).
+fn client_wait_buckets() -> Histogram {
+    let b = vec![0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
+    Histogram::new(b).unwrap_or_default()
+}
+
+impl Cluster {
+    /// Counts an answered request (`apiserver_request_total{code,verb}`).
+    pub(super) fn count_request(&mut self, verb: &str, code: u16) {
+        let key = metric_key("apiserver_request_total", &[("code", &code.to_string()), ("verb", verb)]);
+        self.reg.inc(&key, 1.0);
+    }
+
+    /// Records a client-side throttling wait.
+    pub(super) fn observe_client_wait(&mut self, wait: Duration) {
+        self.reg.observe("rest_client_rate_limiter_duration_seconds", wait.as_secs_f64(), client_wait_buckets);
+    }
+
+    /// Records one finished reconcile.
+    pub(super) fn record_reconcile(&mut self, result: &str, took: Duration) {
+        let c = "flywheel";
+        self.reg.inc(&metric_key("controller_runtime_reconcile_total", &[("controller", c), ("result", result)]), 1.0);
+        if result == "error" {
+            self.reg.inc(&metric_key("controller_runtime_reconcile_errors_total", &[("controller", c)]), 1.0);
+        }
+        let key = metric_key("controller_runtime_reconcile_time_seconds", &[("controller", c)]);
+        self.reg.observe(&key, took.as_secs_f64(), reconcile_buckets);
+    }
+
+    /// Brings the heap's per-owner totals in line with what the operator holds, then lets the
+    /// GC run and the kernel judge the container's RSS against its limit.
+    pub(super) fn account_memory(&mut self, ctx: &mut Context<'_, Ev>) {
+        let now = ctx.now();
+        let Some(op) = self.op.as_ref() else { return };
+        let queue_entries = (op.queue.len() + op.queue.waiting_len() + op.active_workers()) as u64;
+        let inflight: u64 = op.workers.iter().flatten().map(|j| j.held_bytes).sum();
+        let owners = [
+            (HeapOwner::InformerStore, op.informer.store_bytes()),
+            (HeapOwner::FifoDeltas, op.informer.fifo_bytes()),
+            (HeapOwner::HandlerBuffers, op.informer.buffer_bytes()),
+            (HeapOwner::WorkqueueEntries, queue_entries * QUEUE_ENTRY_BYTES),
+            (HeapOwner::InflightReconciles, inflight),
+        ];
+        let workers = op.workers.len() as u64;
+        self.process.set_owners(&owners, workers, now);
+        if let Some(restart_at) = self.process.check_oom(now) {
+            self.reg.inc("flywheel_oom_kills_total", 1.0);
+            self.container_died(ctx, restart_at);
+        }
+    }
+
+    /// Samples every metric into its series and schedules the next sample.
+    pub(super) fn sample(&mut self, ctx: &mut Context<'_, Ev>) {
+        self.update_gauges(ctx.now());
+        let t = ctx.now().as_secs_f64();
+        for (key, value) in self.reg.flatten() {
+            self.series.record(&key, t, value);
+        }
+        ctx.schedule_in(SAMPLE_INTERVAL, Ev::Sample);
+    }
+
+    /// Refreshes gauges and the run-cumulative copies of per-process counters.
+    pub(super) fn update_gauges(&mut self, now: crate::time::SimTime) {
+        self.fold_queue_counters();
+        let (depth, fifo, buffer, active) = match &self.op {
+            Some(op) => (
+                op.queue.metrics().depth.value(),
+                op.informer.pending_deltas() as f64,
+                op.informer.listener.pending_len() as f64,
+                op.active_workers() as f64,
+            ),
+            None => (0.0, 0.0, 0.0, 0.0),
+        };
+        self.reg.set("workqueue_depth", depth);
+        self.reg.set("flywheel_fifo_items", fifo);
+        self.reg.set("flywheel_handler_buffer_length", buffer);
+        self.reg.set("controller_runtime_active_workers", active);
+        self.reg.set("flywheel_etcd_revision", self.api.revision() as f64);
+        self.reg.set("flywheel_objects_terminating", self.api.terminating() as f64);
+        for (key, value) in self.process.gauges(now) {
+            self.reg.set(&key, value);
+        }
+    }
+
+    /// Workqueue counters live in the process and restart from zero with it; the run's totals
+    /// add each incarnation's increase (what Prometheus `increase()` does across resets).
+    fn fold_queue_counters(&mut self) {
+        let (adds, retries) = match &self.op {
+            Some(op) => (op.queue.metrics().adds_total.value() as f64, op.queue.metrics().retries_total.value() as f64),
+            None => (0.0, 0.0),
+        };
+        let (last_adds, last_retries) = self.last_queue_totals;
+        let d_adds = if adds >= last_adds { adds - last_adds } else { adds };
+        let d_retries = if retries >= last_retries { retries - last_retries } else { retries };
+        self.reg.inc("workqueue_adds_total", d_adds);
+        self.reg.inc("workqueue_retries_total", d_retries);
+        self.last_queue_totals = (adds, retries);
+    }
+}
