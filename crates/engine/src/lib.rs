@@ -15,6 +15,7 @@
 //! seed gives the same trace natively and in WebAssembly. Every behaviour names, in its doc
 //! comment, the upstream file it follows (see `shared/reference/kubernetes-semantics.md`).
 
+pub mod apiserver;
 pub mod cluster;
 pub mod controller;
 pub mod error;

@@ -1,0 +1,451 @@
+//! The simulated kube-apiserver: storage with one global revision, registry strategies, the watch
+//! cache, admission (max-in-flight / APF) and a latency model.
+//!
+//! ```text
+//!  request ─▶ admit (flowcontrol) ─▶ registry (strategy rules) ─▶ store (revision, no-op rule)
+//!                                                                     │ one write = one revision
+//!                                                                     ▼
+//!  watchers ◀── simulation fans out ◀── drain_events() ◀── watch cache per kind (410 window)
+//! ```
+//!
+//! The server is synchronous and clock-free: every operation takes `now`, answers at once, and the
+//! simulation decides when the answer arrives ([`ApiServer::request_latency`]) and when admitted
+//! requests finish ([`ApiServer::release`]). Every write that changed stored bytes produced exactly
+//! one watch event; a no-op produced none ([`ApiServer::drain_events`]).
+//!
+//! The death flywheel in one line: a full PUT that sets a status timestamp on a custom resource
+//! whose CRD lacks `/status` changes a non-metadata field, so generation and resourceVersion move
+//! and a MODIFIED event goes out — which triggers the next reconcile. Writing identical content is a
+//! no-op that breaks the cycle.
+
+mod config;
+mod dropped_requests;
+mod flowcontrol;
+mod kind;
+mod latency;
+mod merge_patch;
+mod metrics;
+mod namespace;
+mod registry;
+mod request;
+mod selector;
+mod store;
+mod strategy;
+mod watch_cache;
+mod wire;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+pub use config::ApiServerConfig;
+pub use dropped_requests::{DroppedRequestsTracker, MAX_RETRY_AFTER_S};
+pub use flowcontrol::{
+    list_seats, Admission, FlowControl, InFlight, QueueOutcome, RequestLimiter, Ticket,
+    MAX_IN_FLIGHT_RETRY_AFTER_S,
+};
+pub use kind::{KindFamily, ResourceKind};
+pub use latency::LatencyConfig;
+pub use merge_patch::{merge_patch, MAX_PATCH_DEPTH};
+pub use metrics::ApiServerMetrics;
+pub use namespace::NamespaceFinalizeReport;
+pub use request::{
+    ApiError, DeleteOptions, DeleteResult, ObjectList, StatusReason, Verb,
+    OPTIMISTIC_LOCK_ERROR_MSG,
+};
+pub use selector::{LabelSelector, Requirement};
+pub use store::same_stored_content;
+pub use strategy::{DEFAULT_POD_GRACE_PERIOD_S, NAMESPACE_FINALIZER};
+pub use watch_cache::{
+    WatchCache, WatchCacheConfig, WatchEvent, WatchEventType, INITIAL_EVENTS_END_ANNOTATION,
+};
+pub use wire::{object_from_value, object_to_value};
+
+use crate::error::ConfigError;
+use crate::object::{Object, ObjectRef};
+use crate::sim::Rng;
+use crate::time::SimTime;
+use store::Store;
+
+/// How long a watch from a resourceVersion the cache has not reached waits before failing with
+/// "Too large resource version" (apiserver `pkg/storage/cacher/watch_cache.go` `blockTimeout`).
+/// [`ApiServer::watch_from`] answers at once; the simulation should delay the error by this.
+pub const WATCH_BLOCK_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// `resourceVersionTooHighRetrySeconds`.
+const TOO_HIGH_RETRY_S: u64 = 1;
+
+/// The simulated API server.
+#[derive(Clone, Debug)]
+pub struct ApiServer {
+    config: ApiServerConfig,
+    kinds: BTreeMap<String, ResourceKind>,
+    store: Store,
+    caches: BTreeMap<String, WatchCache>,
+    pending: Vec<(String, WatchEvent)>,
+    limiter: RequestLimiter,
+    request_total: BTreeMap<(Verb, u16), u64>,
+}
+
+impl ApiServer {
+    /// A server serving `Namespace`, `Pod` and `Node`, with the bootstrap namespaces created as
+    /// initial state (no events). Register custom resources with [`ApiServer::register_kind`].
+    pub fn new(config: ApiServerConfig) -> Result<ApiServer, ConfigError> {
+        config.validate()?;
+        let mut server = ApiServer {
+            limiter: RequestLimiter::new(config.flow_control.clone())?,
+            store: Store::new(config.initial_resource_version),
+            config,
+            kinds: BTreeMap::new(),
+            caches: BTreeMap::new(),
+            pending: Vec::new(),
+            request_total: BTreeMap::new(),
+        };
+        for kind in [
+            ResourceKind::namespace(),
+            ResourceKind::pod(),
+            ResourceKind::node(),
+        ] {
+            server.register_kind(kind)?;
+        }
+        for name in server.config.bootstrap_namespaces.clone() {
+            server.bootstrap_namespace(&name);
+        }
+        // The bootstrap objects are the caches' initial list, not history.
+        let revision = server.store.revision();
+        for cache in server.caches.values_mut() {
+            *cache = WatchCache::new(&server.config.watch_cache, revision);
+        }
+        server.pending.clear();
+        server.request_total.clear();
+        Ok(server)
+    }
+
+    fn bootstrap_namespace(&mut self, name: &str) {
+        let ns = Object::new("Namespace", "", name);
+        // Creating an absent, valid namespace cannot fail; a duplicate name is simply skipped.
+        let _ = self.create(ns, SimTime::ZERO);
+    }
+
+    /// Starts serving `kind` (a CRD being established); its watch cache starts at the current
+    /// revision. A second kind with the same name is a [`ConfigError`].
+    pub fn register_kind(&mut self, kind: ResourceKind) -> Result<(), ConfigError> {
+        kind.validate()?;
+        if self.kinds.contains_key(&kind.name) {
+            return Err(ConfigError::new(
+                "kind.name",
+                format!("{} is already registered", kind.name),
+            ));
+        }
+        let cache = WatchCache::new(&self.config.watch_cache, self.store.revision());
+        self.caches.insert(kind.name.clone(), cache);
+        self.kinds.insert(kind.name.clone(), kind);
+        Ok(())
+    }
+
+    /// The registered kind called `name`.
+    pub fn kind(&self, name: &str) -> Option<&ResourceKind> {
+        self.kinds.get(name)
+    }
+
+    /// Every registered kind, by name.
+    pub fn kinds(&self) -> impl Iterator<Item = &ResourceKind> {
+        self.kinds.values()
+    }
+
+    /// The configuration the server was built with.
+    pub fn config(&self) -> &ApiServerConfig {
+        &self.config
+    }
+
+    /// The current etcd revision (the newest resourceVersion handed out).
+    pub fn revision(&self) -> u64 {
+        self.store.revision()
+    }
+
+    fn record<T>(&mut self, verb: Verb, result: &Result<T, ApiError>, ok_code: u16) {
+        let code = result.as_ref().map_or_else(|e| e.code, |_| ok_code);
+        *self.request_total.entry((verb, code)).or_insert(0) += 1;
+    }
+
+    /// Counts one request outcome in `apiserver_request_total` (for requests the simulation answers
+    /// without calling an operation, e.g. a client-side timeout it models).
+    pub fn record_request(&mut self, verb: Verb, code: u16) {
+        *self.request_total.entry((verb, code)).or_insert(0) += 1;
+    }
+
+    /// POST: creates `obj` (see `registry.rs` for the rules). 201 on success.
+    pub fn create(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
+        let result = self.do_create(obj, now);
+        self.record(Verb::Create, &result, 201);
+        result
+    }
+
+    /// GET of one object; 404 when absent.
+    pub fn get(&mut self, kind: &str, namespace: &str, name: &str) -> Result<ObjectRef, ApiError> {
+        let result = self.do_get(kind, namespace, name);
+        self.record(Verb::Get, &result, 200);
+        result
+    }
+
+    /// LIST of `kind`, optionally in one namespace and filtered by labels; the list RV is the
+    /// current revision.
+    pub fn list(
+        &mut self,
+        kind: &str,
+        namespace: Option<&str>,
+        selector: Option<&LabelSelector>,
+    ) -> Result<ObjectList, ApiError> {
+        let result = self.do_list(kind, namespace, selector);
+        self.record(Verb::List, &result, 200);
+        result
+    }
+
+    /// PUT on the main endpoint.
+    pub fn update(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
+        let result = self.do_update(obj, registry::Endpoint::Main, now);
+        self.record(Verb::Update, &result, 200);
+        result
+    }
+
+    /// PUT on `/status`; 404 when the kind does not serve it.
+    pub fn update_status(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
+        let result = self.do_update(obj, registry::Endpoint::Status, now);
+        self.record(Verb::Update, &result, 200);
+        result
+    }
+
+    /// PATCH (JSON merge patch over the wire shape, see [`object_to_value`]) on the main endpoint.
+    pub fn patch(
+        &mut self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+        patch: &serde_json::Value,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let target = registry::Target {
+            kind,
+            namespace,
+            name,
+        };
+        let result = self.do_patch(target, patch, registry::Endpoint::Main, now);
+        self.record(Verb::Patch, &result, 200);
+        result
+    }
+
+    /// PATCH on `/status`; 404 when the kind does not serve it.
+    pub fn patch_status(
+        &mut self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+        patch: &serde_json::Value,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let target = registry::Target {
+            kind,
+            namespace,
+            name,
+        };
+        let result = self.do_patch(target, patch, registry::Endpoint::Status, now);
+        self.record(Verb::Patch, &result, 200);
+        result
+    }
+
+    /// DELETE (finalizers, graceful deletion and namespace termination apply). 200 on success.
+    pub fn delete(
+        &mut self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+        options: &DeleteOptions,
+        now: SimTime,
+    ) -> Result<DeleteResult, ApiError> {
+        let target = registry::Target {
+            kind,
+            namespace,
+            name,
+        };
+        let result = self.do_delete(target, options, now);
+        self.record(Verb::Delete, &result, 200);
+        result
+    }
+
+    /// WATCH from `resource_version`: `0` replays the current objects as ADDED events (legacy
+    /// watch semantics); otherwise the cached events after it, 410 Expired when it fell out of the
+    /// window, or 504 "Too large resource version" when it is newer than the revision.
+    ///
+    /// Upstream accepts the watch (HTTP 200) and delivers these errors as one ERROR event
+    /// ([`WatchEvent::error`]); `apiserver_request_total` therefore counts WATCH 200 here too.
+    pub fn watch_from(
+        &mut self,
+        kind: &str,
+        resource_version: u64,
+    ) -> Result<Vec<WatchEvent>, ApiError> {
+        let result = self.do_watch_from(kind, resource_version);
+        self.record(Verb::Watch, &Ok::<(), ApiError>(()), 200);
+        result
+    }
+
+    fn do_watch_from(
+        &self,
+        kind: &str,
+        resource_version: u64,
+    ) -> Result<Vec<WatchEvent>, ApiError> {
+        let kind = self.kind_or_404(kind)?;
+        let revision = self.store.revision();
+        if resource_version > revision {
+            return Err(ApiError::timeout(
+                &format!("Too large resource version: {resource_version}, current: {revision}"),
+                TOO_HIGH_RETRY_S,
+            ));
+        }
+        if resource_version == 0 {
+            return Ok(self.current_state_as_added(&kind.name));
+        }
+        match self.caches.get(&kind.name) {
+            Some(cache) => cache.events_since(resource_version),
+            None => Err(ApiError::endpoint_not_found()),
+        }
+    }
+
+    fn current_state_as_added(&self, kind: &str) -> Vec<WatchEvent> {
+        self.store
+            .iter_kind(kind)
+            .map(|(_, s)| WatchEvent::new(WatchEventType::Added, ObjectRef::clone(&s.object)))
+            .collect()
+    }
+
+    /// A streaming watch-list (`sendInitialEvents=true`): ADDED for every current object, then a
+    /// BOOKMARK at the current revision annotated `k8s.io/initial-events-end: "true"`
+    /// (apiserver `pkg/storage/cacher/cacher.go` `setInitialEventsEndBookmarkIfRequested`).
+    pub fn watch_list(&mut self, kind: &str) -> Result<Vec<WatchEvent>, ApiError> {
+        let result = self.kind_or_404(kind).map(|k| {
+            let mut events = self.current_state_as_added(&k.name);
+            events.push(WatchEvent::bookmark(&k.name, self.store.revision(), true));
+            events
+        });
+        self.record(Verb::Watch, &result, 200);
+        result
+    }
+
+    /// A periodic BOOKMARK for watchers of `kind` at the current revision (sent about every
+    /// minute upstream, `defaultBookmarkFrequency`).
+    pub fn bookmark(&self, kind: &str) -> WatchEvent {
+        WatchEvent::bookmark(kind, self.store.revision(), false)
+    }
+
+    /// Takes the events produced since the last drain, in commit order, each with its kind. The
+    /// simulation fans them out to watchers (with latency); they also sit in the watch caches.
+    pub fn drain_events(&mut self) -> Vec<(String, WatchEvent)> {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Events produced and not yet drained.
+    pub fn pending_events(&self) -> &[(String, WatchEvent)] {
+        &self.pending
+    }
+
+    /// The watch cache of `kind`.
+    pub fn watch_cache(&self, kind: &str) -> Option<&WatchCache> {
+        self.caches.get(kind)
+    }
+
+    fn emit(&mut self, kind: &str, event_type: WatchEventType, object: ObjectRef, now: SimTime) {
+        let event = WatchEvent::new(event_type, object);
+        if let Some(cache) = self.caches.get_mut(kind) {
+            cache.add(event.clone(), now);
+        }
+        self.pending.push((kind.to_owned(), event));
+    }
+
+    /// Runs a one-seat request through admission; a rejection is counted as a 429.
+    pub fn admit(&mut self, verb: Verb, now: SimTime) -> Admission {
+        self.admit_seats(verb, 1, now)
+    }
+
+    /// Runs a request of `seats` (see [`list_seats`]) through admission.
+    pub fn admit_seats(&mut self, verb: Verb, seats: u32, now: SimTime) -> Admission {
+        let timed_out = self.limiter.expire_queued(now);
+        self.record_timeouts(&timed_out);
+        let admission = self.limiter.try_admit_seats(verb, seats, now);
+        if let Admission::Rejected { .. } = admission {
+            self.record_request(verb, 429);
+        }
+        admission
+    }
+
+    /// Marks an admitted request finished; returns queued requests that got dispatched or timed
+    /// out (the latter counted as 429s).
+    pub fn release(&mut self, ticket: Ticket, now: SimTime) -> Vec<QueueOutcome> {
+        let out = self.limiter.release(ticket, now);
+        self.record_timeouts(&out);
+        out
+    }
+
+    /// Rejects queued requests whose wait ran out (counted as 429s).
+    pub fn expire_queued(&mut self, now: SimTime) -> Vec<QueueOutcome> {
+        let out = self.limiter.expire_queued(now);
+        self.record_timeouts(&out);
+        out
+    }
+
+    fn record_timeouts(&mut self, outcomes: &[QueueOutcome]) {
+        for o in outcomes {
+            if let QueueOutcome::TimedOut { ticket, .. } = o {
+                self.record_request(ticket.verb, 429);
+            }
+        }
+    }
+
+    /// The admission filter.
+    pub fn limiter(&self) -> &RequestLimiter {
+        &self.limiter
+    }
+
+    /// Samples how long a request takes ([`LatencyConfig::sample`]).
+    pub fn request_latency(
+        &self,
+        verb: Verb,
+        payload_bytes: u64,
+        list_items: u64,
+        rng: &mut Rng,
+    ) -> Duration {
+        self.config
+            .latency
+            .sample(verb, payload_bytes, list_items, rng)
+    }
+
+    /// `apiserver_request_total{verb,code}`.
+    pub fn request_total(&self) -> &BTreeMap<(Verb, u16), u64> {
+        &self.request_total
+    }
+
+    /// A snapshot of every metric.
+    pub fn metrics(&self) -> ApiServerMetrics {
+        let per_kind = |f: &dyn Fn(&str) -> u64| -> BTreeMap<String, u64> {
+            self.kinds.keys().map(|k| (k.clone(), f(k))).collect()
+        };
+        let cache_stat = |k: &str, cap: bool| {
+            self.caches
+                .get(k)
+                .map_or(0, |c| if cap { c.capacity() } else { c.len() }) as u64
+        };
+        ApiServerMetrics {
+            request_total: self.request_total.clone(),
+            resource_version: self.store.revision(),
+            objects: per_kind(&|k| self.store.count(k) as u64),
+            watch_cache_capacity: per_kind(&|k| cache_stat(k, true)),
+            watch_cache_events: per_kind(&|k| cache_stat(k, false)),
+            pending_watch_events: self.pending.len() as u64,
+            in_flight: self.limiter.in_flight(),
+            rejected_total: self
+                .limiter
+                .rejected_total()
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), *v))
+                .collect(),
+            retry_after_s: self.limiter.retry_after_s(),
+        }
+    }
+}

@@ -1,0 +1,421 @@
+//! The generic registry flows — create, get, list, update, patch, delete — in the order of apiserver
+//! `pkg/registry/generic/registry/store.go` (`Store.Create`, `Store.Update`'s `tryUpdate`,
+//! `Store.Delete` / `updateForGracefulDeletionAndFinalizers` / `deleteWithoutFinalizers`).
+//!
+//! Update order (what decides which error wins): object missing ⇒ 404; resourceVersion 0 without
+//! `AllowUnconditionalUpdate` ⇒ 422; resourceVersion ≠ stored ⇒ 409 — checked before the no-op
+//! test, so a stale no-op still conflicts; then `BeforeUpdate` (strategy, validation ⇒ 422); then
+//! `ShouldDeleteDuringUpdate` (emptied finalizers while deleting ⇒ removed); then the storage no-op
+//! rule.
+
+use std::sync::Arc;
+
+use super::kind::{KindFamily, ResourceKind};
+use super::merge_patch::merge_patch;
+use super::request::{
+    ApiError, DeleteOptions, DeleteResult, ObjectList, OPTIMISTIC_LOCK_ERROR_MSG,
+};
+use super::selector::LabelSelector;
+use super::store::{Stored, UpdateOutcome};
+use super::strategy::{self, GracefulDecision};
+use super::watch_cache::WatchEventType;
+use super::wire::{object_from_value, object_to_value};
+use super::ApiServer;
+use crate::object::{meta_namespace_key, Object, ObjectRef};
+use crate::time::SimTime;
+
+/// Main endpoint or `/status` subresource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Endpoint {
+    /// The resource itself.
+    Main,
+    /// `/status`.
+    Status,
+}
+
+/// The object a request addresses by URL.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Target<'a> {
+    pub(super) kind: &'a str,
+    pub(super) namespace: &'a str,
+    pub(super) name: &'a str,
+}
+
+/// `ErrResourceVersionSetOnCreate` (apiserver `pkg/storage/errors.go`), a plain error the handler
+/// turns into 500 / reason Unknown.
+const RV_SET_ON_CREATE: &str = "resourceVersion should not be set on objects to be created";
+
+impl ApiServer {
+    pub(super) fn kind_or_404(&self, name: &str) -> Result<ResourceKind, ApiError> {
+        self.kinds
+            .get(name)
+            .cloned()
+            .ok_or_else(ApiError::endpoint_not_found)
+    }
+
+    /// The storage key; cluster-scoped kinds ignore the namespace, namespaced ones require it.
+    fn key_for(kind: &ResourceKind, namespace: &str, name: &str) -> Result<String, ApiError> {
+        if name.is_empty() {
+            return Err(ApiError::invalid(
+                &kind.qualified_kind(),
+                name,
+                &["metadata.name: Required value: name or generateName is required".to_owned()],
+            ));
+        }
+        if !kind.namespaced {
+            return Ok(meta_namespace_key("", name));
+        }
+        if namespace.is_empty() {
+            return Err(ApiError::bad_request(format!(
+                "the namespace of the object must be set for namespaced resource {}",
+                kind.qualified_resource()
+            )));
+        }
+        Ok(meta_namespace_key(namespace, name))
+    }
+
+    fn stored_or_404(
+        &self,
+        kind: &ResourceKind,
+        key: &str,
+        name: &str,
+    ) -> Result<Stored, ApiError> {
+        self.store
+            .get(&kind.name, key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(&kind.qualified_resource(), name))
+    }
+
+    /// The `NamespaceLifecycle` admission plugin (kubernetes
+    /// `plugin/pkg/admission/namespace/lifecycle/admission.go`): creating in a missing namespace
+    /// ⇒ 404; in a terminating one ⇒ 403.
+    fn admit_namespace_lifecycle(&self, kind: &ResourceKind, obj: &Object) -> Result<(), ApiError> {
+        if !kind.namespaced {
+            return Ok(());
+        }
+        let ns = &obj.metadata.namespace;
+        match self.store.get("Namespace", ns) {
+            None => Err(ApiError::not_found("namespaces", ns)),
+            Some(s) if s.object.metadata.deletion_timestamp.is_some() => Err(ApiError::forbidden(
+                &kind.qualified_resource(),
+                &obj.metadata.name,
+                &format!(
+                    "unable to create new content in namespace {ns} because it is being terminated"
+                ),
+            )),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// `Store.Create`: admission, `WipeObjectMetaSystemFields` + `PrepareForCreate`, uid, then the
+    /// storage checks (resourceVersion set ⇒ 500; name taken ⇒ 409 AlreadyExists, prefixed
+    /// "object is being deleted: " when the holder is terminating), ADDED event.
+    pub(super) fn do_create(
+        &mut self,
+        mut obj: Object,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let kind = self.kind_or_404(&obj.kind)?;
+        if !kind.namespaced {
+            obj.metadata.namespace.clear();
+        }
+        let key = Self::key_for(&kind, &obj.metadata.namespace, &obj.metadata.name)?;
+        self.admit_namespace_lifecycle(&kind, &obj)?;
+        strategy::prepare_for_create(&kind, &mut obj);
+        if obj.metadata.resource_version != 0 {
+            return Err(ApiError::unknown(RV_SET_ON_CREATE));
+        }
+        if let Some(existing) = self.store.get(&kind.name, &key) {
+            let mut err = ApiError::already_exists(&kind.qualified_resource(), &obj.metadata.name);
+            if existing.object.metadata.deletion_timestamp.is_some() {
+                err.message = format!("object is being deleted: {}", err.message);
+            }
+            return Err(err);
+        }
+        obj.metadata.uid = self.store.next_uid();
+        let created = self.store.create(&kind.name, key, obj);
+        self.emit(&kind.name, WatchEventType::Added, Arc::clone(&created), now);
+        Ok(created)
+    }
+
+    pub(super) fn do_get(
+        &self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Result<ObjectRef, ApiError> {
+        let kind = self.kind_or_404(kind)?;
+        let key = Self::key_for(&kind, namespace, name)?;
+        self.stored_or_404(&kind, &key, name).map(|s| s.object)
+    }
+
+    pub(super) fn do_list(
+        &self,
+        kind: &str,
+        namespace: Option<&str>,
+        selector: Option<&LabelSelector>,
+    ) -> Result<ObjectList, ApiError> {
+        let kind = self.kind_or_404(kind)?;
+        let items = self
+            .store
+            .iter_kind(&kind.name)
+            .map(|(_, s)| &s.object)
+            .filter(|o| namespace.is_none_or(|ns| !kind.namespaced || o.metadata.namespace == ns))
+            .filter(|o| selector.is_none_or(|sel| sel.matches(o.metadata.labels.as_ref())))
+            .cloned()
+            .collect();
+        Ok(ObjectList {
+            items,
+            resource_version: self.store.revision(),
+        })
+    }
+
+    pub(super) fn do_update(
+        &mut self,
+        mut obj: Object,
+        endpoint: Endpoint,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let kind = self.kind_or_404(&obj.kind)?;
+        if endpoint == Endpoint::Status && !kind.status_subresource {
+            return Err(ApiError::endpoint_not_found());
+        }
+        if !kind.namespaced {
+            obj.metadata.namespace.clear();
+        }
+        let key = Self::key_for(&kind, &obj.metadata.namespace, &obj.metadata.name)?;
+        self.update_flow(&kind, &key, obj, endpoint, now)
+    }
+
+    /// `patch.go`: the merge patch is applied to the current object's wire shape; a patch without
+    /// resourceVersion inherits the current one (never 409), one with a stale RV conflicts. The
+    /// patched object must keep its name and namespace (400 otherwise).
+    pub(super) fn do_patch(
+        &mut self,
+        target: Target<'_>,
+        patch: &serde_json::Value,
+        endpoint: Endpoint,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let kind = self.kind_or_404(target.kind)?;
+        if endpoint == Endpoint::Status && !kind.status_subresource {
+            return Err(ApiError::endpoint_not_found());
+        }
+        let namespace = if kind.namespaced {
+            target.namespace
+        } else {
+            ""
+        };
+        let key = Self::key_for(&kind, namespace, target.name)?;
+        let current = self.stored_or_404(&kind, &key, target.name)?.object;
+        let before = object_to_value(&current);
+        let merged = merge_patch(&before, patch)?;
+        let mut patched = object_from_value(&merged, &current)?;
+        if patched.metadata.name != target.name || patched.metadata.namespace != namespace {
+            return Err(ApiError::bad_request(format!(
+                "the name of the object ({}) does not match the name on the URL ({})",
+                patched.metadata.name, target.name
+            )));
+        }
+        patched.size_bytes = patched_size(current.size_bytes, &before, &merged);
+        self.update_flow(&kind, &key, patched, endpoint, now)
+    }
+
+    /// `Store.Update`'s `tryUpdate` + `GuaranteedUpdate` for an existing object.
+    fn update_flow(
+        &mut self,
+        kind: &ResourceKind,
+        key: &str,
+        mut new: Object,
+        endpoint: Endpoint,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let existing = self.stored_or_404(kind, key, &new.metadata.name)?;
+        let stored_rv = existing.object.metadata.resource_version;
+        if new.metadata.resource_version == 0 {
+            if !kind.allow_unconditional_update {
+                return Err(ApiError::invalid(
+                    &kind.qualified_resource(),
+                    &new.metadata.name,
+                    &["metadata.resourceVersion: Invalid value: 0: must be specified for an update"
+                        .to_owned()],
+                ));
+            }
+            new.metadata.resource_version = stored_rv;
+        }
+        if new.metadata.resource_version != stored_rv {
+            return Err(ApiError::conflict(
+                &kind.qualified_resource(),
+                &new.metadata.name,
+                OPTIMISTIC_LOCK_ERROR_MSG,
+            ));
+        }
+        new.kind = kind.name.clone();
+        strategy::before_update(kind, &mut new, &existing.object, |n, o| match endpoint {
+            Endpoint::Main => strategy::prepare_for_update(kind, n, o),
+            Endpoint::Status => strategy::prepare_for_status_update(n, o),
+        })?;
+        if strategy::should_delete_during_update(kind, &new, &existing) {
+            // `deleteWithoutFinalizers`: the DELETED event carries the last *stored* state; the
+            // PUT answers with the object as submitted.
+            self.remove(kind, key, now);
+            return Ok(Arc::new(new));
+        }
+        Ok(self.write(kind, key, new, existing.deletion_grace_period_s, now))
+    }
+
+    /// A guaranteed update; MODIFIED event unless it was a no-op.
+    pub(super) fn write(
+        &mut self,
+        kind: &ResourceKind,
+        key: &str,
+        obj: Object,
+        deletion_grace_period_s: Option<i64>,
+        now: SimTime,
+    ) -> ObjectRef {
+        match self
+            .store
+            .guaranteed_update(&kind.name, key, obj, deletion_grace_period_s)
+        {
+            UpdateOutcome::NoOp(o) => o,
+            UpdateOutcome::Written(o) => {
+                self.emit(&kind.name, WatchEventType::Modified, Arc::clone(&o), now);
+                o
+            }
+        }
+    }
+
+    /// Removes the object; DELETED event with the deletion revision.
+    pub(super) fn remove(
+        &mut self,
+        kind: &ResourceKind,
+        key: &str,
+        now: SimTime,
+    ) -> Option<ObjectRef> {
+        let gone = self.store.delete(&kind.name, key)?;
+        self.emit(&kind.name, WatchEventType::Deleted, Arc::clone(&gone), now);
+        Some(gone)
+    }
+
+    pub(super) fn do_delete(
+        &mut self,
+        target: Target<'_>,
+        options: &DeleteOptions,
+        now: SimTime,
+    ) -> Result<DeleteResult, ApiError> {
+        let kind = self.kind_or_404(target.kind)?;
+        let key = Self::key_for(&kind, target.namespace, target.name)?;
+        let existing = self.stored_or_404(&kind, &key, target.name)?;
+        check_delete_preconditions(&kind, &existing.object, options)?;
+        if kind.family == KindFamily::Namespace {
+            return self.delete_namespace(&kind, &key, existing, options, now);
+        }
+        self.delete_generic(&kind, &key, existing, options, now)
+    }
+
+    /// `Store.Delete`: `BeforeDelete` (graceful strategies), then with finalizers pending or a
+    /// graceful period an update (deletionTimestamp, generation +1 the first time, MODIFIED — a
+    /// repeat is a byte-identical no-op), else removal (DELETED). A graceful delete with period 0
+    /// and no finalizers writes the update and then removes the object, as upstream.
+    pub(super) fn delete_generic(
+        &mut self,
+        kind: &ResourceKind,
+        key: &str,
+        existing: Stored,
+        options: &DeleteOptions,
+        now: SimTime,
+    ) -> Result<DeleteResult, ApiError> {
+        let decision = strategy::before_delete(kind, &existing, options.grace_period_s, now);
+        let pending_finalizers = !existing.object.metadata.finalizers.is_empty();
+        let graceful = matches!(decision, GracefulDecision::Graceful { .. });
+        if decision == GracefulDecision::Pending {
+            return Ok(not_removed(existing.object));
+        }
+        if !graceful && !pending_finalizers {
+            return Ok(self.remove_result(kind, key, existing.object, now));
+        }
+        let mut obj = (*existing.object).clone();
+        let grace = match decision {
+            GracefulDecision::Graceful {
+                deletion_timestamp,
+                grace_period_s,
+                first,
+            } => {
+                obj.metadata.deletion_timestamp = Some(deletion_timestamp);
+                if first && obj.metadata.generation > 0 {
+                    obj.metadata.generation = obj.metadata.generation.saturating_add(1);
+                }
+                Some(grace_period_s)
+            }
+            _ => strategy::mark_as_deleting(&mut obj, now),
+        };
+        let updated = self.write(kind, key, obj, grace, now);
+        if pending_finalizers || grace.unwrap_or(0) > 0 {
+            return Ok(not_removed(updated));
+        }
+        Ok(self.remove_result(kind, key, updated, now))
+    }
+
+    fn remove_result(
+        &mut self,
+        kind: &ResourceKind,
+        key: &str,
+        fallback: ObjectRef,
+        now: SimTime,
+    ) -> DeleteResult {
+        DeleteResult {
+            object: self.remove(kind, key, now).unwrap_or(fallback),
+            removed: true,
+        }
+    }
+}
+
+fn not_removed(object: ObjectRef) -> DeleteResult {
+    DeleteResult {
+        object,
+        removed: false,
+    }
+}
+
+/// `rest.BeforeDelete`'s precondition checks ⇒ 409 Conflict.
+fn check_delete_preconditions(
+    kind: &ResourceKind,
+    obj: &Object,
+    options: &DeleteOptions,
+) -> Result<(), ApiError> {
+    let resource = kind.qualified_kind();
+    if let Some(uid) = &options.precondition_uid {
+        if *uid != obj.metadata.uid {
+            return Err(ApiError::conflict(
+                &resource,
+                &obj.metadata.name,
+                &format!(
+                    "the UID in the precondition ({uid}) does not match the UID in record ({}). \
+                     The object might have been deleted and then recreated",
+                    obj.metadata.uid
+                ),
+            ));
+        }
+    }
+    if let Some(rv) = options.precondition_resource_version {
+        if rv != obj.metadata.resource_version {
+            return Err(ApiError::conflict(
+                &resource,
+                &obj.metadata.name,
+                &format!(
+                    "the ResourceVersion in the precondition ({rv}) does not match the \
+                     ResourceVersion in record ({}). The object might have been modified",
+                    obj.metadata.resource_version
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A patch changes the payload by the change of its encoded length.
+fn patched_size(current: u64, before: &serde_json::Value, after: &serde_json::Value) -> u64 {
+    let len = |v: &serde_json::Value| serde_json::to_vec(v).map_or(0, |b| b.len() as i64);
+    let delta = len(after) - len(before);
+    current.saturating_add_signed(delta).max(1)
+}

@@ -1,0 +1,210 @@
+//! The storage layer: objects per kind in key order, one global revision, uids — what etcd and
+//! apiserver `pkg/storage/etcd3/store.go` provide to the registry.
+//!
+//! - Every write (create, update, delete) is one etcd transaction: the revision grows by one and
+//!   the written object carries it as `metadata.resourceVersion` (`Create` / `GuaranteedUpdate`
+//!   decode with `txnResp.Revision`). The revision is cluster-wide, shared by all kinds.
+//! - `GuaranteedUpdate` compares the encoded new object with the stored bytes (resourceVersion is
+//!   not stored: `api_object_versioner.go` `PrepareObjectForStorage` clears it); if equal it
+//!   returns the stored object without a transaction: no new revision, no watch event.
+//! - A delete returns the last stored state with the deletion revision as resourceVersion
+//!   (`conditionalDelete` decodes `origState.data` at `txnResp.Revision`), which is also what the
+//!   DELETED watch event carries.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::object::{Object, ObjectRef};
+
+/// A stored object plus the field the shared [`Object`] type does not have.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stored {
+    /// The object, resourceVersion = revision of its last write.
+    pub object: ObjectRef,
+    /// `metadata.deletionGracePeriodSeconds`.
+    pub deletion_grace_period_s: Option<i64>,
+}
+
+/// What a guaranteed update did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum UpdateOutcome {
+    /// The encoded object was unchanged: nothing written, the stored object returned.
+    NoOp(ObjectRef),
+    /// Written at a new revision.
+    Written(ObjectRef),
+}
+
+/// Objects of every kind, the revision counter and the uid counter.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    objects: BTreeMap<String, BTreeMap<String, Stored>>,
+    revision: u64,
+    uids_issued: u64,
+}
+
+/// Whether two objects encode to the same stored bytes: everything but resourceVersion (not
+/// stored) and `size_bytes` (simulation bookkeeping).
+pub fn same_stored_content(a: &Object, b: &Object) -> bool {
+    a.kind == b.kind && a.spec == b.spec && a.status == b.status && meta_without_rv_equal(a, b)
+}
+
+fn meta_without_rv_equal(a: &Object, b: &Object) -> bool {
+    // Clone-and-compare so a field added to `ObjectMeta` later is compared too.
+    let mut x = a.metadata.clone();
+    x.resource_version = b.metadata.resource_version;
+    x == b.metadata
+}
+
+impl Store {
+    /// An empty store at `revision`.
+    pub fn new(revision: u64) -> Store {
+        Store {
+            objects: BTreeMap::new(),
+            revision,
+            uids_issued: 0,
+        }
+    }
+
+    /// The current etcd revision.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// A fresh, deterministic uid.
+    pub fn next_uid(&mut self) -> String {
+        self.uids_issued += 1;
+        format!(
+            "{:08x}-0000-4000-8000-{:012x}",
+            self.uids_issued, self.uids_issued
+        )
+    }
+
+    /// The stored entry of `kind` at `key`.
+    pub fn get(&self, kind: &str, key: &str) -> Option<&Stored> {
+        self.objects.get(kind).and_then(|m| m.get(key))
+    }
+
+    /// Every entry of `kind`, in key order.
+    pub fn iter_kind(&self, kind: &str) -> impl Iterator<Item = (&String, &Stored)> {
+        self.objects.get(kind).into_iter().flat_map(|m| m.iter())
+    }
+
+    /// Number of stored objects of `kind` (`apiserver_storage_objects`).
+    pub fn count(&self, kind: &str) -> usize {
+        self.objects.get(kind).map_or(0, BTreeMap::len)
+    }
+
+    /// Stores a new object at the next revision.
+    pub fn create(&mut self, kind: &str, key: String, mut object: Object) -> ObjectRef {
+        self.revision += 1;
+        object.metadata.resource_version = self.revision;
+        let object = Arc::new(object);
+        let entry = Stored {
+            object: Arc::clone(&object),
+            deletion_grace_period_s: None,
+        };
+        self.objects
+            .entry(kind.to_owned())
+            .or_default()
+            .insert(key, entry);
+        object
+    }
+
+    /// `GuaranteedUpdate`'s write step: no-op when the content (and grace period) is unchanged,
+    /// else a write at the next revision. The caller has checked the key exists.
+    pub fn guaranteed_update(
+        &mut self,
+        kind: &str,
+        key: &str,
+        mut object: Object,
+        deletion_grace_period_s: Option<i64>,
+    ) -> UpdateOutcome {
+        let slot = self
+            .objects
+            .entry(kind.to_owned())
+            .or_default()
+            .entry(key.to_owned());
+        let std::collections::btree_map::Entry::Occupied(mut slot) = slot else {
+            // Not reachable through the registry (it reads first); store it as a create would.
+            return UpdateOutcome::Written(self.create(kind, key.to_owned(), object));
+        };
+        let current = slot.get();
+        if same_stored_content(&object, &current.object)
+            && deletion_grace_period_s == current.deletion_grace_period_s
+        {
+            return UpdateOutcome::NoOp(Arc::clone(&current.object));
+        }
+        self.revision += 1;
+        object.metadata.resource_version = self.revision;
+        let object = Arc::new(object);
+        slot.insert(Stored {
+            object: Arc::clone(&object),
+            deletion_grace_period_s,
+        });
+        UpdateOutcome::Written(object)
+    }
+
+    /// Removes the object at the next revision; returns its last state stamped with that revision.
+    pub fn delete(&mut self, kind: &str, key: &str) -> Option<ObjectRef> {
+        let removed = self.objects.get_mut(kind)?.remove(key)?;
+        self.revision += 1;
+        let mut last = (*removed.object).clone();
+        last.metadata.resource_version = self.revision;
+        Some(Arc::new(last))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(name: &str) -> Object {
+        let mut o = Object::new("Flywheel", "default", name);
+        o.spec = json!({"replicas": 1});
+        o
+    }
+
+    /// Mirrors store_tests.go RunTestGuaranteedUpdate "same data" (no new RV) and "existing key"
+    /// with a changed field (new RV).
+    #[test]
+    fn an_update_with_unchanged_content_keeps_the_revision_and_a_change_bumps_it() {
+        let mut s = Store::new(10);
+        let created = s.create("Flywheel", "default/a".into(), obj("a"));
+        assert_eq!(created.metadata.resource_version, 11);
+        let same = s.guaranteed_update("Flywheel", "default/a", (*created).clone(), None);
+        assert!(matches!(same, UpdateOutcome::NoOp(_)));
+        assert_eq!(s.revision(), 11);
+        let mut changed = (*created).clone();
+        changed.metadata.annotations = Some([("a".into(), "b".into())].into());
+        let out = s.guaranteed_update("Flywheel", "default/a", changed, None);
+        assert!(matches!(&out, UpdateOutcome::Written(o) if o.metadata.resource_version == 12));
+    }
+
+    #[test]
+    fn the_revision_is_shared_by_all_kinds_and_a_delete_takes_one_too() {
+        let mut s = Store::new(1);
+        s.create("Flywheel", "default/a".into(), obj("a"));
+        let pod = s.create(
+            "Pod",
+            "default/p".into(),
+            Object::new("Pod", "default", "p"),
+        );
+        assert_eq!(pod.metadata.resource_version, 3);
+        let gone = s.delete("Flywheel", "default/a").expect("exists");
+        assert_eq!(gone.metadata.resource_version, 4);
+        assert_eq!(s.count("Flywheel"), 0);
+        assert!(s.delete("Flywheel", "default/a").is_none());
+        assert_eq!(s.revision(), 4);
+    }
+
+    #[test]
+    fn uids_are_unique_and_deterministic() {
+        let mut a = Store::new(1);
+        let mut b = Store::new(1);
+        let xs: Vec<String> = (0..3).map(|_| a.next_uid()).collect();
+        let ys: Vec<String> = (0..3).map(|_| b.next_uid()).collect();
+        assert_eq!(xs, ys);
+        assert_ne!(xs[0], xs[1]);
+    }
+}
