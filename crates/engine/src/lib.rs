@@ -15,11 +15,13 @@
 //! seed gives the same trace natively and in WebAssembly. Every behaviour names, in its doc
 //! comment, the upstream file it follows (see `shared/reference/kubernetes-semantics.md`).
 
+pub mod client;
 pub mod error;
 pub mod informer;
 pub mod metrics;
 pub mod object;
 pub mod predicate;
+pub mod process;
 pub mod sim;
 pub mod time;
 pub mod workqueue;
