@@ -16,6 +16,7 @@
 //! comment, the upstream file it follows (see `shared/reference/kubernetes-semantics.md`).
 
 pub mod apiserver;
+pub mod client;
 pub mod cluster;
 pub mod controller;
 pub mod error;
@@ -23,7 +24,11 @@ pub mod informer;
 pub mod metrics;
 pub mod object;
 pub mod predicate;
+<<<<<<< HEAD
 pub mod scenario;
+=======
+pub mod process;
+>>>>>>> helper/proc
 pub mod sim;
 pub mod time;
 pub mod workqueue;

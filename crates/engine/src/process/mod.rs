@@ -1,0 +1,51 @@
+//! The operator's Go process and its pod: how memory climbs to the limit, the container is
+//! OOMKilled, and the kubelet restarts it with CrashLoopBackOff.
+//!
+//! ```text
+//!  informer / FIFO / workqueue / reconciles
+//!        │ alloc(owner, bytes), free(owner, bytes)
+//!        ▼
+//!  GoProcess ── Heap (live by owner + garbage) ── GcPacer (GOGC, GOMEMLIMIT, CPU limiter)
+//!        │ rss_bytes()                                        │ gc_cpu_fraction(now)
+//!        ▼                                                    ▼
+//!  Pod::check_oom(rss, now) ── OOMKilled (137) ──▶ CrashLoopBackOff ──▶ restart: a new GoProcess
+//! ```
+//!
+//! - [`heap`]: live bytes by [`HeapOwner`], garbage until the next cycle.
+//! - [`gc`]: the Go ≥ 1.18 pacer (goal, minimum heap, GOMEMLIMIT, forced GC, CPU limiter).
+//! - [`rss`]: what resident memory is made of, and the scavenger.
+//! - [`runtime`]: [`GoProcess`], tying the three together, with goroutines and metrics.
+//! - [`pod`]: the container, its memory limit, OOM kills and restart count.
+//! - [`crashloop`]: client-go's `flowcontrol.Backoff` and the kubelet's CrashLoopBackOff.
+//!
+//! Worked example (the seed-000 incident): an operator whose FIFO piles up allocates under
+//! [`HeapOwner::FifoDeltas`] faster than reconciles free; the live heap grows, each GC's goal
+//! (live × 2 at GOGC=100) grows with it, RSS follows the goal, and once RSS passes the container
+//! limit [`Pod::check_oom`] kills the container. The restarted process starts with an empty heap
+//! and relists — the allocation spike is the caller's to model.
+
+pub mod crashloop;
+pub mod gc;
+pub mod heap;
+pub mod pod;
+pub mod rss;
+pub mod runtime;
+
+pub use crashloop::{Backoff, BackoffEntry, CrashLoopBackOff, CrashLoopConfig};
+pub use gc::{GcConfig, GcCycle, GcPacer, GcTrigger, Gogc, LimitInputs};
+pub use heap::{Heap, HeapOwner};
+pub use pod::{
+    ContainerExit, ContainerState, Pod, PodConfig, TerminatedState, TerminationReason,
+    WaitingReason, OOM_KILLED_EXIT_CODE,
+};
+pub use rss::{FreePages, RssBreakdown};
+pub use runtime::{stretch_for_gc, GoMetrics, GoProcess, GoProcessConfig};
+
+/// One kibibyte.
+pub const KIB: u64 = 1 << 10;
+
+/// One mebibyte.
+pub const MIB: u64 = 1 << 20;
+
+/// One gibibyte.
+pub const GIB: u64 = 1 << 30;
