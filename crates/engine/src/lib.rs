@@ -24,11 +24,8 @@ pub mod informer;
 pub mod metrics;
 pub mod object;
 pub mod predicate;
-<<<<<<< HEAD
-pub mod scenario;
-=======
 pub mod process;
->>>>>>> helper/proc
+pub mod scenario;
 pub mod sim;
 pub mod time;
 pub mod workqueue;
