@@ -37,6 +37,8 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
     /// `--plot`.
     pub plot: Option<PathBuf>,
+    /// `--trace`.
+    pub trace: Option<PathBuf>,
 }
 
 /// A parsed command line.
@@ -74,11 +76,14 @@ Options (run, compare):
   --format F           table | json | csv | prom (default: table)
   --out FILE           write the output to FILE instead of stdout
   --plot FILE.svg      also draw the main series as an SVG chart
+  --trace FILE         also write the engine's trace (the newest 10000 lines, one event a line)
 ";
 
 /// Parses `args` (without the program name).
 pub fn parse(args: &[String]) -> Result<Command, String> {
-    let Some(cmd) = args.first() else { return Ok(Command::Help) };
+    let Some(cmd) = args.first() else {
+        return Ok(Command::Help);
+    };
     let rest = &args[1..];
     match cmd.as_str() {
         "help" | "-h" | "--help" => Ok(Command::Help),
@@ -90,7 +95,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         },
         "run" => parse_run(rest, 1).map(Command::Run),
         "compare" => parse_run(rest, 2).map(Command::Compare),
-        other => Err(format!("unknown command '{other}' (allowed: list, run, compare, code, help, version)")),
+        other => Err(format!(
+            "unknown command '{other}' (allowed: list, run, compare, code, help, version)"
+        )),
     }
 }
 
@@ -111,6 +118,7 @@ fn parse_run(rest: &[String], targets_wanted: usize) -> Result<RunArgs, String> 
         format: Format::Table,
         out: None,
         plot: None,
+        trace: None,
     };
     let mut it = rest.iter();
     while let Some(arg) = it.next() {
@@ -122,17 +130,33 @@ fn parse_run(rest: &[String], targets_wanted: usize) -> Result<RunArgs, String> 
             a.targets.push(arg.clone());
             continue;
         }
-        let mut value = || inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{flag} needs a value"));
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or(format!("{flag} needs a value"))
+        };
         apply_flag(&mut a, flag, &mut value)?;
     }
     if a.targets.len() != targets_wanted {
-        let what = if targets_wanted == 1 { "one preset or file" } else { "two presets or files" };
-        return Err(format!("expected {what} (got {}); see 'flywheel list'", a.targets.len()));
+        let what = if targets_wanted == 1 {
+            "one preset or file"
+        } else {
+            "two presets or files"
+        };
+        return Err(format!(
+            "expected {what} (got {}); see 'flywheel list'",
+            a.targets.len()
+        ));
     }
     Ok(a)
 }
 
-fn apply_flag(a: &mut RunArgs, flag: &str, value: &mut impl FnMut() -> Result<String, String>) -> Result<(), String> {
+fn apply_flag(
+    a: &mut RunArgs,
+    flag: &str,
+    value: &mut impl FnMut() -> Result<String, String>,
+) -> Result<(), String> {
     match flag {
         "--set" => a.sets.push(split_set(&value()?).map_err(|e| format!("--set {}: {}", e.field, e.message))?),
         "--duration" => {
@@ -157,6 +181,7 @@ fn apply_flag(a: &mut RunArgs, flag: &str, value: &mut impl FnMut() -> Result<St
             }
         }
         "--out" => a.out = Some(PathBuf::from(value()?)),
+        "--trace" => a.trace = Some(PathBuf::from(value()?)),
         "--plot" => {
             let p = PathBuf::from(value()?);
             if p.extension().and_then(|e| e.to_str()) != Some("svg") {
@@ -166,7 +191,7 @@ fn apply_flag(a: &mut RunArgs, flag: &str, value: &mut impl FnMut() -> Result<St
         }
         other => {
             return Err(format!(
-                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot)"
+                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot, --trace)"
             ))
         }
     }
@@ -183,9 +208,10 @@ mod tests {
 
     #[test]
     fn run_takes_a_target_and_its_flags_in_any_order() {
-        let Command::Run(a) = parse(&args("run --seed 7 flywheel --format=json --set controller.workers=4"))
-            .expect("valid command line")
-        else {
+        let Command::Run(a) = parse(&args(
+            "run --seed 7 flywheel --format=json --set controller.workers=4",
+        ))
+        .expect("valid command line") else {
             panic!("expected run");
         };
         assert_eq!(a.targets, ["flywheel"]);

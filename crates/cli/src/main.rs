@@ -64,7 +64,8 @@ fn list() {
 
 /// Loads a preset by name, or a scenario file by path.
 fn load(target: &str, sets: &[(String, String)]) -> Result<Scenario, Failure> {
-    let is_file = target.ends_with(".toml") || target.contains('/') || std::path::Path::new(target).is_file();
+    let is_file =
+        target.ends_with(".toml") || target.contains('/') || std::path::Path::new(target).is_file();
     let loaded = if is_file {
         let text = std::fs::read_to_string(target)
             .map_err(|e| Failure::Usage(format!("cannot read scenario file '{target}': {e}")))?;
@@ -77,7 +78,12 @@ fn load(target: &str, sets: &[(String, String)]) -> Result<Scenario, Failure> {
 
 fn code(target: &str) -> Result<(), Failure> {
     let s = load(target, &[])?;
-    let predicates: Vec<String> = s.controller.predicates.iter().map(|p| p.go_name().to_owned()).collect();
+    let predicates: Vec<String> = s
+        .controller
+        .predicates
+        .iter()
+        .map(|p| p.go_name().to_owned())
+        .collect();
     let ctx = go_code::GoCodeContext {
         kind: &s.crd.kind,
         status_subresource: s.crd.status_subresource,
@@ -94,21 +100,36 @@ fn run(a: &RunArgs) -> Result<(), Failure> {
     let mut results = Vec::new();
     for target in &a.targets {
         let scenario = load(target, &a.sets)?;
-        let options = RunOptions { duration: a.duration, seed: a.seed, profile: a.profile };
+        let options = RunOptions {
+            duration: a.duration,
+            seed: a.seed,
+            profile: a.profile,
+        };
         let started = Instant::now();
-        let report = simulate(scenario, &options)?;
+        let (report, trace) = simulate(scenario, &options)?;
+        if let Some(path) = &a.trace {
+            let path = if a.targets.len() > 1 {
+                path.with_extension(format!("{}.txt", report.scenario))
+            } else {
+                path.clone()
+            };
+            std::fs::write(&path, trace)
+                .map_err(|e| Failure::Io(format!("cannot write '{}': {e}", path.display())))?;
+        }
         results.push((report, started.elapsed().as_secs_f64()));
     }
     let text = render(a.format, &results);
     match &a.out {
-        Some(path) => std::fs::write(path, text).map_err(|e| Failure::Io(format!("cannot write '{}': {e}", path.display())))?,
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Failure::Io(format!("cannot write '{}': {e}", path.display())))?,
         None => {
             let _ = std::io::stdout().write_all(text.as_bytes());
         }
     }
     if let Some(path) = &a.plot {
         let reports: Vec<&RunReport> = results.iter().map(|(r, _)| r).collect();
-        plot::write_svg(path, &reports).map_err(|e| Failure::Io(format!("cannot write plot '{}': {e}", path.display())))?;
+        plot::write_svg(path, &reports)
+            .map_err(|e| Failure::Io(format!("cannot write plot '{}': {e}", path.display())))?;
     }
     Ok(())
 }
@@ -129,9 +150,10 @@ fn render(format: Format, results: &[(RunReport, f64)]) -> String {
 
 /// Runs a scenario to its end, with a progress bar on stderr when that is a terminal and the
 /// run takes longer than a second.
-fn simulate(scenario: Scenario, options: &RunOptions) -> Result<RunReport, Failure> {
+fn simulate(scenario: Scenario, options: &RunOptions) -> Result<(RunReport, String), Failure> {
     let name = scenario.name.clone();
-    let mut run = Run::new(scenario, options).map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
+    let mut run =
+        Run::new(scenario, options).map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
     let started = Instant::now();
     let show = std::io::stderr().is_terminal();
     let mut shown = false;
@@ -144,12 +166,17 @@ fn simulate(scenario: Scenario, options: &RunOptions) -> Result<RunReport, Failu
     if shown {
         eprintln!();
     }
-    Ok(run.report())
+    Ok((run.report(), run.trace().to_text()))
 }
 
 fn progress(name: &str, fraction: f64) {
     let width = 30;
     let filled = ((fraction.clamp(0.0, 1.0)) * width as f64) as usize;
-    eprint!("\r{name} [{}{}] {:>3.0}%", "#".repeat(filled), " ".repeat(width - filled), fraction * 100.0);
+    eprint!(
+        "\r{name} [{}{}] {:>3.0}%",
+        "#".repeat(filled),
+        " ".repeat(width - filled),
+        fraction * 100.0
+    );
     let _ = std::io::stderr().flush();
 }

@@ -7,7 +7,10 @@ use flywheel_engine::cluster::report::RunReport;
 
 /// Peak value of a metric's series (its final value when it has none).
 fn peak(r: &RunReport, key: &str) -> f64 {
-    r.series.get(key).and_then(|s| s.iter().map(|p| p.1).reduce(f64::max)).unwrap_or_else(|| r.metric(key))
+    r.series
+        .get(key)
+        .and_then(|s| s.iter().map(|p| p.1).reduce(f64::max))
+        .unwrap_or_else(|| r.metric(key))
 }
 
 /// A number as people read it: integers plainly, others with up to 4 significant decimals.
@@ -35,13 +38,23 @@ pub fn table(reports: &[(&RunReport, f64)]) -> String {
     let width = keys.iter().map(|k| k.len()).max().unwrap_or(6).max(6);
     let mut header = format!("{:<width$}", "metric");
     for (r, _) in reports {
-        let _ = write!(header, "  {:>14}  {:>14}", format!("{} final", short(&r.scenario)), "peak");
+        let _ = write!(
+            header,
+            "  {:>14}  {:>14}",
+            format!("{} final", short(&r.scenario)),
+            "peak"
+        );
     }
     let _ = writeln!(out, "{}", header.trim_end());
     for key in keys {
         let mut line = format!("{key:<width$}");
         for (r, _) in reports {
-            let _ = write!(line, "  {:>14}  {:>14}", human(r.metric(key)), human(peak(r, key)));
+            let _ = write!(
+                line,
+                "  {:>14}  {:>14}",
+                human(r.metric(key)),
+                human(peak(r, key))
+            );
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
@@ -95,10 +108,16 @@ mod tests {
 
     fn report() -> RunReport {
         let mut metrics = BTreeMap::new();
-        metrics.insert("apiserver_request_total{code=\"200\",verb=\"PUT\"}".to_owned(), 42.0);
+        metrics.insert(
+            "apiserver_request_total{code=\"200\",verb=\"PUT\"}".to_owned(),
+            42.0,
+        );
         metrics.insert("go_goroutines".to_owned(), 12.0);
         let mut series = BTreeMap::new();
-        series.insert("go_goroutines".to_owned(), vec![(0.0, 10.0), (1.0, 30.0), (2.0, 12.0)]);
+        series.insert(
+            "go_goroutines".to_owned(),
+            vec![(0.0, 10.0), (1.0, 30.0), (2.0, 12.0)],
+        );
         RunReport {
             scenario: "flywheel".into(),
             profile: "seed".into(),
@@ -114,14 +133,22 @@ mod tests {
     #[test]
     fn the_table_shows_final_and_peak_values() {
         let t = table(&[(&report(), 0.5)]);
-        let line = t.lines().find(|l| l.starts_with("go_goroutines")).expect("row present");
+        let line = t
+            .lines()
+            .find(|l| l.starts_with("go_goroutines"))
+            .expect("row present");
         assert!(line.contains("12") && line.contains("30"), "{line}");
     }
 
     #[test]
     fn prometheus_lines_carry_the_scenario_label_first() {
         let p = prom(&[&report()]);
-        assert!(p.contains("apiserver_request_total{scenario=\"flywheel\",code=\"200\",verb=\"PUT\"} 42"), "{p}");
+        assert!(
+            p.contains(
+                "apiserver_request_total{scenario=\"flywheel\",code=\"200\",verb=\"PUT\"} 42"
+            ),
+            "{p}"
+        );
         assert!(p.contains("go_goroutines{scenario=\"flywheel\"} 12"));
     }
 

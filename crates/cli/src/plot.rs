@@ -7,10 +7,22 @@ use plotters::prelude::*;
 
 /// The panels: a series key, its title, and whether to plot its per-second rate.
 const PANELS: [(&str, &str, bool); 4] = [
-    ("process_resident_memory_bytes", "process_resident_memory_bytes (MiB)", false),
-    ("apiserver_request_total", "apiserver_request_total rate (req/s)", true),
+    (
+        "process_resident_memory_bytes",
+        "process_resident_memory_bytes (MiB)",
+        false,
+    ),
+    (
+        "apiserver_request_total",
+        "apiserver_request_total rate (req/s)",
+        true,
+    ),
     ("workqueue_depth", "workqueue_depth", false),
-    ("controller_runtime_reconcile_total", "controller_runtime_reconcile_total rate (/s)", true),
+    (
+        "controller_runtime_reconcile_total",
+        "controller_runtime_reconcile_total rate (/s)",
+        true,
+    ),
 ];
 
 const COLORS: [RGBColor; 2] = [RGBColor(0, 114, 178), RGBColor(213, 94, 0)];
@@ -33,7 +45,11 @@ fn summed(r: &RunReport, prefix: &str) -> Vec<(f64, f64)> {
 }
 
 fn rate(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
-    points.windows(2).filter(|w| w[1].0 > w[0].0).map(|w| (w[1].0, (w[1].1 - w[0].1).max(0.0) / (w[1].0 - w[0].0))).collect()
+    points
+        .windows(2)
+        .filter(|w| w[1].0 > w[0].0)
+        .map(|w| (w[1].0, (w[1].1 - w[0].1).max(0.0) / (w[1].0 - w[0].0)))
+        .collect()
 }
 
 /// Draws the four panels, one line per report (first solid blue, second orange).
@@ -63,16 +79,26 @@ pub fn write_svg(path: &Path, reports: &[&RunReport]) -> Result<(), String> {
             .y_label_area_size(60)
             .build_cartesian_2d(0.0..x_max, 0.0..y_max)
             .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("seconds").draw().map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("seconds")
+            .draw()
+            .map_err(|e| e.to_string())?;
         for (i, (line, r)) in lines.iter().zip(reports).enumerate() {
             let color = COLORS[i % COLORS.len()];
             chart
                 .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(2)))
                 .map_err(|e| e.to_string())?
                 .label(r.scenario.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+                });
         }
-        chart.configure_series_labels().border_style(BLACK).draw().map_err(|e| e.to_string())?;
+        chart
+            .configure_series_labels()
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
     }
     root.present().map_err(|e| e.to_string())
 }

@@ -162,6 +162,19 @@ impl ApiServer {
         self.store.revision()
     }
 
+    /// Number of stored objects of `kind` (`apiserver_storage_objects`).
+    pub fn count(&self, kind: &str) -> usize {
+        self.store.count(kind)
+    }
+
+    /// Stored objects of `kind` whose deletionTimestamp is set (Terminating, held by finalizers).
+    pub fn terminating(&self, kind: &str) -> usize {
+        self.store
+            .iter_kind(kind)
+            .filter(|(_, s)| s.object.metadata.deletion_timestamp.is_some())
+            .count()
+    }
+
     fn record<T>(&mut self, verb: Verb, result: &Result<T, ApiError>, ok_code: u16) {
         let code = result.as_ref().map_or_else(|e| e.code, |_| ok_code);
         *self.request_total.entry((verb, code)).or_insert(0) += 1;

@@ -22,13 +22,21 @@ impl Cluster {
             self.api.create_direct(obj, ctx.now());
             self.count_request("POST", 201);
         }
-        ctx.trace("kubectl", "Created", None, Some(self.api.revision()), format!("objects={}", o.count));
+        ctx.trace(
+            "kubectl",
+            "Created",
+            None,
+            Some(self.api.revision()),
+            format!("objects={}", o.count),
+        );
         self.fan_out_events(ctx);
     }
 
     /// Runs scenario action `index` as a user with kubectl.
     pub(super) fn run_action(&mut self, ctx: &mut Context<'_, Ev>, index: usize) {
-        let Some(action) = self.scenario.actions.get(index).cloned() else { return };
+        let Some(action) = self.scenario.actions.get(index).cloned() else {
+            return;
+        };
         if action.action == ActionKind::KillOperator {
             if self.op.is_some() {
                 let restart_at = self.process.kill(ctx.now());
@@ -41,15 +49,25 @@ impl Cluster {
             let call = match action.action {
                 ActionKind::EditSpec => {
                     let mut obj = (*current).clone();
-                    let replicas = obj.spec.get("replicas").and_then(|v| v.as_i64()).unwrap_or(0);
+                    let replicas = obj
+                        .spec
+                        .get("replicas")
+                        .and_then(|v| v.as_i64())
+                        .unwrap_or(0);
                     obj.spec = json!({ "replicas": replicas + 1 });
-                    Call::Put { object: Box::new(obj), status: false }
+                    Call::Put {
+                        object: Box::new(obj),
+                        status: false,
+                    }
                 }
                 ActionKind::Label => {
                     let mut obj = (*current).clone();
                     let labels = obj.metadata.labels.get_or_insert_with(Default::default);
                     labels.insert("touched-by".into(), "kubectl".into());
-                    Call::Put { object: Box::new(obj), status: false }
+                    Call::Put {
+                        object: Box::new(obj),
+                        status: false,
+                    }
                 }
                 ActionKind::Delete => Call::Delete {
                     namespace: current.metadata.namespace.clone(),
@@ -59,6 +77,12 @@ impl Cluster {
             };
             self.send(ctx, Origin::User, call);
         }
-        ctx.trace("kubectl", &format!("{:?}", action.action), None, None, String::new());
+        ctx.trace(
+            "kubectl",
+            &format!("{:?}", action.action),
+            None,
+            None,
+            String::new(),
+        );
     }
 }

@@ -26,15 +26,31 @@ impl Cluster {
         let mut op = Operator::new(&self.scenario, self.incarnations, ctx.now());
         let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
         self.op = Some(op);
-        ctx.trace("kubelet", "ContainerStarted", None, None, format!("incarnation={}", self.incarnations));
+        ctx.trace(
+            "kubelet",
+            "ContainerStarted",
+            None,
+            None,
+            format!("incarnation={}", self.incarnations),
+        );
         self.reflector_actions(ctx, actions);
     }
 
     /// The container died (OOMKilled): everything in the process is gone.
-    pub(super) fn container_died(&mut self, ctx: &mut Context<'_, Ev>, restart_at: crate::time::SimTime) {
+    pub(super) fn container_died(
+        &mut self,
+        ctx: &mut Context<'_, Ev>,
+        restart_at: crate::time::SimTime,
+    ) {
         self.op = None;
         self.pending.retain(|_, p| matches!(p.origin, Origin::User));
-        ctx.trace("kubelet", "OOMKilled", None, None, format!("restart_at={restart_at}"));
+        ctx.trace(
+            "kubelet",
+            "OOMKilled",
+            None,
+            None,
+            format!("restart_at={restart_at}"),
+        );
         ctx.schedule_at(restart_at, Ev::ContainerStart);
     }
 
@@ -47,13 +63,22 @@ impl Cluster {
     }
 
     fn reflector_action(&mut self, ctx: &mut Context<'_, Ev>, action: Action) {
-        let Some(incarnation) = self.incarnation() else { return };
+        let Some(incarnation) = self.incarnation() else {
+            return;
+        };
         match action {
             Action::List { resource_version } => {
-                self.send(ctx, Origin::Reflector { incarnation }, Call::List(resource_version));
+                self.send(
+                    ctx,
+                    Origin::Reflector { incarnation },
+                    Call::List(resource_version),
+                );
             }
             Action::Watch { from, timeout } => self.open_watch(ctx, from, timeout),
-            Action::Replace { items, resource_version } => {
+            Action::Replace {
+                items,
+                resource_version,
+            } => {
                 if let Some(op) = self.op.as_mut() {
                     op.informer.replace(items, resource_version);
                 }
@@ -93,10 +118,19 @@ impl Cluster {
         if op.informer.popping {
             return;
         }
-        let Some(bytes) = op.informer.next_pop_bytes() else { return };
+        let Some(bytes) = op.informer.next_pop_bytes() else {
+            return;
+        };
         op.informer.popping = true;
-        let cost = cost_per_kib.mul_f64(bytes as f64 / 1024.0).mul_f64(slowdown);
-        ctx.schedule_in(cost, Ev::InformerPopped { incarnation: op.incarnation });
+        let cost = cost_per_kib
+            .mul_f64(bytes as f64 / 1024.0)
+            .mul_f64(slowdown);
+        ctx.schedule_in(
+            cost,
+            Ev::InformerPopped {
+                incarnation: op.incarnation,
+            },
+        );
     }
 
     pub(super) fn informer_popped(&mut self, ctx: &mut Context<'_, Ev>) {
@@ -113,11 +147,16 @@ impl Cluster {
         let slowdown = self.process.slowdown(ctx.now());
         let cost = self.scenario.controller.handler_cost.mul_f64(slowdown);
         let Some(op) = self.op.as_mut() else { return };
-        if op.informer.handling || op.informer.listener.pending_len() == 0 {
+        if op.informer.handling || op.informer.listener.queued_len() == 0 {
             return;
         }
         op.informer.handling = true;
-        ctx.schedule_in(cost, Ev::Handled { incarnation: op.incarnation });
+        ctx.schedule_in(
+            cost,
+            Ev::Handled {
+                incarnation: op.incarnation,
+            },
+        );
     }
 
     /// The handler ran: predicates, then `EnqueueRequestForObject`.
@@ -132,14 +171,26 @@ impl Cluster {
                 op.queue.add_from_handler(key.clone(), low_priority, now);
                 if self.own_writes.remove(&rv) {
                     self.reg.inc("flywheel_self_triggered_enqueues_total", 1.0);
-                    ctx.trace("handler", "Enqueue", Some(&key), Some(rv), "own_write=true".into());
+                    ctx.trace(
+                        "handler",
+                        "Enqueue",
+                        Some(&key),
+                        Some(rv),
+                        "own_write=true".into(),
+                    );
                 } else {
                     ctx.trace("handler", "Enqueue", Some(&key), Some(rv), String::new());
                 }
             } else {
                 self.own_writes.remove(&rv);
                 self.reg.inc("flywheel_predicate_dropped_total", 1.0);
-                ctx.trace("handler", "Dropped", Some(&key), Some(rv), "predicate=false".into());
+                ctx.trace(
+                    "handler",
+                    "Dropped",
+                    Some(&key),
+                    Some(rv),
+                    "predicate=false".into(),
+                );
             }
         }
         self.kick_handler(ctx);
@@ -150,7 +201,9 @@ impl Cluster {
     pub(super) fn kick_workers(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
         let Some(op) = self.op.as_mut() else { return };
-        let idle: Vec<usize> = (0..op.workers.len()).filter(|i| op.workers[*i].is_none()).collect();
+        let idle: Vec<usize> = (0..op.workers.len())
+            .filter(|i| op.workers[*i].is_none())
+            .collect();
         let mut started = Vec::new();
         for i in idle {
             let Some(key) = op.queue.get(now) else { break };
@@ -166,12 +219,19 @@ impl Cluster {
     /// Schedules a wake-up for the queue's next delayed item if none is scheduled earlier.
     pub(super) fn schedule_queue_wake(&mut self, ctx: &mut Context<'_, Ev>) {
         let Some(op) = self.op.as_mut() else { return };
-        let Some(at) = op.queue.next_ready_at() else { return };
+        let Some(at) = op.queue.next_ready_at() else {
+            return;
+        };
         if op.queue_wake_at.is_some_and(|w| w <= at && w >= ctx.now()) {
             return;
         }
         op.queue_wake_at = Some(at);
-        ctx.schedule_at(at, Ev::QueueWake { incarnation: op.incarnation });
+        ctx.schedule_at(
+            at,
+            Ev::QueueWake {
+                incarnation: op.incarnation,
+            },
+        );
     }
 
     pub(super) fn queue_wake(&mut self, ctx: &mut Context<'_, Ev>) {
@@ -184,12 +244,20 @@ impl Cluster {
 
     /// Runs worker `w`'s program until it waits, sends a request or finishes. `reply` answers
     /// the request it was waiting for.
-    pub(super) fn advance_worker(&mut self, ctx: &mut Context<'_, Ev>, w: usize, reply: Option<Reply>) {
+    pub(super) fn advance_worker(
+        &mut self,
+        ctx: &mut Context<'_, Ev>,
+        w: usize,
+        reply: Option<Reply>,
+    ) {
         let slowdown = self.process.slowdown(ctx.now());
         let read_cost = self.scenario.controller.cache_read_cost_per_kib;
         let Some(op) = self.op.as_mut() else { return };
         let incarnation = op.incarnation;
-        let Some(Some(job)) = op.workers.get_mut(w) else { return };
+        let informer = &op.informer;
+        let Some(Some(job)) = op.workers.get_mut(w) else {
+            return;
+        };
         let mut outcome = match reply {
             Some(Reply::Object(o)) => job.on_write_result(Ok(o)),
             Some(_) => job.on_write_result(Err(())),
@@ -203,25 +271,42 @@ impl Cluster {
             }
             match outcome {
                 StepOutcome::ReadCache => {
-                    let cached = op.informer.indexer.get(&job.key);
-                    let kib = cached.as_ref().map_or(0.0, |o| o.size_bytes as f64 / 1024.0);
+                    let cached = informer.indexer.get(&job.key);
+                    let kib = cached
+                        .as_ref()
+                        .map_or(0.0, |o| o.size_bytes as f64 / 1024.0);
                     outcome = job.read_cache(cached);
                     if outcome == StepOutcome::Continue {
                         outcome = StepOutcome::Wait(read_cost.mul_f64(kib));
                     }
                 }
                 StepOutcome::ListCache(step) => {
-                    let (bytes, n) = list_from_cache(op, &step);
+                    let (bytes, n) = list_from_cache(informer, &step);
                     job.held_bytes += bytes;
-                    outcome = StepOutcome::Wait(read_cost.mul_f64(bytes as f64 / 1024.0) + Duration::from_nanos(50 * n));
+                    outcome = StepOutcome::Wait(
+                        read_cost.mul_f64(bytes as f64 / 1024.0) + Duration::from_nanos(50 * n),
+                    );
                 }
                 StepOutcome::Wait(d) => {
-                    ctx.schedule_in(d.mul_f64(slowdown), Ev::WorkerResume { incarnation, worker: w });
+                    ctx.schedule_in(
+                        d.mul_f64(slowdown),
+                        Ev::WorkerResume {
+                            incarnation,
+                            worker: w,
+                        },
+                    );
                     return;
                 }
                 StepOutcome::Write(call) => {
                     let call = super::net::write_call(call);
-                    self.send(ctx, Origin::Worker { incarnation, worker: w }, call);
+                    self.send(
+                        ctx,
+                        Origin::Worker {
+                            incarnation,
+                            worker: w,
+                        },
+                        call,
+                    );
                     return;
                 }
                 StepOutcome::Finish(result) => return self.finish_reconcile(ctx, w, result),
@@ -236,7 +321,9 @@ impl Cluster {
     fn finish_reconcile(&mut self, ctx: &mut Context<'_, Ev>, w: usize, result: ReconcileResult) {
         let now = ctx.now();
         let Some(op) = self.op.as_mut() else { return };
-        let Some(job) = op.workers.get_mut(w).and_then(Option::take) else { return };
+        let Some(job) = op.workers.get_mut(w).and_then(Option::take) else {
+            return;
+        };
         let key = job.key.clone();
         let label = match result {
             ReconcileResult::Success => {
@@ -254,9 +341,14 @@ impl Cluster {
             }
         };
         op.queue.done(&key, now);
-        self.process.release_transient(job.held_bytes, now);
         self.record_reconcile(label, now.saturating_since(job.started_at));
-        ctx.trace("controller", "Reconciled", Some(&key), None, format!("result={label}"));
+        ctx.trace(
+            "controller",
+            "Reconciled",
+            Some(&key),
+            None,
+            format!("result={label}"),
+        );
         self.kick_workers(ctx);
     }
 }
@@ -271,8 +363,10 @@ fn notification_rv(n: &crate::informer::indexer::Notification) -> u64 {
 }
 
 /// The bytes a cache `List` deep-copies and the number of items, per scope.
-fn list_from_cache(op: &Operator, step: &Step) -> (u64, u64) {
-    let Step::List { .. } = step else { return (0, 0) };
-    let items = op.informer.indexer.list();
+fn list_from_cache(informer: &super::informer::SimInformer, step: &Step) -> (u64, u64) {
+    let Step::List { .. } = step else {
+        return (0, 0);
+    };
+    let items = informer.indexer.list();
     (items.iter().map(|o| o.size_bytes).sum(), items.len() as u64)
 }

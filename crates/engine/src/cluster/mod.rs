@@ -147,7 +147,10 @@ impl Cluster {
     pub fn initial_events(&self) -> Vec<(crate::time::SimTime, Ev)> {
         let mut evs = vec![
             (crate::time::SimTime::ZERO, Ev::ContainerStart),
-            (crate::time::SimTime::ZERO + self.scenario.objects.create_at, Ev::CreateObjects),
+            (
+                crate::time::SimTime::ZERO + self.scenario.objects.create_at,
+                Ev::CreateObjects,
+            ),
             (crate::time::SimTime::ZERO, Ev::Sample),
         ];
         for (i, a) in self.scenario.actions.iter().enumerate() {
@@ -174,17 +177,26 @@ impl Model for Cluster {
             Ev::Action(i) => self.run_action(ctx, i),
             Ev::Arrive(id) => self.arrive(ctx, id),
             Ev::Done(id) => self.done(ctx, id),
-            Ev::WatchDeliver { incarnation, watch, event } if self.is_current(incarnation) => {
-                self.watch_deliver(ctx, watch, event)
+            Ev::WatchDeliver {
+                incarnation,
+                watch,
+                event,
+            } if self.is_current(incarnation) => self.watch_deliver(ctx, watch, event),
+            Ev::WatchTimeout { incarnation, watch } if self.is_current(incarnation) => {
+                self.watch_timeout(ctx, watch)
             }
-            Ev::WatchTimeout { incarnation, watch } if self.is_current(incarnation) => self.watch_timeout(ctx, watch),
-            Ev::ReflectorWake { incarnation } if self.is_current(incarnation) => self.reflector_wake(ctx),
-            Ev::InformerPopped { incarnation } if self.is_current(incarnation) => self.informer_popped(ctx),
+            Ev::ReflectorWake { incarnation } if self.is_current(incarnation) => {
+                self.reflector_wake(ctx)
+            }
+            Ev::InformerPopped { incarnation } if self.is_current(incarnation) => {
+                self.informer_popped(ctx)
+            }
             Ev::Handled { incarnation } if self.is_current(incarnation) => self.handled(ctx),
             Ev::QueueWake { incarnation } if self.is_current(incarnation) => self.queue_wake(ctx),
-            Ev::WorkerResume { incarnation, worker } if self.is_current(incarnation) => {
-                self.advance_worker(ctx, worker, None)
-            }
+            Ev::WorkerResume {
+                incarnation,
+                worker,
+            } if self.is_current(incarnation) => self.advance_worker(ctx, worker, None),
             Ev::Sample => self.sample(ctx),
             Ev::ContainerStart => self.container_start(ctx),
             _ => {} // an event of a dead incarnation: the process that would handle it is gone

@@ -20,7 +20,17 @@ pub const NETWORK_DELAY: Duration = Duration::from_micros(250);
 pub(super) fn write_call(call: WriteCall) -> Call {
     match call {
         WriteCall::Put { object, status } => Call::Put { object, status },
-        WriteCall::Patch { namespace, name, patch, status } => Call::Patch { namespace, name, patch, status },
+        WriteCall::Patch {
+            namespace,
+            name,
+            patch,
+            status,
+        } => Call::Patch {
+            namespace,
+            name,
+            patch,
+            status,
+        },
     }
 }
 
@@ -30,14 +40,27 @@ impl Cluster {
     pub(super) fn send(&mut self, ctx: &mut Context<'_, Ev>, origin: Origin, call: Call) {
         let id = self.next_request;
         self.next_request += 1;
-        self.pending.insert(id, Pending { origin, call, attempts: 0, sent_at: ctx.now() });
+        self.pending.insert(
+            id,
+            Pending {
+                origin,
+                call,
+                attempts: 0,
+                sent_at: ctx.now(),
+            },
+        );
         self.dispatch(ctx, id);
     }
 
     /// Puts a (re)try of request `id` on the wire after the client-side limiter's wait.
     fn dispatch(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.pending.get(&id) else { return };
-        let wait = match (p.origin, self.op.as_mut().and_then(|o| o.client_limiter.as_mut())) {
+        let Some(p) = self.pending.get(&id) else {
+            return;
+        };
+        let wait = match (
+            p.origin,
+            self.op.as_mut().and_then(|o| o.client_limiter.as_mut()),
+        ) {
             (Origin::User, _) | (_, None) => Duration::ZERO,
             (_, Some(limiter)) => limiter.reserve(ctx.now()),
         };
@@ -49,7 +72,9 @@ impl Cluster {
 
     /// The request reaches the API server: admission, then processing for its latency.
     pub(super) fn arrive(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.pending.get(&id) else { return };
+        let Some(p) = self.pending.get(&id) else {
+            return;
+        };
         match self.api.admit(id, &p.call, ctx.now()) {
             Admit::Now => self.start_processing(ctx, id),
             Admit::Queued => {}
@@ -58,25 +83,40 @@ impl Cluster {
     }
 
     fn start_processing(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.pending.get(&id) else { return };
+        let Some(p) = self.pending.get(&id) else {
+            return;
+        };
         let latency = self.api.latency(&p.call, ctx.now(), ctx.rng);
         ctx.schedule_in(latency, Ev::Done(id));
     }
 
     /// 429: client-go sleeps `Retry-After` and retries, up to 10 times, before the caller sees it.
     fn reject(&mut self, ctx: &mut Context<'_, Ev>, id: u64, retry_after_s: u64) {
-        let Some(p) = self.pending.get_mut(&id) else { return };
+        let Some(p) = self.pending.get_mut(&id) else {
+            return;
+        };
         let verb = p.call.verb_label();
-        self.count_request(verb, 429);
         p.attempts += 1;
-        if p.attempts <= CLIENT_MAX_RETRIES && !matches!(p.origin, Origin::User) {
+        let (attempts, user) = (p.attempts, matches!(p.origin, Origin::User));
+        self.count_request(verb, 429);
+        if attempts <= CLIENT_MAX_RETRIES && !user {
             let wait = Duration::from_secs(retry_after_s.max(1));
-            ctx.trace("client", "Retry429", None, None, format!("verb={verb} attempt={}", p.attempts));
+            ctx.trace(
+                "client",
+                "Retry429",
+                None,
+                None,
+                format!("verb={verb} attempt={attempts}"),
+            );
             let after = ctx.now() + wait;
             // The retry goes through the token bucket again (tryThrottle runs per attempt).
             self.pending_retry(ctx, id, after);
         } else {
-            let reply = Reply::Error { code: 429, retry_after_s, message: "Too many requests".into() };
+            let reply = Reply::Error {
+                code: 429,
+                retry_after_s,
+                message: "Too many requests".into(),
+            };
             self.answer(ctx, id, reply);
         }
     }
@@ -102,12 +142,24 @@ impl Cluster {
         let reply = self.api.execute(&call, ctx.now());
         self.count_request(call.verb_label(), reply.code());
         if let Reply::Object(o) = &reply {
-            ctx.trace("apiserver", call.verb_label(), Some(&o.key()), Some(o.resource_version()), format!("code={}", reply.code()));
+            ctx.trace(
+                "apiserver",
+                call.verb_label(),
+                Some(&o.key()),
+                Some(o.resource_version()),
+                format!("code={}", reply.code()),
+            );
             if own {
                 self.own_writes.insert(o.resource_version());
             }
         } else {
-            ctx.trace("apiserver", call.verb_label(), None, None, format!("code={}", reply.code()));
+            ctx.trace(
+                "apiserver",
+                call.verb_label(),
+                None,
+                None,
+                format!("code={}", reply.code()),
+            );
         }
         self.fan_out_events(ctx);
         self.release_seat(ctx, id);
@@ -126,12 +178,19 @@ impl Cluster {
 
     /// Routes a reply to whoever sent the request.
     fn answer(&mut self, ctx: &mut Context<'_, Ev>, id: u64, reply: Reply) {
-        let Some(p) = self.pending.remove(&id) else { return };
+        let Some(p) = self.pending.remove(&id) else {
+            return;
+        };
         match p.origin {
-            Origin::Worker { incarnation, worker } if self.is_current(incarnation) => {
+            Origin::Worker {
+                incarnation,
+                worker,
+            } if self.is_current(incarnation) => {
                 self.advance_worker(ctx, worker, Some(reply));
             }
-            Origin::Reflector { incarnation } if self.is_current(incarnation) => self.list_answered(ctx, reply),
+            Origin::Reflector { incarnation } if self.is_current(incarnation) => {
+                self.list_answered(ctx, reply)
+            }
             _ => {}
         }
     }
@@ -142,13 +201,24 @@ impl Cluster {
             Reply::List(items, rv) => {
                 let bytes: u64 = items.iter().map(|o| o.size_bytes).sum();
                 self.process.list_response(bytes, ctx.now());
-                op.informer.reflector.on_list_ok(items, rv, ctx.now(), ctx.rng)
+                op.informer
+                    .reflector
+                    .on_list_ok(items, rv, ctx.now(), ctx.rng)
             }
-            Reply::Error { code: 410, .. } => op.informer.reflector.on_list_error(WatchError::Expired, ctx.now(), ctx.rng),
+            Reply::Error { code: 410, .. } => {
+                op.informer
+                    .reflector
+                    .on_list_error(WatchError::Expired, ctx.now(), ctx.rng)
+            }
             Reply::Error { code: 429, .. } => {
-                op.informer.reflector.on_list_error(WatchError::TooManyRequests, ctx.now(), ctx.rng)
+                op.informer
+                    .reflector
+                    .on_list_error(WatchError::TooManyRequests, ctx.now(), ctx.rng)
             }
-            _ => op.informer.reflector.on_list_error(WatchError::Other, ctx.now(), ctx.rng),
+            _ => op
+                .informer
+                .reflector
+                .on_list_error(WatchError::Other, ctx.now(), ctx.rng),
         };
         self.reflector_actions(ctx, actions);
     }
@@ -162,16 +232,29 @@ impl Cluster {
             Ok(replay) => {
                 self.next_watch += 1;
                 let watch = self.next_watch;
-                op.informer.watch = Some(OpenWatch { id: watch, events_received: 0 });
+                op.informer.watch = Some(OpenWatch {
+                    id: watch,
+                    events_received: 0,
+                });
                 let delay = self.scenario.apiserver.watch_latency;
                 for event in replay {
-                    ctx.schedule_in(delay, Ev::WatchDeliver { incarnation, watch, event });
+                    ctx.schedule_in(
+                        delay,
+                        Ev::WatchDeliver {
+                            incarnation,
+                            watch,
+                            event,
+                        },
+                    );
                 }
                 ctx.schedule_in(timeout, Ev::WatchTimeout { incarnation, watch });
             }
             Err(err) => {
-                self.count_request("WATCH", 410);
-                let actions = op.informer.reflector.on_watch_error(err, ctx.now(), ctx.rng);
+                let actions = op
+                    .informer
+                    .reflector
+                    .on_watch_error(err, ctx.now(), ctx.rng);
+                self.count_request("WATCH", if err == WatchError::Expired { 410 } else { 500 });
                 self.reflector_actions(ctx, actions);
             }
         }
@@ -181,17 +264,33 @@ impl Cluster {
     pub(super) fn fan_out_events(&mut self, ctx: &mut Context<'_, Ev>) {
         let events = self.api.take_events();
         let Some(op) = self.op.as_ref() else { return };
-        let Some(watch) = op.informer.watch else { return };
+        let Some(watch) = op.informer.watch else {
+            return;
+        };
         let delay = self.scenario.apiserver.watch_latency;
         for event in events {
             let incarnation = op.incarnation;
-            ctx.schedule_in(delay, Ev::WatchDeliver { incarnation, watch: watch.id, event });
+            ctx.schedule_in(
+                delay,
+                Ev::WatchDeliver {
+                    incarnation,
+                    watch: watch.id,
+                    event,
+                },
+            );
         }
     }
 
-    pub(super) fn watch_deliver(&mut self, ctx: &mut Context<'_, Ev>, watch: u64, event: WatchEvent) {
+    pub(super) fn watch_deliver(
+        &mut self,
+        ctx: &mut Context<'_, Ev>,
+        watch: u64,
+        event: WatchEvent,
+    ) {
         let Some(op) = self.op.as_mut() else { return };
-        let Some(open) = op.informer.watch.as_mut().filter(|w| w.id == watch) else { return };
+        let Some(open) = op.informer.watch.as_mut().filter(|w| w.id == watch) else {
+            return;
+        };
         open.events_received += 1;
         let event_type = match event.event_type {
             WatchEventType::Added => ReflectorEventType::Added,
@@ -199,7 +298,7 @@ impl Cluster {
             WatchEventType::Deleted => ReflectorEventType::Deleted,
             _ => ReflectorEventType::Bookmark,
         };
-        let Some(object) = event.object.clone() else { return };
+        let object = event.object.clone();
         self.process.decode_event(object.size_bytes, ctx.now());
         self.reg.inc("flywheel_watch_events_total", 1.0);
         let actions = op.informer.reflector.on_watch_event(event_type, object);
@@ -208,9 +307,14 @@ impl Cluster {
 
     pub(super) fn watch_timeout(&mut self, ctx: &mut Context<'_, Ev>, watch: u64) {
         let Some(op) = self.op.as_mut() else { return };
-        let Some(open) = op.informer.watch.filter(|w| w.id == watch) else { return };
+        let Some(open) = op.informer.watch.filter(|w| w.id == watch) else {
+            return;
+        };
         op.informer.watch = None;
-        let actions = op.informer.reflector.on_watch_closed(ctx.now(), open.events_received, ctx.rng);
+        let actions =
+            op.informer
+                .reflector
+                .on_watch_closed(ctx.now(), open.events_received, ctx.rng);
         self.reflector_actions(ctx, actions);
     }
 }

@@ -4,8 +4,8 @@
 use crate::informer::indexer::Notification;
 use crate::informer::reflector::{Reflector, ReflectorConfig};
 use crate::predicate::{
-    AnnotationChanged, CreateEvent, DeleteEvent, GenerationChanged, LabelChanged, MapEquality, Predicate,
-    ResourceVersionChanged, UpdateEvent,
+    AnnotationChanged, CreateEvent, DeleteEvent, GenerationChanged, LabelChanged, MapEquality,
+    Predicate, ResourceVersionChanged, UpdateEvent,
 };
 use crate::scenario::{PredicateKind, Profile, Scenario};
 use crate::time::SimTime;
@@ -58,12 +58,18 @@ impl Operator {
     /// Whether every predicate admits the notification (the handler's filter).
     pub fn admits(&self, n: &Notification) -> bool {
         self.predicates.iter().all(|p| match n {
-            Notification::Add { obj, .. } => p.create(&CreateEvent { object: obj.clone() }),
-            Notification::Update { old, new } => {
-                p.update(&UpdateEvent { object_old: Some(old.clone()), object_new: Some(new.clone()) })
-            }
+            Notification::Add { obj, .. } => p.create(&CreateEvent {
+                object: obj.clone(),
+            }),
+            Notification::Update { old, new } => p.update(&UpdateEvent {
+                object_old: Some(old.clone()),
+                object_new: Some(new.clone()),
+            }),
             Notification::Delete { obj } => match obj.object() {
-                Some(o) => p.delete(&DeleteEvent { object: o.clone(), delete_state_unknown: obj.is_tombstone() }),
+                Some(o) => p.delete(&DeleteEvent {
+                    object: o.clone(),
+                    delete_state_unknown: obj.is_tombstone(),
+                }),
                 None => true,
             },
         })
@@ -99,8 +105,13 @@ fn build_predicates(kinds: &[PredicateKind], profile: Profile) -> Vec<Box<dyn Pr
 /// low-priority one for the priority queue (an initial-list create, or a resync update).
 pub fn request_for(n: &Notification) -> (String, bool) {
     match n {
-        Notification::Add { obj, is_in_initial_list } => (obj.key(), *is_in_initial_list),
-        Notification::Update { old, new } => (new.key(), old.resource_version() == new.resource_version()),
+        Notification::Add {
+            obj,
+            is_in_initial_list,
+        } => (obj.key(), *is_in_initial_list),
+        Notification::Update { old, new } => {
+            (new.key(), old.resource_version() == new.resource_version())
+        }
         Notification::Delete { obj } => (obj.key(), false),
     }
 }

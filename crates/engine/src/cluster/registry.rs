@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::error::ConfigError;
 use crate::metrics::Histogram;
 
 /// Formats `name{k="v",…}` with labels in the order given (callers pass them sorted by key).
@@ -45,13 +46,20 @@ impl Registry {
     }
 
     /// Records an observation in a histogram, creating it with `buckets` on first use.
-    pub fn observe(&mut self, key: &str, value: f64, buckets: impl FnOnce() -> Histogram) {
+    /// Buckets that fail validation leave the observation unrecorded.
+    pub fn observe(
+        &mut self,
+        key: &str,
+        value: f64,
+        buckets: impl FnOnce() -> Result<Histogram, ConfigError>,
+    ) {
         match self.histograms.get_mut(key) {
             Some(h) => h.observe(value),
             None => {
-                let mut h = buckets();
-                h.observe(value);
-                self.histograms.insert(key.to_owned(), h);
+                if let Ok(mut h) = buckets() {
+                    h.observe(value);
+                    self.histograms.insert(key.to_owned(), h);
+                }
             }
         }
     }
@@ -136,7 +144,7 @@ mod tests {
     #[test]
     fn histograms_flatten_to_count_sum_and_quantiles() {
         let mut r = Registry::default();
-        let buckets = || Histogram::new(vec![0.1, 1.0, 10.0]).expect("valid buckets");
+        let buckets = || Histogram::new(vec![0.1, 1.0, 10.0]);
         for v in [0.05, 0.5, 0.5, 5.0] {
             r.observe(
                 "controller_runtime_reconcile_time_seconds{controller=\"c\"}",

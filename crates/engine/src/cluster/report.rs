@@ -33,6 +33,10 @@ impl RunReport {
 
     /// Sum of every metric whose key starts with `prefix` (e.g. all codes of a verb).
     pub fn sum_prefix(&self, prefix: &str) -> f64 {
-        self.metrics.range(prefix.to_owned()..).take_while(|(k, _)| k.starts_with(prefix)).map(|(_, v)| v).sum()
+        self.metrics
+            .range(prefix.to_owned()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .map(|(_, v)| v)
+            .sum()
     }
 }

@@ -58,7 +58,8 @@ impl Run {
     /// Handles events up to `deadline` (capped at the end), at most `max_events` of them;
     /// returns how many were handled. The page calls this once per frame.
     pub fn advance_to(&mut self, deadline: SimTime, max_events: u64) -> u64 {
-        self.sim.step_until_bounded(deadline.min(self.end), max_events)
+        self.sim
+            .step_until_bounded(deadline.min(self.end), max_events)
     }
 
     /// Handles exactly one event (the page's "step").

@@ -75,7 +75,7 @@ impl Cluster {
             fifo_deltas: op.informer.pending_deltas() as u64,
             fifo_len: op.informer.fifo_len() as u64,
             cache_objects: op.informer.indexer.len() as u64,
-            handler_buffer: op.informer.listener.pending_len() as u64,
+            handler_buffer: op.informer.listener.queued_len() as u64,
             queue_ready: op.queue.len() as u64,
             queue_waiting: op.queue.waiting_len() as u64,
             workers_busy: op.active_workers() as u64,
@@ -102,7 +102,11 @@ impl Cluster {
     /// The run report at `now`.
     pub fn report(&mut self, now: SimTime, events: u64, seed: u64, trace_hash: u64) -> RunReport {
         self.update_gauges(now);
-        let series = self.series.iter().map(|(k, s)| (k.clone(), s.points().to_vec())).collect();
+        let series = self
+            .series
+            .iter()
+            .map(|(k, s)| (k.clone(), s.points().to_vec()))
+            .collect();
         RunReport {
             scenario: self.scenario.name.clone(),
             profile: self.scenario.profile.as_str().to_owned(),

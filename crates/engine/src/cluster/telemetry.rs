@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use crate::error::ConfigError;
 use crate::metrics::Histogram;
 use crate::process::HeapOwner;
 use crate::sim::Context;
@@ -13,42 +14,69 @@ use super::{Cluster, Ev, SAMPLE_INTERVAL};
 const QUEUE_ENTRY_BYTES: u64 = 192;
 
 /// controller-runtime's reconcile-time buckets (`pkg/internal/controller/metrics/metrics.go`).
-fn reconcile_buckets() -> Histogram {
+fn reconcile_buckets() -> Result<Histogram, ConfigError> {
     let mut b = vec![0.005, 0.01, 0.025, 0.05];
     b.extend((2..=10).map(|i| f64::from(i) * 0.05));
     b.extend((6..=10).map(|i| f64::from(i) * 0.1));
-    b.extend([1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]);
+    b.extend([
+        1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0,
+    ]);
     b.extend([15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0]);
-    Histogram::new(b).unwrap_or_else(|_| Histogram::new(vec![1.0]).unwrap_or_default())
+    Histogram::new(b)
 }
 
 /// client-go's rate-limiter latency buckets (`rest_client_rate_limiter_duration_seconds`).
-fn client_wait_buckets() -> Histogram {
-    let b = vec![0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0];
-    Histogram::new(b).unwrap_or_default()
+fn client_wait_buckets() -> Result<Histogram, ConfigError> {
+    let b = vec![
+        0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0,
+    ];
+    Histogram::new(b)
 }
 
 impl Cluster {
     /// Counts an answered request (`apiserver_request_total{code,verb}`).
     pub(super) fn count_request(&mut self, verb: &str, code: u16) {
-        let key = metric_key("apiserver_request_total", &[("code", &code.to_string()), ("verb", verb)]);
+        let key = metric_key(
+            "apiserver_request_total",
+            &[("code", &code.to_string()), ("verb", verb)],
+        );
         self.reg.inc(&key, 1.0);
     }
 
     /// Records a client-side throttling wait.
     pub(super) fn observe_client_wait(&mut self, wait: Duration) {
-        self.reg.observe("rest_client_rate_limiter_duration_seconds", wait.as_secs_f64(), client_wait_buckets);
+        self.reg.observe(
+            "rest_client_rate_limiter_duration_seconds",
+            wait.as_secs_f64(),
+            client_wait_buckets,
+        );
     }
 
     /// Records one finished reconcile.
     pub(super) fn record_reconcile(&mut self, result: &str, took: Duration) {
         let c = "flywheel";
-        self.reg.inc(&metric_key("controller_runtime_reconcile_total", &[("controller", c), ("result", result)]), 1.0);
+        self.reg.inc(
+            &metric_key(
+                "controller_runtime_reconcile_total",
+                &[("controller", c), ("result", result)],
+            ),
+            1.0,
+        );
         if result == "error" {
-            self.reg.inc(&metric_key("controller_runtime_reconcile_errors_total", &[("controller", c)]), 1.0);
+            self.reg.inc(
+                &metric_key(
+                    "controller_runtime_reconcile_errors_total",
+                    &[("controller", c)],
+                ),
+                1.0,
+            );
         }
-        let key = metric_key("controller_runtime_reconcile_time_seconds", &[("controller", c)]);
-        self.reg.observe(&key, took.as_secs_f64(), reconcile_buckets);
+        let key = metric_key(
+            "controller_runtime_reconcile_time_seconds",
+            &[("controller", c)],
+        );
+        self.reg
+            .observe(&key, took.as_secs_f64(), reconcile_buckets);
     }
 
     /// Brings the heap's per-owner totals in line with what the operator holds, then lets the
@@ -62,7 +90,10 @@ impl Cluster {
             (HeapOwner::InformerStore, op.informer.store_bytes()),
             (HeapOwner::FifoDeltas, op.informer.fifo_bytes()),
             (HeapOwner::HandlerBuffers, op.informer.buffer_bytes()),
-            (HeapOwner::WorkqueueEntries, queue_entries * QUEUE_ENTRY_BYTES),
+            (
+                HeapOwner::WorkqueueEntries,
+                queue_entries * QUEUE_ENTRY_BYTES,
+            ),
             (HeapOwner::InflightReconciles, inflight),
         ];
         let workers = op.workers.len() as u64;
@@ -90,7 +121,7 @@ impl Cluster {
             Some(op) => (
                 op.queue.metrics().depth.value(),
                 op.informer.pending_deltas() as f64,
-                op.informer.listener.pending_len() as f64,
+                op.informer.listener.queued_len() as f64,
                 op.active_workers() as f64,
             ),
             None => (0.0, 0.0, 0.0, 0.0),
@@ -99,8 +130,12 @@ impl Cluster {
         self.reg.set("flywheel_fifo_items", fifo);
         self.reg.set("flywheel_handler_buffer_length", buffer);
         self.reg.set("controller_runtime_active_workers", active);
-        self.reg.set("flywheel_etcd_revision", self.api.revision() as f64);
-        self.reg.set("flywheel_objects_terminating", self.api.terminating() as f64);
+        self.reg
+            .set("flywheel_etcd_revision", self.api.revision() as f64);
+        self.reg.set(
+            "flywheel_objects_terminating",
+            self.api.terminating() as f64,
+        );
         for (key, value) in self.process.gauges(now) {
             self.reg.set(&key, value);
         }
@@ -110,12 +145,23 @@ impl Cluster {
     /// add each incarnation's increase (what Prometheus `increase()` does across resets).
     fn fold_queue_counters(&mut self) {
         let (adds, retries) = match &self.op {
-            Some(op) => (op.queue.metrics().adds_total.value() as f64, op.queue.metrics().retries_total.value() as f64),
+            Some(op) => (
+                op.queue.metrics().adds_total.value() as f64,
+                op.queue.metrics().retries_total.value() as f64,
+            ),
             None => (0.0, 0.0),
         };
         let (last_adds, last_retries) = self.last_queue_totals;
-        let d_adds = if adds >= last_adds { adds - last_adds } else { adds };
-        let d_retries = if retries >= last_retries { retries - last_retries } else { retries };
+        let d_adds = if adds >= last_adds {
+            adds - last_adds
+        } else {
+            adds
+        };
+        let d_retries = if retries >= last_retries {
+            retries - last_retries
+        } else {
+            retries
+        };
         self.reg.inc("workqueue_adds_total", d_adds);
         self.reg.inc("workqueue_retries_total", d_retries);
         self.last_queue_totals = (adds, retries);

@@ -24,7 +24,9 @@ impl WorkQueue {
     /// The queue the scenario asks for.
     pub fn new(kind: QueueKind) -> WorkQueue {
         match kind {
-            QueueKind::Classic => WorkQueue::Classic(RateLimitingQueue::new(default_controller_rate_limiter())),
+            QueueKind::Classic => {
+                WorkQueue::Classic(RateLimitingQueue::new(default_controller_rate_limiter()))
+            }
             QueueKind::Priority => WorkQueue::Priority(PriorityQueue::with_default_rate_limiter()),
         }
     }
@@ -54,7 +56,15 @@ impl WorkQueue {
             }
             WorkQueue::Priority(q) => {
                 let priority = low_priority.then_some(crate::workqueue::LOW_PRIORITY);
-                q.add_with_opts(key, AddOpts { after: None, rate_limited: false, priority }, now);
+                q.add_with_opts(
+                    key,
+                    AddOpts {
+                        after: None,
+                        rate_limited: false,
+                        priority,
+                    },
+                    now,
+                );
             }
         }
     }

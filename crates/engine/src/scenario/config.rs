@@ -256,25 +256,25 @@ pub struct ApiServerConfig {
     pub flow_control: FlowControlMode,
     /// APF seats of the operator's priority level (workload-low: 245).
     pub seats: u32,
+    /// APF queue capacity of the level (queues × queueLengthLimit; upstream 128 × 50, of which a
+    /// flow's hand of 6 queues is what one operator can fill: 300).
+    pub queue_capacity: u32,
+    /// APF queue wait limit (upstream: a quarter of the 60 s request timeout).
+    #[serde(with = "duration_str")]
+    pub queue_wait: Duration,
     /// `--max-requests-inflight` (legacy mode).
     pub max_requests_in_flight: u32,
     /// `--max-mutating-requests-inflight` (legacy mode).
     pub max_mutating_requests_in_flight: u32,
-    /// Base latency of a GET.
-    #[serde(with = "duration_str")]
-    pub get_latency: Duration,
-    /// Base latency of a write (PUT, PATCH, POST, DELETE).
-    #[serde(with = "duration_str")]
-    pub write_latency: Duration,
-    /// Base latency of a LIST.
-    #[serde(with = "duration_str")]
-    pub list_latency: Duration,
-    /// Extra latency per KiB of payload.
-    #[serde(with = "duration_str")]
-    pub latency_per_kib: Duration,
+    /// Writes etcd commits per second; further writes wait their turn (0 ⇒ unlimited).
+    pub etcd_writes_per_second: f64,
     /// Delay from a write to its watch event reaching a watcher.
     #[serde(with = "duration_str")]
     pub watch_latency: Duration,
+    /// Per-verb latency model.
+    pub latency: crate::apiserver::LatencyConfig,
+    /// Watch cache window (its capacity decides when a watch gets 410 Gone).
+    pub watch_cache: crate::apiserver::WatchCacheConfig,
 }
 
 impl Default for ApiServerConfig {
@@ -282,13 +282,14 @@ impl Default for ApiServerConfig {
         ApiServerConfig {
             flow_control: FlowControlMode::Apf,
             seats: 245,
+            queue_capacity: 300,
+            queue_wait: Duration::from_secs(15),
             max_requests_in_flight: 400,
             max_mutating_requests_in_flight: 200,
-            get_latency: Duration::from_millis(2),
-            write_latency: Duration::from_millis(8),
-            list_latency: Duration::from_millis(20),
-            latency_per_kib: Duration::from_micros(20),
+            etcd_writes_per_second: 0.0,
             watch_latency: Duration::from_millis(5),
+            latency: crate::apiserver::LatencyConfig::default(),
+            watch_cache: crate::apiserver::WatchCacheConfig::default(),
         }
     }
 }
@@ -482,6 +483,12 @@ impl Scenario {
     fn validate_apiserver(&self) -> Result<(), ScenarioError> {
         let a = &self.apiserver;
         check_u32("apiserver.seats", a.seats, 1, 100_000)?;
+        check_u32("apiserver.queue_capacity", a.queue_capacity, 0, 1_000_000)?;
+        check_duration(
+            "apiserver.queue_wait",
+            a.queue_wait,
+            Duration::from_secs(60),
+        )?;
         check_u32(
             "apiserver.max_requests_in_flight",
             a.max_requests_in_flight,
@@ -494,16 +501,25 @@ impl Scenario {
             1,
             100_000,
         )?;
-        let max = Duration::from_secs(60);
-        check_duration("apiserver.get_latency", a.get_latency, max)?;
-        check_duration("apiserver.write_latency", a.write_latency, max)?;
-        check_duration("apiserver.list_latency", a.list_latency, max)?;
+        if !(0.0..=1e7).contains(&a.etcd_writes_per_second) {
+            let allowed = "from 0 (unlimited) to 10000000";
+            return Err(range_err(
+                "apiserver.etcd_writes_per_second",
+                allowed,
+                a.etcd_writes_per_second,
+            ));
+        }
         check_duration(
-            "apiserver.latency_per_kib",
-            a.latency_per_kib,
-            Duration::from_secs(1),
+            "apiserver.watch_latency",
+            a.watch_latency,
+            Duration::from_secs(60),
         )?;
-        check_duration("apiserver.watch_latency", a.watch_latency, max)
+        let prefixed = |e: crate::error::ConfigError| ScenarioError {
+            field: format!("apiserver.{}", e.field),
+            message: e.message,
+        };
+        a.latency.validate().map_err(prefixed)?;
+        a.watch_cache.validate().map_err(prefixed)
     }
 
     fn validate_process(&self) -> Result<(), ScenarioError> {

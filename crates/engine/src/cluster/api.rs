@@ -1,0 +1,307 @@
+//! The cluster's side of the API server: maps requests onto [`crate::apiserver::ApiServer`],
+//! keeps admission tickets per request, and adds etcd's write throughput.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use crate::apiserver::{
+    Admission, ApiError, ApiServer, ApiServerConfig, DeleteOptions, FlowControl, QueueOutcome,
+    ResourceKind, Ticket, Verb, WatchEvent,
+};
+use crate::informer::reflector::WatchError;
+use crate::object::{Object, ObjectRef};
+use crate::scenario::{FlowControlMode, Scenario, ScenarioError};
+use crate::sim::Rng;
+use crate::time::SimTime;
+
+use super::request::{Call, Reply};
+
+/// What admission decided for an arriving request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admit {
+    /// It executes now.
+    Now,
+    /// It waits in an APF queue.
+    Queued,
+    /// 429 with this `Retry-After`.
+    Reject {
+        /// Seconds.
+        retry_after_s: u64,
+    },
+}
+
+/// The API server as the cluster uses it.
+pub struct SimApiServer {
+    server: ApiServer,
+    kind: String,
+    tickets: BTreeMap<u64, Ticket>,
+    by_ticket: BTreeMap<u64, u64>,
+    etcd_write_interval: Option<Duration>,
+    etcd_free_at: SimTime,
+}
+
+impl SimApiServer {
+    /// The API server of `scenario`, serving its custom resource kind.
+    pub fn new(scenario: &Scenario) -> Result<SimApiServer, ScenarioError> {
+        let a = &scenario.apiserver;
+        let flow_control = match a.flow_control {
+            FlowControlMode::Apf => FlowControl::Apf {
+                seats: a.seats,
+                queue_capacity: a.queue_capacity,
+                queue_wait_ms: a.queue_wait.as_millis() as u64,
+            },
+            FlowControlMode::MaxInFlight => FlowControl::MaxInFlight {
+                read: a.max_requests_in_flight,
+                mutating: a.max_mutating_requests_in_flight,
+            },
+        };
+        let config = ApiServerConfig {
+            latency: a.latency.clone(),
+            flow_control,
+            watch_cache: a.watch_cache.clone(),
+            ..ApiServerConfig::default()
+        };
+        let mut server = ApiServer::new(config).map_err(|e| field_err("apiserver", e))?;
+        let crd = &scenario.crd;
+        let plural = format!("{}s", crd.kind.to_lowercase());
+        let kind = ResourceKind::custom_resource(
+            &crd.kind,
+            &plural,
+            "demo.flywheel.dev",
+            true,
+            crd.status_subresource,
+        );
+        server
+            .register_kind(kind)
+            .map_err(|e| field_err("crd", e))?;
+        for i in 0..scenario.objects.namespaces {
+            let _ = server.create(
+                Object::new("Namespace", "", &format!("ns-{i}")),
+                SimTime::ZERO,
+            );
+        }
+        server.drain_events();
+        let etcd_write_interval = (a.etcd_writes_per_second > 0.0)
+            .then(|| Duration::from_secs_f64(1.0 / a.etcd_writes_per_second));
+        Ok(SimApiServer {
+            server,
+            kind: crd.kind.clone(),
+            tickets: BTreeMap::new(),
+            by_ticket: BTreeMap::new(),
+            etcd_write_interval,
+            etcd_free_at: SimTime::ZERO,
+        })
+    }
+
+    /// Admission of request `id` (APF or max-in-flight; kube-apiserver `pkg/server/filters`).
+    pub fn admit(&mut self, id: u64, call: &Call, now: SimTime) -> Admit {
+        let verb = verb_of(call);
+        let admission = match call {
+            Call::List(_) => {
+                let items = self.object_count() as u64;
+                self.server
+                    .admit_seats(verb, crate::apiserver::list_seats(items), now)
+            }
+            _ => self.server.admit(verb, now),
+        };
+        match admission {
+            Admission::Admitted(t) => {
+                self.hold(id, t);
+                Admit::Now
+            }
+            Admission::Queued { ticket, .. } => {
+                self.hold(id, ticket);
+                Admit::Queued
+            }
+            Admission::Rejected { retry_after_s } => Admit::Reject { retry_after_s },
+        }
+    }
+
+    fn hold(&mut self, id: u64, t: Ticket) {
+        self.tickets.insert(id, t);
+        self.by_ticket.insert(t.id, id);
+    }
+
+    /// Frees request `id`'s seats; returns queued requests that were dispatched or timed out.
+    pub fn release(&mut self, id: u64, now: SimTime) -> Vec<(u64, Admit)> {
+        let mut outcomes = self.server.expire_queued(now);
+        if let Some(t) = self.tickets.remove(&id) {
+            self.by_ticket.remove(&t.id);
+            outcomes.extend(self.server.release(t, now));
+        }
+        outcomes
+            .into_iter()
+            .filter_map(|o| self.outcome(o))
+            .collect()
+    }
+
+    fn outcome(&mut self, o: QueueOutcome) -> Option<(u64, Admit)> {
+        match o {
+            QueueOutcome::Dispatched { ticket, .. } => {
+                self.by_ticket.get(&ticket.id).map(|id| (*id, Admit::Now))
+            }
+            QueueOutcome::TimedOut {
+                ticket,
+                retry_after_s,
+            } => {
+                let id = self.by_ticket.remove(&ticket.id)?;
+                self.tickets.remove(&id);
+                Some((id, Admit::Reject { retry_after_s }))
+            }
+        }
+    }
+
+    /// How long the request takes: the latency model, plus waiting for etcd when writes arrive
+    /// faster than it commits them.
+    pub fn latency(&mut self, call: &Call, now: SimTime, rng: &mut Rng) -> Duration {
+        let items = if matches!(call, Call::List(_)) {
+            self.object_count() as u64
+        } else {
+            0
+        };
+        let base = self
+            .server
+            .request_latency(verb_of(call), call.payload_bytes(), items, rng);
+        match (self.etcd_write_interval, call.is_mutating()) {
+            (Some(interval), true) => {
+                let commit_at = (now + base).max(self.etcd_free_at);
+                self.etcd_free_at = commit_at + interval;
+                commit_at.saturating_since(now)
+            }
+            _ => base,
+        }
+    }
+
+    /// Carries out a request.
+    pub fn execute(&mut self, call: &Call, now: SimTime) -> Reply {
+        let kind = self.kind.clone();
+        let result = match call {
+            Call::Create(o) => self.server.create((**o).clone(), now).map(Reply::Object),
+            Call::Put {
+                object,
+                status: false,
+            } => self
+                .server
+                .update((**object).clone(), now)
+                .map(Reply::Object),
+            Call::Put {
+                object,
+                status: true,
+            } => self
+                .server
+                .update_status((**object).clone(), now)
+                .map(Reply::Object),
+            Call::Patch {
+                namespace,
+                name,
+                patch,
+                status: false,
+            } => self
+                .server
+                .patch(&kind, namespace, name, patch, now)
+                .map(Reply::Object),
+            Call::Patch {
+                namespace,
+                name,
+                patch,
+                status: true,
+            } => self
+                .server
+                .patch_status(&kind, namespace, name, patch, now)
+                .map(Reply::Object),
+            Call::Delete { namespace, name } => self
+                .server
+                .delete(&kind, namespace, name, &DeleteOptions::default(), now)
+                .map(|_| Reply::Deleted),
+            Call::List(_) => self
+                .server
+                .list(&kind, None, None)
+                .map(|l| Reply::List(l.items, l.resource_version)),
+        };
+        result.unwrap_or_else(error_reply)
+    }
+
+    /// Creates an object without a request (objects that exist before the run).
+    pub fn create_direct(&mut self, obj: Object, now: SimTime) {
+        let _ = self.server.create(obj, now);
+    }
+
+    /// A watch from `resource_version`: the cached events after it, or 410 / too-large errors.
+    pub fn watch_from(&mut self, resource_version: u64) -> Result<Vec<WatchEvent>, WatchError> {
+        let kind = self.kind.clone();
+        self.server
+            .watch_from(&kind, resource_version)
+            .map_err(|e| match e.code {
+                410 => WatchError::Expired,
+                429 => WatchError::TooManyRequests,
+                504 => WatchError::TooLargeResourceVersion,
+                500 => WatchError::InternalError,
+                _ => WatchError::Other,
+            })
+    }
+
+    /// Watch events of the custom resource kind produced since the last call.
+    pub fn take_events(&mut self) -> Vec<WatchEvent> {
+        let kind = self.kind.clone();
+        self.server
+            .drain_events()
+            .into_iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, e)| e)
+            .collect()
+    }
+
+    /// The first `count` custom resources (all when `None`), in key order.
+    pub fn first_objects(&mut self, count: Option<usize>) -> Vec<ObjectRef> {
+        let kind = self.kind.clone();
+        let items = self
+            .server
+            .list(&kind, None, None)
+            .map(|l| l.items)
+            .unwrap_or_default();
+        items
+            .into_iter()
+            .take(count.unwrap_or(usize::MAX))
+            .collect()
+    }
+
+    /// The etcd revision.
+    pub fn revision(&self) -> u64 {
+        self.server.revision()
+    }
+
+    /// Stored custom resources.
+    pub fn object_count(&self) -> usize {
+        self.server.count(&self.kind)
+    }
+
+    /// Custom resources with a deletionTimestamp.
+    pub fn terminating(&self) -> usize {
+        self.server.terminating(&self.kind)
+    }
+}
+
+fn verb_of(call: &Call) -> Verb {
+    match call {
+        Call::Create(_) => Verb::Create,
+        Call::Put { .. } => Verb::Update,
+        Call::Patch { .. } => Verb::Patch,
+        Call::Delete { .. } => Verb::Delete,
+        Call::List(_) => Verb::List,
+    }
+}
+
+fn error_reply(e: ApiError) -> Reply {
+    Reply::Error {
+        code: e.code,
+        retry_after_s: e.retry_after_s.unwrap_or(0),
+        message: e.message,
+    }
+}
+
+fn field_err(prefix: &str, e: crate::error::ConfigError) -> ScenarioError {
+    ScenarioError {
+        field: format!("{prefix}.{}", e.field),
+        message: e.message,
+    }
+}

@@ -1,0 +1,233 @@
+//! The operator's Go process in its pod, as the cluster uses them: heap accounting by owner, the
+//! GC's CPU share, RSS against the container limit, OOMKilled and CrashLoopBackOff.
+
+use crate::process::{
+    stretch_for_gc, ContainerExit, ContainerState, GcConfig, GoProcess, GoProcessConfig, Gogc,
+    HeapOwner, Pod, PodConfig,
+};
+use crate::scenario::{Scenario, ScenarioError};
+use crate::time::SimTime;
+
+/// Goroutines a controller-runtime manager runs besides its workers (informer loops, the
+/// listener's pop/run pair, metrics and health servers, leader election, the client's transports).
+const BASE_GOROUTINES: u64 = 24;
+
+/// What the page shows of the pod.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PodView {
+    /// `Running`, `OOMKilled` or `CrashLoopBackOff`.
+    pub state: String,
+    /// Container restarts.
+    pub restarts: u64,
+    /// Seconds until the next restart while waiting.
+    pub restart_in_s: Option<f64>,
+    /// Go heap in use.
+    pub heap_bytes: u64,
+    /// Resident set size.
+    pub rss_bytes: u64,
+    /// The memory limit.
+    pub memory_limit_bytes: Option<u64>,
+}
+
+/// The pod and, while its container runs, the Go process in it.
+pub struct SimProcess {
+    config: GoProcessConfig,
+    baseline_bytes: u64,
+    pod: Pod,
+    go: Option<GoProcess>,
+    started_once: bool,
+}
+
+impl SimProcess {
+    /// The pod of `scenario`'s operator (its container not yet started).
+    pub fn new(scenario: &Scenario) -> Result<SimProcess, ScenarioError> {
+        let p = &scenario.process;
+        let gogc = if p.gogc == 0 {
+            Gogc::Off
+        } else {
+            Gogc::Percent(p.gogc)
+        };
+        let config = GoProcessConfig {
+            gc: GcConfig {
+                gogc,
+                memory_limit_bytes: p.gomemlimit,
+                ..GcConfig::default()
+            },
+            ..GoProcessConfig::default()
+        };
+        config.validate().map_err(|e| field_err("process", e))?;
+        let pod_config = PodConfig {
+            memory_limit_bytes: p.memory_limit,
+            ..PodConfig::default()
+        };
+        let pod = Pod::new(pod_config, SimTime::ZERO).map_err(|e| field_err("process", e))?;
+        Ok(SimProcess {
+            config,
+            baseline_bytes: p.baseline,
+            pod,
+            go: None,
+            started_once: false,
+        })
+    }
+
+    /// Starts the container if the kubelet may (first start, or its backoff is over).
+    pub fn start_container(&mut self, now: SimTime) -> bool {
+        let may = if self.started_once {
+            self.pod.restart_if_due(now)
+        } else {
+            true
+        };
+        if !may {
+            return false;
+        }
+        self.started_once = true;
+        let Ok(mut go) = GoProcess::new(self.config.clone(), now) else {
+            return false;
+        };
+        go.alloc(HeapOwner::Baseline, self.baseline_bytes, now);
+        go.spawn_goroutines(BASE_GOROUTINES);
+        self.go = Some(go);
+        true
+    }
+
+    /// CPU work stretches by the GC's share of the CPU (mark workers and assists).
+    pub fn slowdown(&self, now: SimTime) -> f64 {
+        let fraction = self.go.as_ref().map_or(0.0, |g| g.gc_cpu_fraction(now));
+        let unit = std::time::Duration::from_micros(1000);
+        stretch_for_gc(unit, fraction).as_secs_f64() / unit.as_secs_f64()
+    }
+
+    /// A LIST response decoded: its buffer is garbage once the items are in the FIFO.
+    pub fn list_response(&mut self, bytes: u64, now: SimTime) {
+        if let Some(go) = self.go.as_mut() {
+            go.alloc_transient(HeapOwner::ListCopies, bytes, now);
+        }
+    }
+
+    /// A watch event decoded: its frame is garbage once the object is in the FIFO.
+    pub fn decode_event(&mut self, bytes: u64, now: SimTime) {
+        if let Some(go) = self.go.as_mut() {
+            go.alloc_transient(HeapOwner::WatchBuffers, bytes, now);
+        }
+    }
+
+    /// Sets each owner's live bytes (growth allocates, shrinkage becomes garbage), keeps one
+    /// goroutine per worker, and lets the GC and scavenger run.
+    pub fn set_owners(&mut self, owners: &[(HeapOwner, u64)], workers: u64, now: SimTime) {
+        let Some(go) = self.go.as_mut() else { return };
+        for (owner, target) in owners {
+            let current = go.heap().live_bytes_of(*owner);
+            if *target > current {
+                go.alloc(*owner, target - current, now);
+            } else if *target < current {
+                go.free(*owner, current - target);
+            }
+        }
+        let want = BASE_GOROUTINES + workers;
+        let have = go.goroutines();
+        if want > have {
+            go.spawn_goroutines(want - have);
+        }
+        go.advance(now);
+    }
+
+    /// The kernel's verdict: RSS over the limit kills the container. Returns the restart time.
+    pub fn check_oom(&mut self, now: SimTime) -> Option<SimTime> {
+        let rss = self.go.as_ref()?.rss_bytes();
+        let restart_at = self.pod.check_oom(rss, now)?;
+        self.go = None;
+        Some(restart_at)
+    }
+
+    /// The container is killed (exit code 137 without OOM); returns the restart time.
+    pub fn kill(&mut self, now: SimTime) -> SimTime {
+        self.go = None;
+        self.pod
+            .on_container_exit(ContainerExit::exited(137), now)
+            .unwrap_or(now)
+    }
+
+    /// Metric values of the process and the pod.
+    pub fn gauges(&self, now: SimTime) -> Vec<(String, f64)> {
+        let mut out = vec![
+            (
+                "kube_pod_container_status_restarts_total".to_owned(),
+                f64::from(self.pod.restart_count()),
+            ),
+            (
+                "flywheel_memory_limit_bytes".to_owned(),
+                self.pod.memory_limit_bytes().unwrap_or(0) as f64,
+            ),
+        ];
+        if let Some(reason) = self.pod.last_terminated_reason() {
+            let key = format!(
+                "kube_pod_container_status_last_terminated_reason{{reason=\"{}\"}}",
+                reason.as_str()
+            );
+            out.push((key, 1.0));
+        }
+        let (heap, goal, goroutines, gcs, rss, gc_cpu) = match &self.go {
+            Some(g) => {
+                let m = g.metrics();
+                let values = (
+                    m.go_memstats_heap_alloc_bytes,
+                    m.go_memstats_next_gc_bytes,
+                    m.go_goroutines,
+                );
+                (
+                    values.0,
+                    values.1,
+                    values.2,
+                    m.go_gc_duration_seconds_count,
+                    g.rss_bytes(),
+                    g.gc_cpu_fraction(now),
+                )
+            }
+            None => (0, 0, 0, 0, 0, 0.0),
+        };
+        out.extend([
+            ("go_memstats_heap_alloc_bytes".to_owned(), heap as f64),
+            ("go_memstats_next_gc_bytes".to_owned(), goal as f64),
+            ("go_goroutines".to_owned(), goroutines as f64),
+            ("go_gc_duration_seconds_count".to_owned(), gcs as f64),
+            ("process_resident_memory_bytes".to_owned(), rss as f64),
+            ("flywheel_gc_cpu_fraction".to_owned(), gc_cpu),
+        ]);
+        if let Some(go) = &self.go {
+            for (owner, bytes) in go.heap_by_owner() {
+                out.push((
+                    format!("flywheel_heap_live_bytes{{owner=\"{}\"}}", owner.label()),
+                    bytes as f64,
+                ));
+            }
+        }
+        out
+    }
+
+    /// The pod as the page shows it.
+    pub fn pod_view(&self, now: SimTime) -> PodView {
+        let state = match self.pod.state() {
+            ContainerState::Running { .. } => "Running",
+            ContainerState::Waiting(_) => "CrashLoopBackOff",
+            ContainerState::Terminated(_) => "OOMKilled",
+        };
+        PodView {
+            state: state.to_owned(),
+            restarts: u64::from(self.pod.restart_count()),
+            restart_in_s: self
+                .pod
+                .next_restart_at()
+                .map(|t| t.saturating_since(now).as_secs_f64()),
+            heap_bytes: self.go.as_ref().map_or(0, |g| g.heap().heap_bytes()),
+            rss_bytes: self.go.as_ref().map_or(0, |g| g.rss_bytes()),
+            memory_limit_bytes: self.pod.memory_limit_bytes(),
+        }
+    }
+}
+
+fn field_err(prefix: &str, e: crate::error::ConfigError) -> ScenarioError {
+    ScenarioError {
+        field: format!("{prefix}.{}", e.field),
+        message: e.message,
+    }
+}
