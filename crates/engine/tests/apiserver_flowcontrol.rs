@@ -181,3 +181,79 @@ fn zero_apf_seats_in_the_server_config_are_refused_naming_the_field() {
     .expect_err("invalid");
     assert_eq!(err.field, "flow_control.seats");
 }
+
+mod limiter_properties {
+    use std::collections::BTreeMap;
+
+    use flywheel_engine::apiserver::{
+        Admission, FlowControl, QueueOutcome, RequestLimiter, Ticket, Verb,
+    };
+    use flywheel_engine::SimTime;
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Step {
+        Admit(bool, u32),
+        ReleaseOldest,
+        Advance(u64),
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            (any::<bool>(), 1u32..5).prop_map(|(m, s)| Step::Admit(m, s)),
+            Just(Step::ReleaseOldest),
+            (0u64..20_000).prop_map(Step::Advance),
+        ]
+    }
+
+    proptest! {
+        /// Seats in use always equal the seats of the requests the caller was told are running,
+        /// and never exceed the level's limit unless a single over-wide request runs alone.
+        #[test]
+        fn apf_seat_accounting_matches_what_the_caller_was_told(
+            steps in proptest::collection::vec(step(), 1..120),
+        ) {
+            let limit = 4;
+            let mut l = RequestLimiter::new(FlowControl::Apf {
+                seats: limit,
+                queue_capacity: 3,
+                queue_wait_ms: 5_000,
+            })
+            .expect("valid");
+            let mut now = SimTime::ZERO;
+            let mut running: BTreeMap<u64, Ticket> = BTreeMap::new();
+            let apply = |out: Vec<QueueOutcome>, running: &mut BTreeMap<u64, Ticket>| {
+                for o in out {
+                    if let QueueOutcome::Dispatched { ticket, .. } = o {
+                        running.insert(ticket.id, ticket);
+                    }
+                }
+            };
+            for s in steps {
+                match s {
+                    Step::Admit(mutating, seats) => {
+                        let verb = if mutating { Verb::Update } else { Verb::List };
+                        if let Admission::Admitted(t) = l.try_admit_seats(verb, seats, now) {
+                            running.insert(t.id, t);
+                        }
+                    }
+                    Step::ReleaseOldest => {
+                        if let Some((&id, &t)) = running.iter().next() {
+                            running.remove(&id);
+                            let out = l.release(t, now);
+                            apply(out, &mut running);
+                        }
+                    }
+                    Step::Advance(ms) => {
+                        now += std::time::Duration::from_millis(ms);
+                        let out = l.expire_queued(now);
+                        apply(out, &mut running);
+                    }
+                }
+                let seats: u32 = running.values().map(|t| t.seats).sum();
+                prop_assert_eq!(l.in_flight().seats, seats);
+                prop_assert!(seats <= limit || running.len() == 1, "{} seats in {:?}", seats, running);
+            }
+        }
+    }
+}

@@ -191,3 +191,56 @@ proptest! {
         prop_assert!(s.drain_events().is_empty());
     }
 }
+
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::from),
+        any::<i64>().prop_map(serde_json::Value::from),
+        "[a-z]{0,3}".prop_map(serde_json::Value::from),
+    ];
+    leaf.prop_recursive(4, 24, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..3).prop_map(serde_json::Value::from),
+            proptest::collection::btree_map(
+                prop_oneof![
+                    Just("metadata".to_owned()),
+                    Just("spec".to_owned()),
+                    Just("status".to_owned()),
+                    Just("labels".to_owned()),
+                    Just("finalizers".to_owned()),
+                    Just("resourceVersion".to_owned()),
+                    Just("name".to_owned()),
+                    "[a-z]{1,3}",
+                ],
+                inner,
+                0..4,
+            )
+            .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_merge_patches_get_an_answer_never_a_panic(
+        patches in proptest::collection::vec(json_value(), 1..12),
+    ) {
+        let mut s = server(false);
+        s.create(Object::new("Flywheel", "default", "fw"), SimTime::ZERO).expect("created");
+        s.drain_events();
+        for (i, p) in patches.iter().enumerate() {
+            let before = s.revision();
+            let now = SimTime::from_millis(i as u64);
+            for result in [
+                s.patch("Flywheel", "default", "fw", p, now),
+                s.patch("Flywheel", "default", "fw", &json!({ "metadata": p }), now),
+            ] {
+                if let Err(e) = result {
+                    prop_assert!([400, 404, 409, 422].contains(&e.code), "{}", e);
+                }
+            }
+            prop_assert_eq!(s.drain_events().len() as u64, s.revision() - before);
+        }
+    }
+}
