@@ -373,3 +373,21 @@ fn every_request_outcome_is_counted_by_verb_and_code() {
     );
     assert_eq!(m.resource_version, s.revision());
 }
+
+#[test]
+fn kinds_declared_in_the_config_are_served_from_the_start_and_duplicates_are_refused() {
+    let fw = ResourceKind::custom_resource("Flywheel", "flywheels", "demo.dev", true, false);
+    let mut s = ApiServer::new(ApiServerConfig {
+        kinds: vec![fw.clone()],
+        ..ApiServerConfig::default()
+    })
+    .expect("valid config");
+    assert_eq!(s.kind("Flywheel"), Some(&fw));
+    s.create(flywheel("a"), t(1)).expect("served");
+    let err = ApiServer::new(ApiServerConfig {
+        kinds: vec![fw.clone(), fw],
+        ..ApiServerConfig::default()
+    })
+    .expect_err("duplicate");
+    assert_eq!(err.field, "kind.name");
+}

@@ -87,8 +87,8 @@ pub struct ApiServer {
 }
 
 impl ApiServer {
-    /// A server serving `Namespace`, `Pod` and `Node`, with the bootstrap namespaces created as
-    /// initial state (no events). Register custom resources with [`ApiServer::register_kind`].
+    /// A server serving `Namespace`, `Pod`, `Node` and the configured kinds, with the bootstrap
+    /// namespaces created as initial state (no events). More kinds: [`ApiServer::register_kind`].
     pub fn new(config: ApiServerConfig) -> Result<ApiServer, ConfigError> {
         config.validate()?;
         let mut server = ApiServer {
@@ -100,11 +100,12 @@ impl ApiServer {
             pending: Vec::new(),
             request_total: BTreeMap::new(),
         };
-        for kind in [
+        let builtin = [
             ResourceKind::namespace(),
             ResourceKind::pod(),
             ResourceKind::node(),
-        ] {
+        ];
+        for kind in builtin.into_iter().chain(server.config.kinds.clone()) {
             server.register_kind(kind)?;
         }
         for name in server.config.bootstrap_namespaces.clone() {
