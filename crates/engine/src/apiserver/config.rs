@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::flowcontrol::FlowControl;
+use super::kind::ResourceKind;
 use super::latency::LatencyConfig;
 use super::watch_cache::WatchCacheConfig;
 use crate::error::ConfigError;
@@ -18,6 +19,9 @@ pub struct ApiServerConfig {
     /// `kube-system` (kubernetes `pkg/controlplane/controller/systemnamespaces`). They are part of
     /// the initial state: no watch events are produced for them.
     pub bootstrap_namespaces: Vec<String>,
+    /// Extra kinds served from the start (CRDs established before the simulation), registered
+    /// after the built-in `Namespace`, `Pod` and `Node`.
+    pub kinds: Vec<ResourceKind>,
     /// Request latency model.
     pub latency: LatencyConfig,
     /// Admission filter (APF by default, as upstream).
@@ -31,6 +35,7 @@ impl Default for ApiServerConfig {
         ApiServerConfig {
             initial_resource_version: 1,
             bootstrap_namespaces: vec!["default".to_owned(), "kube-system".to_owned()],
+            kinds: Vec::new(),
             latency: LatencyConfig::default(),
             flow_control: FlowControl::default(),
             watch_cache: WatchCacheConfig::default(),
@@ -56,6 +61,9 @@ impl ApiServerConfig {
                 "bootstrap_namespaces",
                 format!("names must not be empty (got {bad:?})"),
             ));
+        }
+        for kind in &self.kinds {
+            kind.validate()?;
         }
         self.latency.validate()?;
         self.flow_control.validate()?;
@@ -96,6 +104,27 @@ mod tests {
                 "{doc}"
             );
         }
+    }
+
+    #[test]
+    fn a_custom_resource_kind_can_be_declared_in_the_config() {
+        let c: ApiServerConfig = serde_json::from_str(
+            r#"{"kinds": [{"name": "Flywheel", "plural": "flywheels", "group": "demo.dev",
+                "namespaced": true, "status_subresource": false,
+                "allow_unconditional_update": false, "graceful_delete": false,
+                "tracks_generation": true, "family": "CustomResource"}]}"#,
+        )
+        .expect("parses");
+        assert_eq!(
+            c.kinds,
+            [ResourceKind::custom_resource(
+                "Flywheel",
+                "flywheels",
+                "demo.dev",
+                true,
+                false
+            )]
+        );
     }
 
     #[test]

@@ -230,14 +230,17 @@ impl RequestLimiter {
     }
 
     /// Admits, queues or rejects a request needing `seats` (APF width; ignored by max-in-flight).
+    ///
+    /// Queued requests past their deadline do not count against the queue capacity here, but they
+    /// are only reported (and their 429 counted) by [`RequestLimiter::expire_queued`] or
+    /// [`RequestLimiter::release`]: call `expire_queued` at each [`Admission::Queued`] deadline.
     pub fn try_admit_seats(&mut self, verb: Verb, seats: u32, now: SimTime) -> Admission {
-        self.expire_queued(now);
         let ticket = Ticket {
             id: self.next_id,
             verb,
             seats: seats.max(1),
         };
-        self.next_id += 1;
+        self.next_id = self.next_id.wrapping_add(1);
         match self.mode {
             FlowControl::MaxInFlight { read, mutating } => {
                 self.admit_max_in_flight(ticket, read, mutating)
@@ -270,7 +273,8 @@ impl RequestLimiter {
     /// `rejectOrEnqueueToBoundLocked` then `dispatchAsMuchAsPossibleLocked`.
     fn admit_apf(&mut self, ticket: Ticket, now: SimTime, wait: Duration) -> Admission {
         let (limit, capacity) = self.apf_limits();
-        if self.in_flight.seats >= limit && self.queue.len() >= capacity {
+        let live = self.queue.iter().filter(|w| w.deadline > now).count();
+        if self.in_flight.seats >= limit && live >= capacity {
             return Admission::Rejected {
                 retry_after_s: self.drop_request("queue-full", now),
             };
@@ -282,8 +286,9 @@ impl RequestLimiter {
             deadline,
         });
         self.in_flight.queued = self.queue.len() as u32;
-        let dispatched = self.dispatch_as_much_as_possible(now);
-        if dispatched.iter().any(|d| d.id == ticket.id) {
+        // Without a release or an expiry since the last dispatch, only the new request can start.
+        let dispatched = self.dispatch_as_much_as_possible();
+        if dispatched.iter().any(|w| w.ticket.id == ticket.id) {
             Admission::Admitted(ticket)
         } else {
             Admission::Queued { ticket, deadline }
@@ -309,7 +314,8 @@ impl RequestLimiter {
         self.in_flight.seats.saturating_add(seats) <= limit
     }
 
-    fn dispatch_as_much_as_possible(&mut self, _now: SimTime) -> Vec<Ticket> {
+    /// `dispatchAsMuchAsPossibleLocked`, FIFO: start queue heads while their seats fit.
+    fn dispatch_as_much_as_possible(&mut self) -> Vec<Waiting> {
         let (limit, _) = self.apf_limits();
         let mut out = Vec::new();
         while let Some(head) = self.queue.front().copied() {
@@ -318,18 +324,28 @@ impl RequestLimiter {
             }
             self.queue.pop_front();
             self.start(head.ticket);
-            out.push(head.ticket);
+            out.push(head);
         }
         self.in_flight.queued = self.queue.len() as u32;
         out
     }
 
+    fn dispatch_outcomes(&mut self, now: SimTime) -> Vec<QueueOutcome> {
+        self.dispatch_as_much_as_possible()
+            .into_iter()
+            .map(|w| QueueOutcome::Dispatched {
+                ticket: w.ticket,
+                waited: now.saturating_since(w.arrived),
+            })
+            .collect()
+    }
+
     fn start(&mut self, ticket: Ticket) {
         self.executing.insert(ticket.id, ticket);
         if ticket.verb.is_mutating() {
-            self.in_flight.mutating += 1;
+            self.in_flight.mutating = self.in_flight.mutating.saturating_add(1);
         } else {
-            self.in_flight.read += 1;
+            self.in_flight.read = self.in_flight.read.saturating_add(1);
         }
         self.in_flight.seats = self.in_flight.seats.saturating_add(ticket.seats);
     }
@@ -344,7 +360,7 @@ impl RequestLimiter {
     /// not executing (released twice, never admitted, exempt watch) changes nothing. Requests whose
     /// queue wait ran out are reported as timed out.
     pub fn release(&mut self, ticket: Ticket, now: SimTime) -> Vec<QueueOutcome> {
-        let mut out = self.expire_queued(now);
+        let mut out = self.remove_expired(now);
         if let Some(t) = self.executing.remove(&ticket.id) {
             if t.verb.is_mutating() {
                 self.in_flight.mutating = self.in_flight.mutating.saturating_sub(1);
@@ -353,24 +369,20 @@ impl RequestLimiter {
             }
             self.in_flight.seats = self.in_flight.seats.saturating_sub(t.seats);
         }
-        let arrivals: BTreeMap<u64, SimTime> = self
-            .queue
-            .iter()
-            .map(|w| (w.ticket.id, w.arrived))
-            .collect();
-        for t in self.dispatch_as_much_as_possible(now) {
-            let arrived = arrivals.get(&t.id).copied().unwrap_or(now);
-            out.push(QueueOutcome::Dispatched {
-                ticket: t,
-                waited: now.saturating_since(arrived),
-            });
-        }
+        out.extend(self.dispatch_outcomes(now));
         out
     }
 
     /// Rejects every queued request whose deadline is at or before `now` (queueset `wait`:
-    /// "time-out"), each counted as a drop for the `Retry-After`.
+    /// "time-out"), each counted as a drop for the `Retry-After`; removing them can unblock a
+    /// queue head, so requests dispatched as a result are reported too.
     pub fn expire_queued(&mut self, now: SimTime) -> Vec<QueueOutcome> {
+        let mut out = self.remove_expired(now);
+        out.extend(self.dispatch_outcomes(now));
+        out
+    }
+
+    fn remove_expired(&mut self, now: SimTime) -> Vec<QueueOutcome> {
         let mut out = Vec::new();
         let mut kept = VecDeque::with_capacity(self.queue.len());
         while let Some(w) = self.queue.pop_front() {
@@ -454,6 +466,45 @@ mod tests {
             }]
         ));
         assert_eq!(l.rejected_total().get("time-out"), Some(&1));
+    }
+
+    #[test]
+    fn expiring_a_blocked_wide_head_lets_the_requests_behind_it_start() {
+        let mut l = apf(2, 10);
+        l.try_admit(Verb::Get, SimTime::ZERO);
+        let wide = l.try_admit_seats(Verb::List, 10, SimTime::ZERO);
+        assert!(
+            matches!(wide, Admission::Queued { .. }),
+            "waits for an idle level"
+        );
+        let narrow = l.try_admit(Verb::Get, SimTime::from_millis(1_000));
+        assert!(
+            matches!(narrow, Admission::Queued { .. }),
+            "FIFO behind the wide one"
+        );
+        let out = l.expire_queued(SimTime::from_millis(15_000));
+        assert!(
+            matches!(
+                out.as_slice(),
+                [
+                    QueueOutcome::TimedOut { ticket: a, .. },
+                    QueueOutcome::Dispatched { ticket: b, waited }
+                ] if a.seats == 10 && b.seats == 1 && *waited == Duration::from_millis(14_000)
+            ),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn queued_requests_past_their_deadline_do_not_fill_the_queue() {
+        let mut l = apf(1, 1);
+        l.try_admit(Verb::Get, SimTime::ZERO);
+        l.try_admit(Verb::Get, SimTime::ZERO);
+        let late = l.try_admit(Verb::Get, SimTime::from_millis(20_000));
+        assert!(matches!(late, Admission::Queued { .. }), "{late:?}");
+        let out = l.expire_queued(SimTime::from_millis(20_000));
+        assert!(matches!(out.as_slice(), [QueueOutcome::TimedOut { .. }]));
+        assert_eq!(l.in_flight().queued, 1);
     }
 
     #[test]

@@ -87,8 +87,8 @@ pub struct ApiServer {
 }
 
 impl ApiServer {
-    /// A server serving `Namespace`, `Pod` and `Node`, with the bootstrap namespaces created as
-    /// initial state (no events). Register custom resources with [`ApiServer::register_kind`].
+    /// A server serving `Namespace`, `Pod`, `Node` and the configured kinds, with the bootstrap
+    /// namespaces created as initial state (no events). More kinds: [`ApiServer::register_kind`].
     pub fn new(config: ApiServerConfig) -> Result<ApiServer, ConfigError> {
         config.validate()?;
         let mut server = ApiServer {
@@ -100,11 +100,12 @@ impl ApiServer {
             pending: Vec::new(),
             request_total: BTreeMap::new(),
         };
-        for kind in [
+        let builtin = [
             ResourceKind::namespace(),
             ResourceKind::pod(),
             ResourceKind::node(),
-        ] {
+        ];
+        for kind in builtin.into_iter().chain(server.config.kinds.clone()) {
             server.register_kind(kind)?;
         }
         for name in server.config.bootstrap_namespaces.clone() {
@@ -186,22 +187,26 @@ impl ApiServer {
         *self.request_total.entry((verb, code)).or_insert(0) += 1;
     }
 
-    /// POST: creates `obj` (see `registry.rs` for the rules). 201 on success.
+    /// POST (apiserver `pkg/registry/generic/registry/store.go` `Create`): `NamespaceLifecycle`
+    /// admission (404 missing / 403 terminating namespace), system fields wiped, the strategy's
+    /// `PrepareForCreate` (CRs: generation 1, status dropped with `/status`), then storage:
+    /// resourceVersion set ⇒ 500 "resourceVersion should not be set on objects to be created",
+    /// name taken ⇒ 409 AlreadyExists; else a uid, the next revision and an ADDED event. 201.
     pub fn create(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
         let result = self.do_create(obj, now);
         self.record(Verb::Create, &result, 201);
         result
     }
 
-    /// GET of one object; 404 when absent.
+    /// GET of one object (`Store.Get`); 404 `<resource> "<name>" not found` when absent.
     pub fn get(&mut self, kind: &str, namespace: &str, name: &str) -> Result<ObjectRef, ApiError> {
         let result = self.do_get(kind, namespace, name);
         self.record(Verb::Get, &result, 200);
         result
     }
 
-    /// LIST of `kind`, optionally in one namespace and filtered by labels; the list RV is the
-    /// current revision.
+    /// LIST of `kind` (`Store.List`), optionally in one namespace and filtered by labels, in storage
+    /// key order; the list resourceVersion is the current revision (etcd3 `store.go` `GetList`).
     pub fn list(
         &mut self,
         kind: &str,
@@ -213,21 +218,28 @@ impl ApiServer {
         result
     }
 
-    /// PUT on the main endpoint.
+    /// PUT on the main endpoint (`Store.Update`, order in `registry.rs`): 404 missing; 422 without
+    /// resourceVersion unless the kind allows unconditional updates; 409 on a stale one (before the
+    /// no-op test); the strategy's status/generation rules; emptied finalizers while deleting ⇒
+    /// removal (DELETED); identical result ⇒ no-op (no revision, no event); else MODIFIED.
     pub fn update(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
         let result = self.do_update(obj, registry::Endpoint::Main, now);
         self.record(Verb::Update, &result, 200);
         result
     }
 
-    /// PUT on `/status`; 404 when the kind does not serve it.
+    /// PUT on `/status` (customresource `status_strategy.go`): only `status` is taken from the
+    /// request, generation never moves; same precondition and no-op rules as [`ApiServer::update`];
+    /// 404 when the kind does not serve `/status`.
     pub fn update_status(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
         let result = self.do_update(obj, registry::Endpoint::Status, now);
         self.record(Verb::Update, &result, 200);
         result
     }
 
-    /// PATCH (JSON merge patch over the wire shape, see [`object_to_value`]) on the main endpoint.
+    /// PATCH with a JSON merge patch (apiserver `pkg/endpoints/handlers/patch.go`) applied to the
+    /// current object's wire shape ([`object_to_value`]), then the [`ApiServer::update`] flow: a
+    /// patch without `metadata.resourceVersion` never conflicts, one with a stale RV is 409.
     pub fn patch(
         &mut self,
         kind: &str,
@@ -246,7 +258,8 @@ impl ApiServer {
         result
     }
 
-    /// PATCH on `/status`; 404 when the kind does not serve it.
+    /// PATCH on `/status`: the merge patch, then the [`ApiServer::update_status`] rules; 404 when
+    /// the kind does not serve `/status`.
     pub fn patch_status(
         &mut self,
         kind: &str,
@@ -265,7 +278,11 @@ impl ApiServer {
         result
     }
 
-    /// DELETE (finalizers, graceful deletion and namespace termination apply). 200 on success.
+    /// DELETE (`Store.Delete`, `rest.BeforeDelete`): precondition mismatch ⇒ 409; finalizers
+    /// pending ⇒ deletionTimestamp = now, generation +1, MODIFIED (a repeat is a no-op); graceful
+    /// kinds (pods) get deletionTimestamp = now + grace; otherwise removal with a DELETED event at
+    /// the deletion revision. Namespaces go `Terminating` first (see
+    /// [`ApiServer::namespace_finalize_step`]). 200.
     pub fn delete(
         &mut self,
         kind: &str,
@@ -296,7 +313,12 @@ impl ApiServer {
         resource_version: u64,
     ) -> Result<Vec<WatchEvent>, ApiError> {
         let result = self.do_watch_from(kind, resource_version);
-        self.record(Verb::Watch, &Ok::<(), ApiError>(()), 200);
+        let code = if self.kinds.contains_key(kind) {
+            200
+        } else {
+            404
+        };
+        self.record_request(Verb::Watch, code);
         result
     }
 
@@ -359,6 +381,23 @@ impl ApiServer {
         &self.pending
     }
 
+    /// The stored object, without counting a request (for snapshots and invariant checkers).
+    pub fn peek(&self, kind: &str, namespace: &str, name: &str) -> Option<ObjectRef> {
+        let k = self.kinds.get(kind)?;
+        let ns = if k.namespaced { namespace } else { "" };
+        self.store
+            .get(kind, &crate::object::meta_namespace_key(ns, name))
+            .map(|s| ObjectRef::clone(&s.object))
+    }
+
+    /// Every stored object of `kind` in key order, without counting a request.
+    pub fn snapshot(&self, kind: &str) -> Vec<ObjectRef> {
+        self.store
+            .iter_kind(kind)
+            .map(|(_, s)| ObjectRef::clone(&s.object))
+            .collect()
+    }
+
     /// The watch cache of `kind`.
     pub fn watch_cache(&self, kind: &str) -> Option<&WatchCache> {
         self.caches.get(kind)
@@ -377,10 +416,10 @@ impl ApiServer {
         self.admit_seats(verb, 1, now)
     }
 
-    /// Runs a request of `seats` (see [`list_seats`]) through admission.
+    /// Runs a request of `seats` (see [`list_seats`]) through admission
+    /// ([`RequestLimiter::try_admit_seats`]); call [`ApiServer::expire_queued`] at the deadline of
+    /// every [`Admission::Queued`].
     pub fn admit_seats(&mut self, verb: Verb, seats: u32, now: SimTime) -> Admission {
-        let timed_out = self.limiter.expire_queued(now);
-        self.record_timeouts(&timed_out);
         let admission = self.limiter.try_admit_seats(verb, seats, now);
         if let Admission::Rejected { .. } = admission {
             self.record_request(verb, 429);
@@ -396,7 +435,8 @@ impl ApiServer {
         out
     }
 
-    /// Rejects queued requests whose wait ran out (counted as 429s).
+    /// Rejects queued requests whose wait ran out (counted as 429s) and reports any request their
+    /// removal let start.
     pub fn expire_queued(&mut self, now: SimTime) -> Vec<QueueOutcome> {
         let out = self.limiter.expire_queued(now);
         self.record_timeouts(&out);

@@ -165,6 +165,16 @@ impl WatchCacheConfig {
     }
 }
 
+/// The fresh duration as a `Duration`; a non-finite or negative value (an unvalidated config) falls
+/// back to upstream's 75 s instead of panicking.
+fn fresh_duration(seconds: f64) -> Duration {
+    if seconds.is_finite() && seconds >= 0.0 {
+        Duration::from_secs_f64(seconds.min(1e9))
+    } else {
+        Duration::from_secs(75)
+    }
+}
+
 #[derive(Clone, Debug)]
 struct CachedEvent {
     event: WatchEvent,
@@ -194,7 +204,7 @@ impl WatchCache {
             capacity: lower,
             lower_capacity: lower,
             upper_capacity: config.upper_capacity.max(lower),
-            event_fresh: Duration::from_secs_f64(config.event_fresh_duration_s.clamp(0.0, 1e9)),
+            event_fresh: fresh_duration(config.event_fresh_duration_s),
             list_resource_version,
             removed_event_since_relist: false,
         }
@@ -282,16 +292,16 @@ impl WatchCache {
     /// else the oldest buffered event's RV.
     pub fn events_since(&self, resource_version: u64) -> Result<Vec<WatchEvent>, ApiError> {
         let oldest = if self.list_resource_version > 0 && !self.removed_event_since_relist {
-            self.list_resource_version + 1
+            self.list_resource_version.saturating_add(1)
         } else if let Some(rv) = self.oldest_resource_version() {
             rv
         } else {
             return Err(ApiError::unknown("watch cache isn't correctly initialized"));
         };
-        if resource_version < oldest - 1 {
+        let floor = oldest.saturating_sub(1);
+        if resource_version < floor {
             return Err(ApiError::expired(format!(
-                "too old resource version: {resource_version} ({})",
-                oldest - 1
+                "too old resource version: {resource_version} ({floor})"
             )));
         }
         Ok(self

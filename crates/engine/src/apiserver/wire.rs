@@ -73,7 +73,7 @@ fn owner_to_value(o: &OwnerReference) -> Value {
 pub fn object_from_value(value: &Value, template: &Object) -> Result<Object, ApiError> {
     let root = value
         .as_object()
-        .ok_or_else(|| bad("", "the patched object must be a JSON object"))?;
+        .ok_or_else(|| ApiError::bad_request("the patched object must be a JSON object"))?;
     let metadata = match root.get("metadata") {
         None | Some(Value::Null) => ObjectMeta::default(),
         Some(v) => meta_from_value(v)?,

@@ -1,0 +1,393 @@
+//! Create / get / list / update / patch through the simulated API server: resourceVersion,
+//! optimistic concurrency, generation and the `/status` subresource.
+
+use std::collections::BTreeMap;
+
+use flywheel_engine::apiserver::{
+    ApiServer, ApiServerConfig, LabelSelector, ResourceKind, StatusReason, Verb,
+};
+use flywheel_engine::object::Object;
+use flywheel_engine::SimTime;
+use serde_json::json;
+
+fn server(status_subresource: bool) -> ApiServer {
+    let mut s = ApiServer::new(ApiServerConfig::default()).expect("default config is valid");
+    s.register_kind(ResourceKind::custom_resource(
+        "Flywheel",
+        "flywheels",
+        "demo.flywheel.dev",
+        true,
+        status_subresource,
+    ))
+    .expect("new kind");
+    s
+}
+
+fn flywheel(name: &str) -> Object {
+    let mut o = Object::new("Flywheel", "default", name);
+    o.spec = json!({"replicas": 1});
+    o
+}
+
+fn t(ms: u64) -> SimTime {
+    SimTime::from_millis(ms)
+}
+
+#[test]
+fn create_assigns_a_uid_generation_one_and_the_next_global_revision() {
+    let mut s = server(true);
+    let before = s.revision();
+    let a = s.create(flywheel("a"), t(1)).expect("created");
+    let pod = s
+        .create(Object::new("Pod", "default", "p"), t(2))
+        .expect("created");
+    assert_eq!(a.metadata.resource_version, before + 1);
+    assert_eq!(
+        pod.metadata.resource_version,
+        before + 2,
+        "one counter for all kinds"
+    );
+    assert_eq!(a.metadata.generation, 1);
+    assert!(!a.metadata.uid.is_empty());
+    assert_ne!(a.metadata.uid, pod.metadata.uid);
+    assert_eq!(
+        pod.status,
+        json!({"phase": "Pending"}),
+        "pod strategy sets Pending"
+    );
+}
+
+/// Mirrors store_tests.go RunTestCreate's `ErrResourceVersionSetOnCreate` case; the handler turns
+/// that plain error into a 500 (responsewriters/status.go ErrorToAPIStatus).
+#[test]
+fn create_with_a_resource_version_fails_with_the_storage_error() {
+    let mut s = server(true);
+    let mut o = flywheel("a");
+    o.metadata.resource_version = 5;
+    let err = s.create(o, t(1)).expect_err("rv set");
+    assert_eq!((err.code, err.reason), (500, StatusReason::Unknown));
+    assert_eq!(
+        err.message,
+        "resourceVersion should not be set on objects to be created"
+    );
+}
+
+#[test]
+fn creating_a_taken_name_is_409_already_exists() {
+    let mut s = server(true);
+    s.create(flywheel("a"), t(1)).expect("created");
+    let err = s.create(flywheel("a"), t(2)).expect_err("taken");
+    assert_eq!((err.code, err.reason), (409, StatusReason::AlreadyExists));
+    assert_eq!(
+        err.message,
+        "flywheels.demo.flywheel.dev \"a\" already exists"
+    );
+}
+
+#[test]
+fn creating_in_a_missing_namespace_is_404() {
+    let mut s = server(true);
+    let err = s
+        .create(Object::new("Flywheel", "nowhere", "a"), t(1))
+        .expect_err("no namespace");
+    assert_eq!(err.code, 404);
+    assert_eq!(err.message, "namespaces \"nowhere\" not found");
+}
+
+#[test]
+fn a_crd_with_the_status_subresource_drops_status_on_create_and_one_without_keeps_it() {
+    for (sub, expected) in [(true, json!(null)), (false, json!({"ready": true}))] {
+        let mut s = server(sub);
+        let mut o = flywheel("a");
+        o.status = json!({"ready": true});
+        let created = s.create(o, t(1)).expect("created");
+        assert_eq!(created.status, expected, "status subresource {sub}");
+    }
+}
+
+#[test]
+fn get_of_a_missing_object_is_404_with_the_upstream_message() {
+    let mut s = server(true);
+    let err = s.get("Flywheel", "default", "nope").expect_err("missing");
+    assert!(err.is_not_found());
+    assert_eq!(
+        err.message,
+        "flywheels.demo.flywheel.dev \"nope\" not found"
+    );
+    let err = s.get("Unknown", "default", "x").expect_err("no such kind");
+    assert_eq!(err.code, 404);
+}
+
+#[test]
+fn list_filters_by_namespace_and_labels_and_carries_the_store_revision() {
+    let mut s = server(true);
+    let mut labelled = flywheel("b");
+    labelled.metadata.labels = Some(BTreeMap::from([("app".into(), "demo".into())]));
+    s.create(flywheel("a"), t(1)).expect("created");
+    s.create(labelled, t(2)).expect("created");
+    s.create(Object::new("Flywheel", "kube-system", "c"), t(3))
+        .expect("created");
+    s.create(Object::new("Pod", "default", "later"), t(4))
+        .expect("created");
+    let all = s.list("Flywheel", None, None).expect("listed");
+    let names: Vec<&str> = all.items.iter().map(|o| o.metadata.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    assert_eq!(
+        all.resource_version,
+        s.revision(),
+        "list RV is the revision, not the max item RV"
+    );
+    let in_default = s.list("Flywheel", Some("default"), None).expect("listed");
+    assert_eq!(in_default.items.len(), 2);
+    let sel = LabelSelector::parse("app=demo").expect("parses");
+    let selected = s.list("Flywheel", None, Some(&sel)).expect("listed");
+    assert_eq!(selected.items.len(), 1);
+    assert_eq!(selected.items[0].metadata.name, "b");
+}
+
+/// Spec §1.2/§1.3 order: the resourceVersion precondition runs before the no-op test.
+#[test]
+fn an_update_with_a_stale_resource_version_conflicts_even_when_it_would_be_a_no_op() {
+    let mut s = server(true);
+    let v1 = s.create(flywheel("a"), t(1)).expect("created");
+    let mut changed = (*v1).clone();
+    changed.spec = json!({"replicas": 2});
+    s.update(changed, t(2)).expect("updated");
+    let err = s.update((*v1).clone(), t(3)).expect_err("stale");
+    assert_eq!((err.code, err.reason), (409, StatusReason::Conflict));
+    assert_eq!(
+        err.message,
+        "Operation cannot be fulfilled on flywheels.demo.flywheel.dev \"a\": the object has been \
+         modified; please apply your changes to the latest version and try again"
+    );
+}
+
+#[test]
+fn a_custom_resource_put_without_resource_version_is_422_while_a_pod_put_is_unconditional() {
+    let mut s = server(true);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    let mut no_rv = (*created).clone();
+    no_rv.metadata.resource_version = 0;
+    no_rv.spec = json!({"replicas": 5});
+    let err = s.update(no_rv, t(2)).expect_err("CR needs RV");
+    assert_eq!((err.code, err.reason), (422, StatusReason::Invalid));
+    assert!(
+        err.message.contains(
+            "metadata.resourceVersion: Invalid value: 0: must be specified for an update"
+        ),
+        "{err}"
+    );
+
+    let pod = s
+        .create(Object::new("Pod", "default", "p"), t(3))
+        .expect("created");
+    let mut pod_no_rv = (*pod).clone();
+    pod_no_rv.metadata.resource_version = 0;
+    pod_no_rv.spec = json!({"nodeName": "n1"});
+    let updated = s.update(pod_no_rv, t(4)).expect("pods allow it");
+    assert_eq!(updated.metadata.generation, 2);
+}
+
+#[test]
+fn the_main_endpoint_ignores_status_when_the_crd_serves_status_so_the_put_is_a_no_op() {
+    let mut s = server(true);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    s.drain_events();
+    let mut with_status = (*created).clone();
+    with_status.status = json!({"lastSync": 123});
+    let out = s.update(with_status, t(2)).expect("accepted");
+    assert_eq!(out.status, json!(null), "status change dropped");
+    assert_eq!(
+        out.metadata.resource_version,
+        created.metadata.resource_version
+    );
+    assert!(s.drain_events().is_empty());
+}
+
+#[test]
+fn update_status_is_404_when_the_crd_lacks_the_status_subresource() {
+    let mut s = server(false);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    let err = s
+        .update_status((*created).clone(), t(2))
+        .expect_err("no /status");
+    assert_eq!((err.code, err.reason), (404, StatusReason::NotFound));
+    let err = s
+        .patch_status("Flywheel", "default", "a", &json!({"status": {}}), t(3))
+        .expect_err("no /status");
+    assert_eq!(err.code, 404);
+}
+
+/// Mirrors status_strategy_test.go TestPrepareForUpdate end to end.
+#[test]
+fn update_status_takes_only_status_and_keeps_generation() {
+    let mut s = server(true);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    let mut req = (*created).clone();
+    req.status = json!({"observedGeneration": 1});
+    req.spec = json!({"replicas": 99});
+    req.metadata.labels = Some(BTreeMap::from([("ignored".into(), "yes".into())]));
+    let out = s.update_status(req, t(2)).expect("status written");
+    assert_eq!(out.status, json!({"observedGeneration": 1}));
+    assert_eq!(out.spec, json!({"replicas": 1}));
+    assert_eq!(out.metadata.labels, None);
+    assert_eq!(out.metadata.generation, 1);
+    assert!(out.metadata.resource_version > created.metadata.resource_version);
+}
+
+#[test]
+fn a_metadata_only_change_moves_the_resource_version_but_not_generation() {
+    let mut s = server(false);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    let mut req = (*created).clone();
+    req.metadata.annotations = Some(BTreeMap::from([("touched".into(), "1".into())]));
+    let out = s.update(req, t(2)).expect("updated");
+    assert_eq!(out.metadata.generation, 1);
+    assert!(out.metadata.resource_version > created.metadata.resource_version);
+}
+
+/// rest/update.go BeforeUpdate: "Ensure requests cannot update generation".
+#[test]
+fn a_client_cannot_set_generation() {
+    let mut s = server(true);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    let mut req = (*created).clone();
+    req.metadata.generation = 99;
+    let out = s.update(req, t(2)).expect("accepted");
+    assert_eq!(out.metadata.generation, 1);
+    assert_eq!(
+        out.metadata.resource_version, created.metadata.resource_version,
+        "no-op"
+    );
+}
+
+/// controller-runtime `client.MergeFrom` sends no resourceVersion: never a conflict.
+#[test]
+fn a_merge_patch_without_resource_version_never_conflicts() {
+    let mut s = server(true);
+    s.create(flywheel("a"), t(1)).expect("created");
+    for i in 0..3 {
+        let out = s
+            .patch(
+                "Flywheel",
+                "default",
+                "a",
+                &json!({"spec": {"replicas": 10 + i}}),
+                t(2 + i),
+            )
+            .expect("patched");
+        assert_eq!(out.spec, json!({"replicas": 10 + i}));
+        assert_eq!(out.metadata.generation, 2 + i as i64);
+    }
+}
+
+/// controller-runtime `MergeFromWithOptimisticLock` puts the original RV in the patch.
+#[test]
+fn a_merge_patch_carrying_a_stale_resource_version_conflicts() {
+    let mut s = server(true);
+    let v1 = s.create(flywheel("a"), t(1)).expect("created");
+    s.patch(
+        "Flywheel",
+        "default",
+        "a",
+        &json!({"spec": {"replicas": 2}}),
+        t(2),
+    )
+    .expect("patched");
+    let stale = json!({
+        "metadata": {"resourceVersion": v1.metadata.resource_version.to_string()},
+        "spec": {"replicas": 3}
+    });
+    let err = s
+        .patch("Flywheel", "default", "a", &stale, t(3))
+        .expect_err("stale");
+    assert!(err.is_conflict(), "{err}");
+}
+
+#[test]
+fn a_null_in_a_merge_patch_removes_the_key() {
+    let mut s = server(true);
+    let mut o = flywheel("a");
+    o.metadata.labels = Some(BTreeMap::from([
+        ("keep".into(), "1".into()),
+        ("drop".into(), "1".into()),
+    ]));
+    s.create(o, t(1)).expect("created");
+    let out = s
+        .patch(
+            "Flywheel",
+            "default",
+            "a",
+            &json!({"metadata": {"labels": {"drop": null}}}),
+            t(2),
+        )
+        .expect("patched");
+    assert_eq!(
+        out.metadata.labels,
+        Some(BTreeMap::from([("keep".into(), "1".into())]))
+    );
+    assert_eq!(out.metadata.generation, 1, "metadata only");
+}
+
+#[test]
+fn a_patch_renaming_the_object_is_a_bad_request() {
+    let mut s = server(true);
+    s.create(flywheel("a"), t(1)).expect("created");
+    let err = s
+        .patch(
+            "Flywheel",
+            "default",
+            "a",
+            &json!({"metadata": {"name": "b"}}),
+            t(2),
+        )
+        .expect_err("rename");
+    assert_eq!(err.code, 400);
+}
+
+#[test]
+fn every_request_outcome_is_counted_by_verb_and_code() {
+    let mut s = server(true);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    let _ = s.create(flywheel("a"), t(2));
+    let _ = s.get("Flywheel", "default", "a");
+    let _ = s.get("Flywheel", "default", "missing");
+    let mut stale = (*created).clone();
+    stale.metadata.resource_version -= 1;
+    let _ = s.update(stale, t(3));
+    let mut no_rv = (*created).clone();
+    no_rv.metadata.resource_version = 0;
+    let _ = s.update(no_rv, t(4));
+    let m = s.metrics();
+    assert_eq!(m.requests(Verb::Create, 201), 1);
+    assert_eq!(m.requests(Verb::Create, 409), 1);
+    assert_eq!(m.requests(Verb::Get, 200), 1);
+    assert_eq!(m.requests(Verb::Get, 404), 1);
+    assert_eq!(m.requests(Verb::Update, 409), 1);
+    assert_eq!(m.requests(Verb::Update, 422), 1);
+    assert_eq!(m.objects.get("Flywheel"), Some(&1));
+    assert_eq!(
+        m.objects.get("Namespace"),
+        Some(&2),
+        "default and kube-system"
+    );
+    assert_eq!(m.resource_version, s.revision());
+}
+
+#[test]
+fn kinds_declared_in_the_config_are_served_from_the_start_and_duplicates_are_refused() {
+    let fw = ResourceKind::custom_resource("Flywheel", "flywheels", "demo.dev", true, false);
+    let mut s = ApiServer::new(ApiServerConfig {
+        kinds: vec![fw.clone()],
+        ..ApiServerConfig::default()
+    })
+    .expect("valid config");
+    assert_eq!(s.kind("Flywheel"), Some(&fw));
+    s.create(flywheel("a"), t(1)).expect("served");
+    let err = ApiServer::new(ApiServerConfig {
+        kinds: vec![fw.clone(), fw],
+        ..ApiServerConfig::default()
+    })
+    .expect_err("duplicate");
+    assert_eq!(err.field, "kind.name");
+}
