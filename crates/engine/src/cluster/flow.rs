@@ -136,7 +136,15 @@ impl Cluster {
     pub(super) fn informer_popped(&mut self, ctx: &mut Context<'_, Ev>) {
         if let Some(op) = self.op.as_mut() {
             op.informer.popping = false;
-            op.informer.pop_and_process();
+            if let Some((key, deltas)) = op.informer.pop_and_process() {
+                ctx.trace(
+                    "informer",
+                    "Pop",
+                    Some(&key),
+                    None,
+                    format!("deltas={deltas}"),
+                );
+            }
         }
         self.kick_informer(ctx);
         self.kick_handler(ctx);
@@ -207,6 +215,13 @@ impl Cluster {
         let mut started = Vec::new();
         for i in idle {
             let Some(key) = op.queue.get(now) else { break };
+            ctx.trace(
+                "worker",
+                "Reconcile",
+                Some(&key),
+                None,
+                format!("worker={i}"),
+            );
             op.workers[i] = Some(Job::new(key, now));
             started.push(i);
         }

@@ -137,30 +137,30 @@ impl SimInformer {
     }
 
     /// Pops one item, updates the indexer and buffers the resulting notifications for the
-    /// handler. Returns how many notifications were buffered.
-    pub fn pop_and_process(&mut self) -> usize {
+    /// handler. Returns the item's key and how many deltas it carried.
+    pub fn pop_and_process(&mut self) -> Option<(String, usize)> {
         let (deltas, initial) = match &mut self.fifo {
             Fifo::Delta(f) => match f.pop_deltas() {
                 Some(p) => (p.deltas, p.is_in_initial_list),
-                None => return 0,
+                None => return None,
             },
             Fifo::Real(f) => match f.pop_with_initial_list() {
                 Some((d, initial)) => (vec![d], initial),
-                None => return 0,
+                None => return None,
             },
         };
         self.fifo_bytes = self.fifo_bytes.saturating_sub(deltas_bytes(&deltas));
         let key = deltas.first().map(Delta::key).unwrap_or_default();
+        let count = deltas.len();
         let cached = |ix: &Indexer| ix.get_by_key(&key).map_or(0, |o| o.size_bytes);
         let before = cached(&self.indexer);
         let notifications = process_deltas(&mut self.indexer, deltas, initial);
         self.store_bytes = (self.store_bytes + cached(&self.indexer)).saturating_sub(before);
-        let n = notifications.len();
         for notification in notifications {
             self.buffer_bytes += notification_bytes(&notification);
             self.listener.add(notification);
         }
-        n
+        Some((key, count))
     }
 
     /// Takes the next notification for the handler.

@@ -299,6 +299,13 @@ impl Cluster {
             _ => ReflectorEventType::Bookmark,
         };
         let object = event.object.clone();
+        ctx.trace(
+            "watch",
+            event.event_type.as_str(),
+            Some(&object.key()),
+            Some(event.resource_version),
+            String::new(),
+        );
         self.process.decode_event(object.size_bytes, ctx.now());
         self.reg.inc("flywheel_watch_events_total", 1.0);
         let actions = op.informer.reflector.on_watch_event(event_type, object);

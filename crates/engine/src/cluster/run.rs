@@ -100,6 +100,21 @@ impl Run {
         self.sim.trace()
     }
 
+    /// Trace events recorded after the first `seen_total` (still in the ring), oldest first: what
+    /// happened since the caller last looked. Pass [`crate::sim::Trace::total`] of the last call.
+    pub fn trace_since(&self, seen_total: u64) -> impl Iterator<Item = &crate::sim::TraceEvent> {
+        let trace = self.sim.trace();
+        let kept = trace.events().count() as u64;
+        let first_kept = trace.total() - kept;
+        let skip = seen_total.saturating_sub(first_kept).min(kept) as usize;
+        trace.events().skip(skip)
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.sim.model().scenario
+    }
+
     /// The report: final metrics and series.
     pub fn report(&mut self) -> RunReport {
         let now = self.sim.now();

@@ -8,6 +8,7 @@ mod config;
 pub mod presets;
 mod serde_units;
 pub mod units;
+pub mod variant;
 
 use std::fmt;
 
