@@ -159,6 +159,11 @@ impl Cluster {
         evs
     }
 
+    /// The sampled metric series.
+    pub fn series(&self) -> &SeriesSet {
+        &self.series
+    }
+
     fn incarnation(&self) -> Option<u64> {
         self.op.as_ref().map(|o| o.incarnation)
     }

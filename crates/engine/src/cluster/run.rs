@@ -110,6 +110,16 @@ impl Run {
         trace.events().skip(skip)
     }
 
+    /// The keys of every sampled series (`name{labels}`), in order.
+    pub fn series_keys(&self) -> impl Iterator<Item = &String> {
+        self.sim.model().series().iter().map(|(k, _)| k)
+    }
+
+    /// One sampled series: `(t_seconds, value)` points, at most 2000, oldest first. Cheap: no copy.
+    pub fn series(&self, key: &str) -> Option<&[(f64, f64)]> {
+        self.sim.model().series().get(key).map(|s| s.points())
+    }
+
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         &self.sim.model().scenario
