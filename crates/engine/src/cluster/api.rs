@@ -21,8 +21,11 @@ use super::request::{Call, Reply};
 pub enum Admit {
     /// It executes now.
     Now,
-    /// It waits in an APF queue.
-    Queued,
+    /// It waits in an APF queue until dispatched, or rejected at `deadline`.
+    Queued {
+        /// When its queue wait runs out.
+        deadline: SimTime,
+    },
     /// 429 with this `Retry-After`.
     Reject {
         /// Seconds.
@@ -109,9 +112,9 @@ impl SimApiServer {
                 self.hold(id, t);
                 Admit::Now
             }
-            Admission::Queued { ticket, .. } => {
+            Admission::Queued { ticket, deadline } => {
                 self.hold(id, ticket);
-                Admit::Queued
+                Admit::Queued { deadline }
             }
             Admission::Rejected { retry_after_s } => Admit::Reject { retry_after_s },
         }
@@ -129,6 +132,15 @@ impl SimApiServer {
             self.by_ticket.remove(&t.id);
             outcomes.extend(self.server.release(t, now));
         }
+        outcomes
+            .into_iter()
+            .filter_map(|o| self.outcome(o))
+            .collect()
+    }
+
+    /// Rejects queued requests whose wait ran out by `now`.
+    pub fn expire(&mut self, now: SimTime) -> Vec<(u64, Admit)> {
+        let outcomes = self.server.expire_queued(now);
         outcomes
             .into_iter()
             .filter_map(|o| self.outcome(o))
@@ -263,6 +275,11 @@ impl SimApiServer {
             .into_iter()
             .take(count.unwrap_or(usize::MAX))
             .collect()
+    }
+
+    /// Seats and queue occupancy.
+    pub fn in_flight(&self) -> crate::apiserver::InFlight {
+        self.server.limiter().in_flight()
     }
 
     /// The etcd revision.

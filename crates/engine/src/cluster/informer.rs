@@ -127,11 +127,7 @@ impl SimInformer {
     /// Size of the next item the processing loop would pop, in bytes (for its CPU cost).
     pub fn next_pop_bytes(&self) -> Option<u64> {
         match &self.fifo {
-            Fifo::Delta(f) => f
-                .list_keys()
-                .first()
-                .and_then(|k| f.get_by_key(k))
-                .map(deltas_bytes),
+            Fifo::Delta(f) => f.peek().map(|(_, d)| deltas_bytes(d)),
             Fifo::Real(f) => f.iter().next().map(delta_bytes),
         }
     }

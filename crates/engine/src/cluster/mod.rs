@@ -42,6 +42,10 @@ use registry::Registry;
 use request::Pending;
 use series::SeriesSet;
 
+/// Most resourceVersions of the operator's own writes remembered to spot the loop closing (the
+/// oldest are forgotten first).
+pub const MAX_TRACKED_OWN_WRITES: usize = 200_000;
+
 /// How often metrics are sampled into series (virtual time).
 pub const SAMPLE_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -99,6 +103,8 @@ pub enum Ev {
         /// Worker index.
         worker: usize,
     },
+    /// An APF queue wait may have run out.
+    QueueDeadline,
     /// Sample metrics.
     Sample,
     /// The kubelet (re)starts the operator's container.
@@ -202,6 +208,7 @@ impl Model for Cluster {
                 incarnation,
                 worker,
             } if self.is_current(incarnation) => self.advance_worker(ctx, worker, None),
+            Ev::QueueDeadline => self.queue_deadline(ctx),
             Ev::Sample => self.sample(ctx),
             Ev::ContainerStart => self.container_start(ctx),
             _ => {} // an event of a dead incarnation: the process that would handle it is gone

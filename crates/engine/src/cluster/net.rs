@@ -62,7 +62,7 @@ impl Cluster {
             self.op.as_mut().and_then(|o| o.client_limiter.as_mut()),
         ) {
             (Origin::User, _) | (_, None) => Duration::ZERO,
-            (_, Some(limiter)) => limiter.reserve(ctx.now()),
+            (_, Some(limiter)) => limiter.wait(ctx.now()),
         };
         if !matches!(p.origin, Origin::User) {
             self.observe_client_wait(wait);
@@ -77,13 +77,15 @@ impl Cluster {
         };
         match self.api.admit(id, &p.call, ctx.now()) {
             Admit::Now => self.start_processing(ctx, id),
-            Admit::Queued => {}
+            Admit::Queued { deadline } => ctx.schedule_at(deadline, Ev::QueueDeadline),
             Admit::Reject { retry_after_s } => self.reject(ctx, id, retry_after_s),
         }
     }
 
     fn start_processing(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
         let Some(p) = self.pending.get(&id) else {
+            // Its client died while it waited in the APF queue: the server drops it at once.
+            self.release_seat(ctx, id);
             return;
         };
         let latency = self.api.latency(&p.call, ctx.now(), ctx.rng);
@@ -125,7 +127,7 @@ impl Cluster {
         // Modelled as the retry leaving the client at `at`: the limiter wait is taken then.
         let delay = at.saturating_since(ctx.now());
         let wait = match self.op.as_mut().and_then(|o| o.client_limiter.as_mut()) {
-            Some(limiter) => limiter.reserve(at),
+            Some(limiter) => limiter.wait(at),
             None => Duration::ZERO,
         };
         ctx.schedule_in(delay + wait + NETWORK_DELAY, Ev::Arrive(id));
@@ -151,6 +153,9 @@ impl Cluster {
             );
             if own {
                 self.own_writes.insert(o.resource_version());
+                if self.own_writes.len() > super::MAX_TRACKED_OWN_WRITES {
+                    self.own_writes.pop_first();
+                }
             }
         } else {
             ctx.trace(
@@ -167,11 +172,22 @@ impl Cluster {
     }
 
     fn release_seat(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        for (queued_id, outcome) in self.api.release(id, ctx.now()) {
+        let outcomes = self.api.release(id, ctx.now());
+        self.queue_outcomes(ctx, outcomes);
+    }
+
+    /// An APF queue wait ran out: those requests get 429.
+    pub(super) fn queue_deadline(&mut self, ctx: &mut Context<'_, Ev>) {
+        let outcomes = self.api.expire(ctx.now());
+        self.queue_outcomes(ctx, outcomes);
+    }
+
+    fn queue_outcomes(&mut self, ctx: &mut Context<'_, Ev>, outcomes: Vec<(u64, Admit)>) {
+        for (queued_id, outcome) in outcomes {
             match outcome {
                 Admit::Now => self.start_processing(ctx, queued_id),
                 Admit::Reject { retry_after_s } => self.reject(ctx, queued_id, retry_after_s),
-                Admit::Queued => {}
+                Admit::Queued { .. } => {}
             }
         }
     }

@@ -1,6 +1,7 @@
 //! The operator's in-process state: one informer, the workqueue, the workers, the event handler's
 //! predicates and the REST client's rate limiter. Rebuilt empty on every container start.
 
+use crate::client::rate_limiter::TokenBucketRateLimiter;
 use crate::informer::indexer::Notification;
 use crate::informer::reflector::{Reflector, ReflectorConfig};
 use crate::predicate::{
@@ -9,7 +10,6 @@ use crate::predicate::{
 };
 use crate::scenario::{PredicateKind, Profile, Scenario};
 use crate::time::SimTime;
-use crate::workqueue::BucketRateLimiter;
 
 use super::informer::SimInformer;
 use super::worker::Job;
@@ -30,7 +30,7 @@ pub struct Operator {
     /// Predicates of the `For` watch (all must admit: `builder.WithPredicates` ANDs them).
     pub predicates: Vec<Box<dyn Predicate>>,
     /// client-go's token bucket, or `None` when client-side limiting is off.
-    pub client_limiter: Option<BucketRateLimiter>,
+    pub client_limiter: Option<TokenBucketRateLimiter>,
     /// When the queue's next waiting item is due and a wake-up is scheduled for it.
     pub queue_wake_at: Option<SimTime>,
 }
@@ -42,7 +42,11 @@ impl Operator {
         let informer = SimInformer::new(&scenario.crd.kind, scenario.fifo_kind(), reflector, now);
         let client_limiter = scenario
             .client_rate_limit()
-            .and_then(|(qps, burst)| BucketRateLimiter::new(qps, burst).ok());
+            .and_then(|(qps, burst)| {
+                TokenBucketRateLimiter::new(qps as f32, i32::try_from(burst).unwrap_or(i32::MAX))
+                    .ok()
+            })
+            .filter(TokenBucketRateLimiter::is_enabled);
         Operator {
             incarnation,
             started_at: now,

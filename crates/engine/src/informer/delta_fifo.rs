@@ -96,6 +96,8 @@ pub struct DeltaFifo {
     synced: bool,
     /// Emit `Replaced` (true) or `Sync` (false) from `Replace` (`emitDeltaTypeReplaced`).
     emit_delta_type_replaced: bool,
+    /// Deltas held over all keys (kept so that reading it is O(1)).
+    pending: usize,
 }
 
 impl Default for DeltaFifo {
@@ -122,6 +124,7 @@ impl DeltaFifo {
             initial_population_count: 0,
             synced: false,
             emit_delta_type_replaced,
+            pending: 0,
         }
     }
 
@@ -222,6 +225,7 @@ impl DeltaFifo {
             self.check_synced();
         }
         let deltas = self.items.remove(&key).unwrap_or_default();
+        self.pending = self.pending.saturating_sub(deltas.len());
         Some(PoppedDeltas {
             key,
             deltas,
@@ -253,7 +257,13 @@ impl DeltaFifo {
 
     /// The total number of queued deltas over all keys (for memory accounting).
     pub fn pending_deltas(&self) -> usize {
-        self.items.values().map(Vec::len).sum()
+        self.pending
+    }
+
+    /// The key that would pop next and its deltas, without popping.
+    pub fn peek(&self) -> Option<(&str, &[Delta])> {
+        let key = self.queue.front()?;
+        self.items.get(key).map(|d| (key.as_str(), d.as_slice()))
     }
 
     /// The queued keys in pop order (client-go `tools/cache/delta_fifo_test.go` `listKeys`).
@@ -340,8 +350,10 @@ impl DeltaFifo {
         let key = object.key();
         let deltas = self.items.entry(key.clone()).or_default();
         let newly_queued = deltas.is_empty();
+        let before = deltas.len();
         deltas.push(Delta { delta_type, object });
         dedup_deltas(deltas);
+        self.pending = self.pending + deltas.len() - before;
         if newly_queued {
             self.queue.push_back(key);
         }

@@ -31,6 +31,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         "idempotent-status",
         include_str!("../../scenarios/idempotent-status.toml"),
     ),
+    (
+        "seed-000-incident",
+        include_str!("../../scenarios/seed-000-incident.toml"),
+    ),
 ];
 
 /// The names of every preset.

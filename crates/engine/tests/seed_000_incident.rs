@@ -1,0 +1,89 @@
+//! The seed-000 incident preset reproduces the article's figures (three simulated minutes).
+
+use std::time::Duration;
+
+use flywheel_engine::cluster::report::RunReport;
+use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::scenario::presets;
+
+fn peak(r: &RunReport, key: &str) -> f64 {
+    r.series
+        .get(key)
+        .map_or(0.0, |s| s.iter().map(|p| p.1).fold(0.0, f64::max))
+}
+
+fn value_at(r: &RunReport, key: &str, t: f64) -> f64 {
+    r.series
+        .get(key)
+        .and_then(|s| s.iter().take_while(|p| p.0 <= t).last())
+        .map_or(0.0, |p| p.1)
+}
+
+#[test]
+fn the_incident_shows_the_articles_figures_and_the_storm_returns_after_each_restart() {
+    let scenario = presets::load("seed-000-incident", &[]).expect("preset loads");
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(180)),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(scenario, &options).expect("run starts");
+    while !run.advance(1_000_000) {}
+    let r = run.report();
+
+    let adds_per_s = value_at(&r, "workqueue_adds_total", 15.0) / 15.0;
+    assert!(
+        adds_per_s > 5000.0,
+        "workqueue_adds_total grows by {adds_per_s:.0}/s, the article saw 5000+"
+    );
+    let depth = peak(&r, "workqueue_depth");
+    assert!(
+        depth > 100_000.0,
+        "workqueue_depth peaks at {depth}, the article saw over 100k"
+    );
+    let throttled = r.metric("apiserver_request_total{code=\"429\",verb=\"PUT\"}");
+    assert!(throttled > 0.0, "the API server answers 429");
+    let fifo = peak(&r, "flywheel_heap_live_bytes{owner=\"fifo_deltas\"}");
+    assert!(
+        fifo > 300.0 * 1048576.0,
+        "the heap piles up in the informer's FIFO ({fifo} bytes)"
+    );
+    assert!(
+        r.metric("flywheel_oom_kills_total") >= 2.0,
+        "OOMKilled more than once"
+    );
+    let reason = "kube_pod_container_status_last_terminated_reason{reason=\"OOMKilled\"}";
+    assert_eq!(r.metric(reason), 1.0);
+    let restarts = r.metric("kube_pod_container_status_restarts_total");
+    assert!(restarts >= 2.0, "CrashLoopBackOff restarts it ({restarts})");
+    let late_adds =
+        value_at(&r, "workqueue_adds_total", 180.0) - value_at(&r, "workqueue_adds_total", 60.0);
+    assert!(
+        late_adds > 100_000.0,
+        "after restarts the storm comes back ({late_adds} adds after 60 s)"
+    );
+}
+
+#[test]
+fn with_controller_runtimes_default_client_qps_the_loop_never_reaches_the_api_servers_limits() {
+    let sets = [
+        ("client.qps".to_owned(), "20".to_owned()),
+        ("client.burst".to_owned(), "30".to_owned()),
+    ];
+    let scenario = presets::load("seed-000-incident", &sets).expect("preset loads");
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(60)),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(scenario, &options).expect("run starts");
+    while !run.advance(1_000_000) {}
+    let r = run.report();
+    assert_eq!(
+        r.metric("apiserver_request_total{code=\"429\",verb=\"PUT\"}"),
+        0.0
+    );
+    let puts = r.metric("apiserver_request_total{code=\"200\",verb=\"PUT\"}");
+    assert!(
+        puts <= 20.0 * 60.0 + 30.0,
+        "the token bucket caps writes at 20/s ({puts} in 60 s)"
+    );
+}
