@@ -4,24 +4,17 @@
 //! plotters-canvas. The page reads the engine's snapshots, metric series and trace events; it never
 //! reaches into engine internals.
 
-pub mod app;
 pub mod chart;
-pub mod heap_demo;
-
-use wasm_bindgen::prelude::*;
-
-/// Mounts the app into the element with id `app`; does nothing when that element is absent.
-#[cfg(not(test))]
-#[wasm_bindgen(start)]
-pub fn start() {
-    let Some(root) = gloo::utils::document().get_element_by_id("app") else {
-        return;
-    };
-    yew::Renderer::<app::App>::with_root(root).render();
-}
+pub mod config;
+pub mod i18n;
+pub mod objects;
+pub mod params;
+pub mod pipeline_draw;
+pub mod sim;
+pub mod theme;
+pub mod tokens;
 
 /// The crate version, for the page footer and bug reports.
-#[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
 }
