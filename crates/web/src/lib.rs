@@ -5,12 +5,14 @@
 //! reaches into engine internals.
 
 pub mod chart;
+pub mod chart_data;
 pub mod config;
 pub mod i18n;
 pub mod objects;
 pub mod params;
 pub mod pipeline_draw;
 pub mod sim;
+pub mod state;
 pub mod theme;
 pub mod tokens;
 
