@@ -50,12 +50,21 @@ impl ChartKind {
 }
 
 const MIB: f64 = 1024.0 * 1024.0;
+/// Samples (seconds) a rate is averaged over on the charts.
+pub const SMOOTH: usize = 5;
 
 /// Per-second rates of a cumulative counter series.
 pub fn rates(s: &[(f64, f64)]) -> Vec<(f64, f64)> {
-    s.windows(2)
-        .filter(|w| w[1].0 > w[0].0)
-        .map(|w| (w[1].0, ((w[1].1 - w[0].1) / (w[1].0 - w[0].0)).max(0.0)))
+    rates_over(s, 1)
+}
+
+/// Per-second rates over `span` samples (smoother than [`rates`] for noisy counters).
+pub fn rates_over(s: &[(f64, f64)], span: usize) -> Vec<(f64, f64)> {
+    let span = span.max(1);
+    (1..s.len())
+        .map(|i| (s[i.saturating_sub(span)], s[i]))
+        .filter(|(a, b)| b.0 > a.0)
+        .map(|(a, b)| (b.0, ((b.1 - a.1) / (b.0 - a.0)).max(0.0)))
         .collect()
 }
 
@@ -164,7 +173,7 @@ fn requests(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
             .filter(|k| label(k, "verb").as_deref() == Some(verb.as_str()) && label(k, "code").as_deref() != Some("429"))
             .cloned()
             .collect();
-        let pts = rates(&sum_series(lane, &ok));
+        let pts = rates_over(&sum_series(lane, &ok), SMOOTH);
         let c = verb_color(&verb, bl.p);
         bl.line(&verb, pts, c, b, false);
     }
@@ -174,7 +183,7 @@ fn requests(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
         .cloned()
         .collect();
     if !too_many.is_empty() {
-        let pts = rates(&sum_series(lane, &too_many));
+        let pts = rates_over(&sum_series(lane, &too_many), SMOOTH);
         let c = bl.p.purple;
         bl.line("429", pts, c, b, false);
     }
@@ -191,7 +200,7 @@ pub fn label(key: &str, name: &str) -> Option<String> {
 
 fn queue(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
     let depth = series(lane, "workqueue_depth");
-    let adds = rates(&series(lane, "workqueue_adds_total"));
+    let adds = rates_over(&series(lane, "workqueue_adds_total"), SMOOTH);
     let (blue, orange) = (bl.p.blue, bl.p.orange);
     bl.line("workqueue_depth", depth, blue, b, false);
     bl.line("workqueue_adds_total /s", adds, orange, b, true);
@@ -204,7 +213,7 @@ fn reconcile(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
         .filter(|k| k.starts_with("controller_runtime_reconcile_total{"))
         .cloned()
         .collect();
-    let recs = rates(&sum_series(lane, &keys));
+    let recs = rates_over(&sum_series(lane, &keys), SMOOTH);
     let p99 = series(
         lane,
         "controller_runtime_reconcile_time_seconds{controller=\"flywheel\",quantile=\"0.99\"}",

@@ -211,7 +211,7 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let qcount = format!("{} processing", op.workers_busy);
     stage(ctx, QUEUE, d, [queue, &qline, &qcount], false);
     let wl = format!("{}/{}", op.workers_busy, op.workers);
-    stage(ctx, WORKERS, d, ["workers", "MaxConcurrentReconciles", &wl], false);
+    stage(ctx, WORKERS, d, ["workers", "concurrency", &wl], false);
     let recs = lane.rate("controller_runtime_reconcile_total{controller=\"flywheel\",result=\"success\"}", 3);
     let last = if lane.last_result.is_empty() { "—" } else { lane.last_result.as_str() };
     let rl = format!("{recs:.1}/s");
@@ -259,7 +259,7 @@ fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f
     text(ctx, &format!("{} in flight", s.requests_in_flight), cx, y + 150.0, "11px sans-serif", p.muted, "center");
     if lane.too_many > 0 {
         let t = format!("{} × 429", lane.too_many);
-        text(ctx, &t, cx, y + 170.0, "700 12px sans-serif", p.purple, "center");
+        text(ctx, &t, cx, y + 168.0, "700 12px sans-serif", p.purple, "center");
     }
 }
 
@@ -330,14 +330,15 @@ fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     };
     ctx.begin_path();
     ctx.move_to(150.0, BOTTOM_Y - 8.0);
-    ctx.bezier_curve_to(196.0, BOTTOM_Y - 40.0, 196.0, TOP_Y + 40.0, 150.0, TOP_Y + 8.0);
+    ctx.bezier_curve_to(190.0, BOTTOM_Y - 40.0, 190.0, TOP_Y + 40.0, 150.0, TOP_Y + 8.0);
     ctx.set_line_width(1.5 + 4.0 * glow);
     ctx.set_stroke_style_str(if glow > 0.0 { p.orange } else { p.grid });
     ctx.stroke();
     arrow(ctx, (160.0, TOP_Y + 20.0), (150.0, TOP_Y + 8.0), if glow > 0.0 { p.orange } else { p.grid });
     let color = if lane.loop_count > 0 { p.orange } else { p.muted };
-    text(ctx, &format!("↺ {}", lane.loop_count), 186.0, 155.0, "700 14px sans-serif", color, "center");
-    text(ctx, "own write", 186.0, 172.0, "10px sans-serif", p.muted, "center");
+    let cx = API.0 + API.2 / 2.0;
+    text(ctx, &format!("↺ {}", lane.loop_count), cx, 222.0, "700 15px sans-serif", color, "center");
+    text(ctx, "own write → own event", cx, 240.0, "10px sans-serif", p.muted, "center");
 }
 
 fn draw_token(ctx: &CanvasRenderingContext2d, t: &Token, d: &DrawCtx<'_>) {

@@ -78,7 +78,9 @@ pub struct Token {
 /// How long a token takes to travel its edge (wall-clock ms).
 pub const TRAVEL_MS: f64 = 700.0;
 /// Most tokens spawned per edge per frame (sampling).
-pub const MAX_SPAWN_PER_EDGE: usize = 3;
+pub const MAX_SPAWN_PER_EDGE: usize = 1;
+/// Least wall-clock gap between two tokens on one edge (sampling at high rates), ms.
+pub const MIN_GAP_MS: f64 = 110.0;
 /// Most tokens alive.
 pub const MAX_ALIVE: usize = 240;
 
@@ -112,6 +114,7 @@ pub struct Tokens {
     /// Alive tokens, oldest first.
     pub alive: Vec<Token>,
     spawned: [usize; 8],
+    last: [f64; 8],
 }
 
 impl Tokens {
@@ -127,10 +130,11 @@ impl Tokens {
             return;
         };
         let i = Edge::ALL.iter().position(|e| *e == edge).unwrap_or(0);
-        if self.spawned[i] >= MAX_SPAWN_PER_EDGE {
+        if self.spawned[i] >= MAX_SPAWN_PER_EDGE || now_ms - self.last[i] < MIN_GAP_MS && self.last[i] > 0.0 {
             return;
         }
         self.spawned[i] += 1;
+        self.last[i] = now_ms;
         if self.alive.len() >= MAX_ALIVE {
             self.alive.remove(0);
         }
@@ -186,7 +190,7 @@ mod tests {
         let mut t = Tokens::default();
         t.begin_frame(0.0);
         for _ in 0..100 {
-            t.offer(&ev("watch", "MODIFIED", ""), 0.0);
+            t.offer(&ev("watch", "MODIFIED", ""), 1.0);
         }
         assert_eq!(t.alive.len(), MAX_SPAWN_PER_EDGE);
         t.begin_frame(TRAVEL_MS + 1.0);
