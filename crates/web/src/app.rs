@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use flywheel_engine::SimTime;
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
@@ -222,7 +222,9 @@ fn draw_pipes(ctx: &Ctx, engine: &Engine, live: &Live, ts: f64) {
 fn use_keyboard(ctx: &Ctx) {
     let ctx = ctx.clone();
     use_effect_with((), move |_| {
-        let listener = EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+        let options = EventListenerOptions::enable_prevent_default();
+        let doc = gloo::utils::document();
+        let listener = EventListener::new_with_options(&doc, "keydown", options, move |e| {
             if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
                 on_key(&ctx, e);
             }
