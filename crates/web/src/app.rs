@@ -77,7 +77,8 @@ impl Ctx {
 
     /// Whether the theme in effect is dark.
     pub fn dark(&self) -> bool {
-        self.state.dark(web::prefers("(prefers-color-scheme: dark)"))
+        self.state
+            .dark(web::prefers("(prefers-color-scheme: dark)"))
     }
 }
 
@@ -170,7 +171,8 @@ fn frame(ctx: &Ctx, ts: f64, timing: &RefCell<(Option<f64>, f64)>) {
     let mut finished = false;
     if let Some(engine) = ctx.engine.borrow_mut().as_mut() {
         if live.playing && !engine.is_finished() {
-            let deadline = SimTime::from_secs_f64(engine.now().as_secs_f64() + dt / 1000.0 * live.speed);
+            let deadline =
+                SimTime::from_secs_f64(engine.now().as_secs_f64() + dt / 1000.0 * live.speed);
             let start = web::now_ms();
             engine.advance(deadline, &mut || web::now_ms() - start > FRAME_BUDGET_MS);
             finished = engine.is_finished();

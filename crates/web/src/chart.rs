@@ -100,14 +100,23 @@ fn err(e: impl std::fmt::Display) -> String {
 }
 
 /// Draws `spec` on `canvas` in `palette`'s colours, replacing what was there.
-pub fn draw(canvas: HtmlCanvasElement, spec: &ChartSpec, palette: &Palette) -> Result<PlotArea, String> {
+pub fn draw(
+    canvas: HtmlCanvasElement,
+    spec: &ChartSpec,
+    palette: &Palette,
+) -> Result<PlotArea, String> {
     let ctx = context_2d(&canvas)?;
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or("the canvas has no 2D context")?;
+    let backend =
+        CanvasBackend::with_canvas_object(canvas).ok_or("the canvas has no 2D context")?;
     let root = backend.into_drawing_area();
     root.fill(&color(palette.bg)).map_err(err)?;
     let (x0, x1) = nonempty(spec.x_range);
     let (y0, y1) = nonempty(spec.y_range);
-    let right = if spec.y2_range.is_some() { Y_AXIS_PX } else { MARGIN_PX };
+    let right = if spec.y2_range.is_some() {
+        Y_AXIS_PX
+    } else {
+        MARGIN_PX
+    };
     let mut chart = ChartBuilder::on(&root)
         .margin(MARGIN_PX)
         .margin_top(MARGIN_PX + TITLE_PX)
@@ -117,11 +126,16 @@ pub fn draw(canvas: HtmlCanvasElement, spec: &ChartSpec, palette: &Palette) -> R
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(err)?;
     draw_grid(&mut chart, (x0, x1), (y0, y1), palette)?;
-    let scale2 = spec.y2_range.map(nonempty).map(|(a, b)| (a, (y1 - y0) / (b - a)));
+    let scale2 = spec
+        .y2_range
+        .map(nonempty)
+        .map(|(a, b)| (a, (y1 - y0) / (b - a)));
     for m in &spec.marks {
         let top = if m.tall { y1 } else { y0 + (y1 - y0) * 0.06 };
         let style = color(m.color).stroke_width(if m.tall { 2 } else { 1 });
-        chart.draw_series(LineSeries::new([(m.x, y0), (m.x, top)], style)).map_err(err)?;
+        chart
+            .draw_series(LineSeries::new([(m.x, y0), (m.x, top)], style))
+            .map_err(err)?;
     }
     for (y, c) in &spec.limits {
         let style = color(c).stroke_width(2);
@@ -156,9 +170,13 @@ fn draw_line(
     let style = color(line.color).stroke_width(2);
     let pts: Vec<(f64, f64)> = line.points.iter().copied().map(map).collect();
     if line.dashed {
-        chart.draw_series(DashedLineSeries::new(pts, 7, 5, style)).map_err(err)?;
+        chart
+            .draw_series(DashedLineSeries::new(pts, 7, 5, style))
+            .map_err(err)?;
     } else {
-        chart.draw_series(LineSeries::new(pts, style)).map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(pts, style))
+            .map_err(err)?;
     }
     Ok(())
 }
@@ -172,7 +190,9 @@ fn draw_grid(
     let style = color(palette.grid).stroke_width(1);
     for i in 0..=GRID_LINES {
         let y = y0 + (y1 - y0) * i as f64 / GRID_LINES as f64;
-        chart.draw_series(LineSeries::new([(x0, y), (x1, y)], style)).map_err(err)?;
+        chart
+            .draw_series(LineSeries::new([(x0, y), (x1, y)], style))
+            .map_err(err)?;
     }
     let frame = color(palette.muted).stroke_width(1);
     chart
@@ -203,7 +223,11 @@ fn draw_labels(
         let y = y0 + (y1 - y0) * f;
         let (px, py) = chart.backend_coord(&(x0, y));
         ctx.set_text_align("right");
-        let _ = ctx.fill_text(&(format_tick(y) + spec.units.0), f64::from(px - 5), f64::from(py));
+        let _ = ctx.fill_text(
+            &(format_tick(y) + spec.units.0),
+            f64::from(px - 5),
+            f64::from(py),
+        );
         if let Some((a, b)) = spec.y2_range.map(nonempty) {
             let (qx, _) = chart.backend_coord(&(x1, y));
             ctx.set_text_align("left");

@@ -116,7 +116,14 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    fn line(&mut self, name: &str, points: Vec<(f64, f64)>, color: &'static str, b: bool, secondary: bool) {
+    fn line(
+        &mut self,
+        name: &str,
+        points: Vec<(f64, f64)>,
+        color: &'static str,
+        b: bool,
+        secondary: bool,
+    ) {
         self.lines.push(Line {
             name: if b { String::new() } else { name.to_owned() },
             points,
@@ -138,11 +145,22 @@ fn memory(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
     }
     if !b {
         for x in increments(&series(lane, "go_gc_duration_seconds_count"), 150) {
-            bl.marks.push(Mark { x, color: bl.p.muted, tall: false });
+            bl.marks.push(Mark {
+                x,
+                color: bl.p.muted,
+                tall: false,
+            });
         }
     }
-    for x in increments(&series(lane, "kube_pod_container_status_restarts_total"), 50) {
-        bl.marks.push(Mark { x, color: bl.p.vermillion, tall: true });
+    for x in increments(
+        &series(lane, "kube_pod_container_status_restarts_total"),
+        50,
+    ) {
+        bl.marks.push(Mark {
+            x,
+            color: bl.p.vermillion,
+            tall: true,
+        });
     }
 }
 
@@ -170,7 +188,10 @@ fn requests(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
     for verb in verbs {
         let ok: Vec<String> = keys
             .iter()
-            .filter(|k| label(k, "verb").as_deref() == Some(verb.as_str()) && label(k, "code").as_deref() != Some("429"))
+            .filter(|k| {
+                label(k, "verb").as_deref() == Some(verb.as_str())
+                    && label(k, "code").as_deref() != Some("429")
+            })
             .cloned()
             .collect();
         let pts = rates_over(&sum_series(lane, &ok), SMOOTH);
@@ -219,7 +240,13 @@ fn reconcile(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
         "controller_runtime_reconcile_time_seconds{controller=\"flywheel\",quantile=\"0.99\"}",
     );
     let (green, purple) = (bl.p.green, bl.p.purple);
-    bl.line("controller_runtime_reconcile_total /s", recs, green, b, false);
+    bl.line(
+        "controller_runtime_reconcile_total /s",
+        recs,
+        green,
+        b,
+        false,
+    );
     bl.line("reconcile_time_seconds p99", p99, purple, b, true);
 }
 
@@ -251,7 +278,11 @@ pub fn build(kind: ChartKind, engine: &Engine, lang: Lang, p: &Palette) -> Chart
         ChartKind::Queue => ("items · adds/s →", ("", "/s")),
         ChartKind::Reconcile => ("reconciles/s · p99 →", ("", "s")),
     };
-    let ab = if engine.b.is_some() { " — A solid, B dashed" } else { "" };
+    let ab = if engine.b.is_some() {
+        " — A solid, B dashed"
+    } else {
+        ""
+    };
     ChartSpec {
         title: format!("{} ({title}){ab}", kind.label().text(lang)),
         x_label: Msg::Seconds.text(lang).to_owned(),
@@ -274,7 +305,11 @@ pub fn readout(spec: &ChartSpec, x: f64) -> String {
             .iter()
             .min_by(|a, b| (a.0 - x).abs().total_cmp(&(b.0 - x).abs()));
         if let Some((_, y)) = near {
-            let name = if l.name.is_empty() { "B".to_owned() } else { short(&l.name) };
+            let name = if l.name.is_empty() {
+                "B".to_owned()
+            } else {
+                short(&l.name)
+            };
             parts.push(format!("{name} {}", crate::chart::format_tick(*y)));
         }
     }

@@ -132,7 +132,11 @@ fn load(name: &str) -> Scenario {
 /// The write verbs in the order of the picker, with their URL names.
 pub const WRITE_VERBS: &[(WriteVerb, &str, &str)] = &[
     (WriteVerb::Update, "update", "r.Update"),
-    (WriteVerb::StatusUpdate, "status-update", "r.Status().Update"),
+    (
+        WriteVerb::StatusUpdate,
+        "status-update",
+        "r.Status().Update",
+    ),
     (WriteVerb::StatusPatch, "status-patch", "r.Status().Patch"),
     (WriteVerb::Patch, "patch", "r.Patch"),
 ];
@@ -243,7 +247,13 @@ impl UrlState {
     pub fn from_query(query: &str) -> (UrlState, Vec<Ignored>) {
         let pairs = parse_query(query);
         let mut bad = Vec::new();
-        let get = |k: &str| pairs.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
+        let get = |k: &str| {
+            pairs
+                .iter()
+                .rev()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.as_str())
+        };
         let mut st = UrlState::default();
         if let Some(name) = get("preset") {
             let name = name.replace(' ', "+");
@@ -255,7 +265,9 @@ impl UrlState {
         }
         st.read_run(&get, &mut bad);
         st.read_view(&get, &mut bad);
-        let known = ["preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay"];
+        let known = [
+            "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
+        ];
         for (k, _) in &pairs {
             if !known.contains(&k.as_str()) && spec(k).is_none() {
                 bad.push(ignored(k, "unknown parameter"));
@@ -352,7 +364,10 @@ impl UrlState {
             q.push(("speed".into(), trim_float(self.speed)));
         }
         if let Some(l) = self.lang {
-            q.push(("lang".into(), if l == Lang::Zh { "zh" } else { "en" }.into()));
+            q.push((
+                "lang".into(),
+                if l == Lang::Zh { "zh" } else { "en" }.into(),
+            ));
         }
         if self.theme != Theme::Auto {
             q.push(("theme".into(), self.theme.as_str().into()));
@@ -424,7 +439,9 @@ pub fn decode(s: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
         match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
             (b'%', Some(v)) => {
                 out.push(v);

@@ -270,13 +270,14 @@ pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
         ),
         "fixed" => (
             "Every fix at once: /status subresource, Status().Patch (a merge patch without \
-             resourceVersion, so no conflicts), GenerationChangedPredicate and the ObservedGeneration \
-             guard, no timestamp. Each object is reconciled once; the only later work comes from \
-             the spec edit. This is what a well-behaved operator looks like on these charts.",
+             resourceVersion, so no 409 conflicts), GenerationChangedPredicate and the \
+             ObservedGeneration guard. The timestamp stays in status and does no harm: its write \
+             no longer comes back as work. Each object is reconciled once; the only later work is \
+             the spec edit at 5 minutes. This is what a well-behaved operator looks like here.",
             "所有修复同时启用：/status 子资源、Status().Patch（不带 resourceVersion 的合并补丁，\
-             不会冲突）、GenerationChangedPredicate 和 ObservedGeneration 守卫，且不写时间戳。\
-             每个对象只 Reconcile 一次；之后唯一的工作来自 spec 的修改。这就是一个行为良好的 \
-             operator 在图表上的样子。",
+             不会出现 409 冲突）、GenerationChangedPredicate 和 ObservedGeneration 守卫。\
+             status 里的时间戳仍然保留，但已无害：它的写入不再变成新的工作。每个对象只 Reconcile \
+             一次；之后唯一的工作是第 5 分钟的 spec 修改。这就是一个行为良好的 operator 的样子。",
         ),
         "idempotent-status" => (
             "No fix at all, except that status carries no timestamp: Reconcile writes the same \

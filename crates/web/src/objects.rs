@@ -135,7 +135,8 @@ impl Objects {
         obj.resource_version = rv;
         if !w.status_subresource || w.status_endpoint {
             for (field, value) in &w.fields {
-                obj.status.insert(field.clone(), status_value(value, t, observed, counter));
+                obj.status
+                    .insert(field.clone(), status_value(value, t, observed, counter));
             }
         }
         if !w.status_subresource && !w.status_endpoint {
@@ -249,7 +250,14 @@ fn fake_uid(key: &str) -> String {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
     let s = format!("{h:016x}{:016x}", h.rotate_left(17) ^ 0x5bd1_e995);
-    format!("{}-{}-{}-{}-{}", &s[0..8], &s[8..12], &s[12..16], &s[16..20], &s[20..32])
+    format!(
+        "{}-{}-{}-{}-{}",
+        &s[0..8],
+        &s[8..12],
+        &s[12..16],
+        &s[16..20],
+        &s[20..32]
+    )
 }
 
 /// RFC 3339 time of `t` virtual seconds after 2024-05-01T09:00:00Z (the run's wall-clock epoch).

@@ -29,11 +29,22 @@ pub fn show_error_panel(message: &str) -> Option<()> {
     let permalink = window.location().href().unwrap_or_default();
     let ua = window.navigator().user_agent().unwrap_or_default();
     let text = report(message, &permalink, &ua);
-    let zh = doc.document_element().and_then(|r| r.get_attribute("lang")).is_some_and(|l| l.starts_with("zh"));
+    let zh = doc
+        .document_element()
+        .and_then(|r| r.get_attribute("lang"))
+        .is_some_and(|l| l.starts_with("zh"));
     let (title, body, copy) = if zh {
-        ("Flywheel 因内部错误而停止", "重新打开下面的永久链接即可重新开始，并请发送错误报告。", "复制报告")
+        (
+            "Flywheel 因内部错误而停止",
+            "重新打开下面的永久链接即可重新开始，并请发送错误报告。",
+            "复制报告",
+        )
     } else {
-        ("Flywheel stopped because of an internal error", "Reload the permalink below to start again, and please send the report.", "Copy report")
+        (
+            "Flywheel stopped because of an internal error",
+            "Reload the permalink below to start again, and please send the report.",
+            "Copy report",
+        )
     };
     let panel = el(&doc, "section", "error-panel", "")?;
     panel.set_id("error-panel");
@@ -51,10 +62,14 @@ pub fn show_error_panel(message: &str) -> Option<()> {
     let on_click = Closure::<dyn Fn()>::new(move || {
         let _ = nav.clipboard().write_text(&text);
     });
-    button.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref()).ok()?;
+    button
+        .add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())
+        .ok()?;
     on_click.forget();
     panel.append_child(&button).ok()?;
-    let host = doc.get_element_by_id("app").or_else(|| doc.body().map(Into::into))?;
+    let host = doc
+        .get_element_by_id("app")
+        .or_else(|| doc.body().map(Into::into))?;
     host.replace_children_with_node_1(&panel);
     Some(())
 }

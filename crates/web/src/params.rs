@@ -150,7 +150,10 @@ pub fn spec(key: &str) -> Option<&'static ParamSpec> {
 impl ParamSpec {
     /// Whether `v` is allowed (in range, and whole where the step is whole).
     pub fn accepts(&self, v: f64) -> bool {
-        v.is_finite() && v >= self.min && v <= self.max && (self.step.fract() != 0.0 || v.fract() == 0.0)
+        v.is_finite()
+            && v >= self.min
+            && v <= self.max
+            && (self.step.fract() != 0.0 || v.fract() == 0.0)
     }
 
     /// The slider position (0..=1000) of a value.

@@ -33,12 +33,27 @@ const BOTTOM_Y: f64 = 228.0;
 /// The polyline an edge's tokens follow.
 pub fn edge_path(edge: Edge) -> &'static [(f64, f64)] {
     match edge {
-        Edge::Watch => &[(136.0, TOP_Y), (220.0, TOP_Y), (340.0, TOP_Y), (380.0, TOP_Y)],
+        Edge::Watch => &[
+            (136.0, TOP_Y),
+            (220.0, TOP_Y),
+            (340.0, TOP_Y),
+            (380.0, TOP_Y),
+        ],
         Edge::List => &[(136.0, 66.0), (220.0, 66.0)],
-        Edge::Pop => &[(500.0, TOP_Y), (540.0, TOP_Y), (660.0, TOP_Y), (700.0, TOP_Y)],
+        Edge::Pop => &[
+            (500.0, TOP_Y),
+            (540.0, TOP_Y),
+            (660.0, TOP_Y),
+            (700.0, TOP_Y),
+        ],
         Edge::Enqueue => &[(770.0, 114.0), (770.0, 196.0)],
         Edge::Dropped => &[(840.0, TOP_Y), (GATE_X - 6.0, TOP_Y)],
-        Edge::Work => &[(700.0, BOTTOM_Y), (660.0, BOTTOM_Y), (540.0, BOTTOM_Y), (500.0, BOTTOM_Y)],
+        Edge::Work => &[
+            (700.0, BOTTOM_Y),
+            (660.0, BOTTOM_Y),
+            (540.0, BOTTOM_Y),
+            (500.0, BOTTOM_Y),
+        ],
         Edge::Write => &[(380.0, BOTTOM_Y), (136.0, BOTTOM_Y)],
         Edge::Bounce => &[(380.0, 244.0), (140.0, 244.0), (290.0, 244.0)],
     }
@@ -53,7 +68,10 @@ pub fn point_at(path: &[(f64, f64)], f: f64) -> (f64, f64) {
         let l = seg(w[0], w[1]);
         if left <= l && l > 0.0 {
             let k = left / l;
-            return (w[0].0 + (w[1].0 - w[0].0) * k, w[0].1 + (w[1].1 - w[0].1) * k);
+            return (
+                w[0].0 + (w[1].0 - w[0].0) * k,
+                w[0].1 + (w[1].1 - w[0].1) * k,
+            );
         }
         left -= l;
     }
@@ -108,7 +126,15 @@ pub fn draw(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     }
 }
 
-fn text(ctx: &CanvasRenderingContext2d, s: &str, x: f64, y: f64, font: &str, color: &str, align: &str) {
+fn text(
+    ctx: &CanvasRenderingContext2d,
+    s: &str,
+    x: f64,
+    y: f64,
+    font: &str,
+    color: &str,
+    align: &str,
+) {
     ctx.set_font(font);
     ctx.set_fill_style_str(color);
     ctx.set_text_align(align);
@@ -133,7 +159,8 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let down = s.pod_state != "Running";
     ctx.set_line_width(1.5);
     ctx.set_stroke_style_str(if down { p.vermillion } else { p.grid });
-    ctx.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into())).ok();
+    ctx.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()))
+        .ok();
     ctx.stroke_rect(x, y, w, h);
     ctx.set_line_dash(&js_sys::Array::new()).ok();
     if oom > 0.0 || down {
@@ -156,10 +183,20 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         Msg::Restarts.text(d.lang),
         mib(s.heap_bytes),
         mib(s.rss_bytes),
-        s.memory_limit_bytes.map(|l| format!(" / limit {}", mib(l))).unwrap_or_default()
+        s.memory_limit_bytes
+            .map(|l| format!(" / limit {}", mib(l)))
+            .unwrap_or_default()
     );
     let color = if down { p.vermillion } else { p.muted };
-    text(ctx, &label, x + 8.0, y + 12.0, "600 12px sans-serif", color, "left");
+    text(
+        ctx,
+        &label,
+        x + 8.0,
+        y + 12.0,
+        "600 12px sans-serif",
+        color,
+        "left",
+    );
 }
 
 fn mib(b: u64) -> String {
@@ -175,9 +212,33 @@ fn stage(ctx: &CanvasRenderingContext2d, r: Rect, d: &DrawCtx<'_>, lines: [&str;
     ctx.set_stroke_style_str(if hot { p.orange } else { p.muted });
     ctx.stroke_rect(x, y, w, h);
     let cx = x + w / 2.0;
-    text(ctx, lines[0], cx, y + 14.0, "600 13px sans-serif", p.fg, "center");
-    text(ctx, lines[1], cx, y + 32.0, "11px sans-serif", p.muted, "center");
-    text(ctx, lines[2], cx, y + 50.0, "700 15px sans-serif", p.fg, "center");
+    text(
+        ctx,
+        lines[0],
+        cx,
+        y + 14.0,
+        "600 13px sans-serif",
+        p.fg,
+        "center",
+    );
+    text(
+        ctx,
+        lines[1],
+        cx,
+        y + 32.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    text(
+        ctx,
+        lines[2],
+        cx,
+        y + 50.0,
+        "700 15px sans-serif",
+        p.fg,
+        "center",
+    );
 }
 
 fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
@@ -186,16 +247,38 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let op = s.operator.clone().unwrap_or_default_op();
     let rps = lane.rate_matching("apiserver_request_total", "", 3);
     draw_api(ctx, lane, d, rps);
-    let reflector = if op.watching { "watching" } else { op.reflector_state.as_str() };
-    stage(ctx, REFLECTOR, d, ["Reflector", reflector, &format!("rev {}", s.revision)], false);
+    let reflector = if op.watching {
+        "watching"
+    } else {
+        op.reflector_state.as_str()
+    };
+    stage(
+        ctx,
+        REFLECTOR,
+        d,
+        ["Reflector", reflector, &format!("rev {}", s.revision)],
+        false,
+    );
     let fifo = match sc.fifo_kind() {
         FifoKind::DeltaFifo => "DeltaFIFO",
         FifoKind::RealFifo => "RealFIFO",
     };
     let deltas = format!("{} keys · {} deltas", op.fifo_len, op.fifo_deltas);
-    stage(ctx, FIFO, d, [fifo, &deltas, &op.fifo_len.to_string()], false);
+    stage(
+        ctx,
+        FIFO,
+        d,
+        [fifo, &deltas, &op.fifo_len.to_string()],
+        false,
+    );
     let synced = if op.synced { "synced" } else { "syncing" };
-    stage(ctx, INDEXER, d, ["Indexer", synced, &op.cache_objects.to_string()], false);
+    stage(
+        ctx,
+        INDEXER,
+        d,
+        ["Indexer", synced, &op.cache_objects.to_string()],
+        false,
+    );
     let preds = if sc.controller.predicates.is_empty() {
         "no predicate".to_owned()
     } else {
@@ -212,8 +295,15 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     stage(ctx, QUEUE, d, [queue, &qline, &qcount], false);
     let wl = format!("{}/{}", op.workers_busy, op.workers);
     stage(ctx, WORKERS, d, ["workers", "concurrency", &wl], false);
-    let recs = lane.rate("controller_runtime_reconcile_total{controller=\"flywheel\",result=\"success\"}", 3);
-    let last = if lane.last_result.is_empty() { "—" } else { lane.last_result.as_str() };
+    let recs = lane.rate(
+        "controller_runtime_reconcile_total{controller=\"flywheel\",result=\"success\"}",
+        3,
+    );
+    let last = if lane.last_result.is_empty() {
+        "—"
+    } else {
+        lane.last_result.as_str()
+    };
     let rl = format!("{recs:.1}/s");
     stage(ctx, RECONCILE, d, ["Reconcile", last, &rl], false);
 }
@@ -251,15 +341,71 @@ fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f
     ctx.set_stroke_style_str(p.fg);
     ctx.stroke_rect(x, y, w, h);
     let cx = x + w / 2.0;
-    text(ctx, "API server", cx, y + 16.0, "700 13px sans-serif", p.fg, "center");
-    text(ctx, "etcd revision", cx, y + 64.0, "11px sans-serif", p.muted, "center");
-    text(ctx, &s.revision.to_string(), cx, y + 82.0, "700 16px sans-serif", p.fg, "center");
-    text(ctx, &format!("{} objects", s.objects), cx, y + 110.0, "11px sans-serif", p.muted, "center");
-    text(ctx, &format!("{rps:.1} req/s"), cx, y + 130.0, "700 13px sans-serif", p.fg, "center");
-    text(ctx, &format!("{} in flight", s.requests_in_flight), cx, y + 150.0, "11px sans-serif", p.muted, "center");
+    text(
+        ctx,
+        "API server",
+        cx,
+        y + 16.0,
+        "700 13px sans-serif",
+        p.fg,
+        "center",
+    );
+    text(
+        ctx,
+        "etcd revision",
+        cx,
+        y + 64.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    text(
+        ctx,
+        &s.revision.to_string(),
+        cx,
+        y + 82.0,
+        "700 16px sans-serif",
+        p.fg,
+        "center",
+    );
+    text(
+        ctx,
+        &format!("{} objects", s.objects),
+        cx,
+        y + 110.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    text(
+        ctx,
+        &format!("{rps:.1} req/s"),
+        cx,
+        y + 130.0,
+        "700 13px sans-serif",
+        p.fg,
+        "center",
+    );
+    text(
+        ctx,
+        &format!("{} in flight", s.requests_in_flight),
+        cx,
+        y + 150.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
     if lane.too_many > 0 {
         let t = format!("{} × 429", lane.too_many);
-        text(ctx, &t, cx, y + 168.0, "700 12px sans-serif", p.purple, "center");
+        text(
+            ctx,
+            &t,
+            cx,
+            y + 168.0,
+            "700 12px sans-serif",
+            p.purple,
+            "center",
+        );
     }
 }
 
@@ -279,7 +425,13 @@ fn line(ctx: &CanvasRenderingContext2d, path: &[(f64, f64)], color: &str, width:
 
 fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let p = d.palette;
-    for e in [Edge::Watch, Edge::Pop, Edge::Enqueue, Edge::Work, Edge::Write] {
+    for e in [
+        Edge::Watch,
+        Edge::Pop,
+        Edge::Enqueue,
+        Edge::Work,
+        Edge::Write,
+    ] {
         line(ctx, edge_path(e), p.muted, 1.5);
         let path = edge_path(e);
         arrow(ctx, path[path.len() - 2], path[path.len() - 1], p.muted);
@@ -288,12 +440,41 @@ fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     if relist > 0.0 {
         ctx.set_global_alpha(relist);
         line(ctx, edge_path(Edge::List), p.sky, 6.0);
-        text(ctx, "LIST (relist)", 178.0, 56.0, "600 11px sans-serif", p.sky, "center");
+        text(
+            ctx,
+            "LIST (relist)",
+            178.0,
+            56.0,
+            "600 11px sans-serif",
+            p.sky,
+            "center",
+        );
         ctx.set_global_alpha(1.0);
     }
-    text(ctx, "watch", 178.0, TOP_Y - 10.0, "11px sans-serif", p.muted, "center");
-    let verb = lane.run.scenario().reconcile.writes().map_or("write", |w| w.http_verb());
-    text(ctx, &format!("{verb} (write)"), 258.0, BOTTOM_Y - 10.0, "11px sans-serif", p.muted, "center");
+    text(
+        ctx,
+        "watch",
+        178.0,
+        TOP_Y - 10.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    let verb = lane
+        .run
+        .scenario()
+        .reconcile
+        .writes()
+        .map_or("write", |w| w.http_verb());
+    text(
+        ctx,
+        &format!("{verb} (write)"),
+        258.0,
+        BOTTOM_Y - 10.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
 }
 
 fn arrow(ctx: &CanvasRenderingContext2d, from: (f64, f64), to: (f64, f64), color: &str) {
@@ -313,10 +494,31 @@ fn draw_gate(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         return;
     }
     line(ctx, &[(840.0, TOP_Y), (GATE_X, TOP_Y)], p.grid, 1.0);
-    line(ctx, &[(GATE_X, TOP_Y - 18.0), (GATE_X, TOP_Y + 18.0)], p.vermillion, 4.0);
-    text(ctx, "predicate", GATE_X + 4.0, TOP_Y - 26.0, "11px sans-serif", p.muted, "center");
+    line(
+        ctx,
+        &[(GATE_X, TOP_Y - 18.0), (GATE_X, TOP_Y + 18.0)],
+        p.vermillion,
+        4.0,
+    );
+    text(
+        ctx,
+        "predicate",
+        GATE_X + 4.0,
+        TOP_Y - 26.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
     let dropped = format!("✕ {}", lane.dropped);
-    text(ctx, &dropped, GATE_X + 4.0, TOP_Y + 30.0, "700 12px sans-serif", p.vermillion, "center");
+    text(
+        ctx,
+        &dropped,
+        GATE_X + 4.0,
+        TOP_Y + 30.0,
+        "700 12px sans-serif",
+        p.vermillion,
+        "center",
+    );
 }
 
 fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
@@ -330,15 +532,47 @@ fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     };
     ctx.begin_path();
     ctx.move_to(150.0, BOTTOM_Y - 8.0);
-    ctx.bezier_curve_to(190.0, BOTTOM_Y - 40.0, 190.0, TOP_Y + 40.0, 150.0, TOP_Y + 8.0);
+    ctx.bezier_curve_to(
+        190.0,
+        BOTTOM_Y - 40.0,
+        190.0,
+        TOP_Y + 40.0,
+        150.0,
+        TOP_Y + 8.0,
+    );
     ctx.set_line_width(1.5 + 4.0 * glow);
     ctx.set_stroke_style_str(if glow > 0.0 { p.orange } else { p.grid });
     ctx.stroke();
-    arrow(ctx, (160.0, TOP_Y + 20.0), (150.0, TOP_Y + 8.0), if glow > 0.0 { p.orange } else { p.grid });
-    let color = if lane.loop_count > 0 { p.orange } else { p.muted };
+    arrow(
+        ctx,
+        (160.0, TOP_Y + 20.0),
+        (150.0, TOP_Y + 8.0),
+        if glow > 0.0 { p.orange } else { p.grid },
+    );
+    let color = if lane.loop_count > 0 {
+        p.orange
+    } else {
+        p.muted
+    };
     let cx = API.0 + API.2 / 2.0;
-    text(ctx, &format!("↺ {}", lane.loop_count), cx, 222.0, "700 15px sans-serif", color, "center");
-    text(ctx, "own write → own event", cx, 240.0, "10px sans-serif", p.muted, "center");
+    text(
+        ctx,
+        &format!("↺ {}", lane.loop_count),
+        cx,
+        222.0,
+        "700 15px sans-serif",
+        color,
+        "center",
+    );
+    text(
+        ctx,
+        "own write → own event",
+        cx,
+        240.0,
+        "10px sans-serif",
+        p.muted,
+        "center",
+    );
 }
 
 fn draw_token(ctx: &CanvasRenderingContext2d, t: &Token, d: &DrawCtx<'_>) {
@@ -351,7 +585,15 @@ fn draw_token(ctx: &CanvasRenderingContext2d, t: &Token, d: &DrawCtx<'_>) {
     let _ = ctx.arc(x, y, r, 0.0, std::f64::consts::TAU);
     ctx.fill();
     if t.carry == Carry::Dropped && f >= 0.95 {
-        text(ctx, "✕", x, y - 10.0, "700 12px sans-serif", d.palette.vermillion, "center");
+        text(
+            ctx,
+            "✕",
+            x,
+            y - 10.0,
+            "700 12px sans-serif",
+            d.palette.vermillion,
+            "center",
+        );
     }
     if t.carry == Carry::OwnWrite {
         ctx.set_line_width(2.0);

@@ -231,7 +231,10 @@ impl Engine {
 
     /// The shared clock: the slower lane's time.
     pub fn now(&self) -> SimTime {
-        self.lanes().map(|l| l.run.now()).min().unwrap_or(SimTime::ZERO)
+        self.lanes()
+            .map(|l| l.run.now())
+            .min()
+            .unwrap_or(SimTime::ZERO)
     }
 
     /// Whether every lane reached its end.

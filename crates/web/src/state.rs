@@ -233,15 +233,9 @@ impl AppState {
                 self.tab = Tab::Inspect;
             }
             Action::SetTab(t) => self.tab = t,
-            Action::Notify(n) => {
-                if !self.notices.contains(&n) {
-                    self.notices.push(n);
-                }
-            }
-            Action::Dismiss(i) => {
-                if i < self.notices.len() {
-                    self.notices.remove(i);
-                }
+            Action::Notify(n) if !self.notices.contains(&n) => self.notices.push(n),
+            Action::Dismiss(i) if i < self.notices.len() => {
+                self.notices.remove(i);
             }
             Action::Copied(c) => self.copied = c,
             _ => {}
@@ -283,7 +277,11 @@ mod tests {
     fn changing_what_runs_restarts_but_view_changes_do_not() {
         let s = run(&[Action::SetSeed(9)]);
         assert_eq!((s.epoch, s.url.config.seed), (1, 9));
-        let s = run(&[Action::SetLang(Lang::Zh), Action::CycleTheme, Action::ToggleHelp]);
+        let s = run(&[
+            Action::SetLang(Lang::Zh),
+            Action::CycleTheme,
+            Action::ToggleHelp,
+        ]);
         assert_eq!(s.epoch, 0);
         assert_eq!(s.lang, Lang::Zh);
         assert_eq!(s.url.theme, Theme::Light);

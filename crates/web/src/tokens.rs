@@ -130,7 +130,9 @@ impl Tokens {
             return;
         };
         let i = Edge::ALL.iter().position(|e| *e == edge).unwrap_or(0);
-        if self.spawned[i] >= MAX_SPAWN_PER_EDGE || now_ms - self.last[i] < MIN_GAP_MS && self.last[i] > 0.0 {
+        if self.spawned[i] >= MAX_SPAWN_PER_EDGE
+            || now_ms - self.last[i] < MIN_GAP_MS && self.last[i] > 0.0
+        {
             return;
         }
         self.spawned[i] += 1;

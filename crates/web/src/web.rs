@@ -5,7 +5,10 @@ use web_sys::{Element, KeyboardEvent};
 
 /// `location.search`.
 pub fn query() -> String {
-    gloo::utils::window().location().search().unwrap_or_default()
+    gloo::utils::window()
+        .location()
+        .search()
+        .unwrap_or_default()
 }
 
 /// The page's address without its query.
@@ -44,15 +47,18 @@ pub fn prefers(query: &str) -> bool {
 
 /// `performance.now()`.
 pub fn now_ms() -> f64 {
-    gloo::utils::window()
-        .performance()
-        .map_or(0.0, |p| p.now())
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
 
 /// Replaces the address bar's query without a navigation.
 pub fn replace_query(query: &str) {
     let w = gloo::utils::window();
-    if w.location().search().unwrap_or_default().trim_start_matches('?') == query {
+    if w.location()
+        .search()
+        .unwrap_or_default()
+        .trim_start_matches('?')
+        == query
+    {
         return;
     }
     if let Ok(h) = w.history() {

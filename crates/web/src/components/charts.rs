@@ -36,7 +36,13 @@ pub fn chart_view(props: &ChartProps) -> Html {
         let deps = (ctx.state.frame, ctx.state.epoch, lang, dark);
         use_effect_with(deps, move |_| {
             let palette = if dark { &DARK } else { &LIGHT };
-            let (Some(el), Some(e)) = (canvas.cast::<HtmlCanvasElement>(), engine.borrow().as_ref().map(|e| chart_data::build(kind, e, lang, palette))) else {
+            let (Some(el), Some(e)) = (
+                canvas.cast::<HtmlCanvasElement>(),
+                engine
+                    .borrow()
+                    .as_ref()
+                    .map(|e| chart_data::build(kind, e, lang, palette)),
+            ) else {
                 return;
             };
             match chart::draw(el, &e, palette) {
@@ -48,9 +54,14 @@ pub fn chart_view(props: &ChartProps) -> Html {
     let hover = {
         let (canvas, drawn, readout) = (canvas.clone(), drawn.clone(), readout.clone());
         Callback::from(move |e: MouseEvent| {
-            let (Some(el), Some((spec, area))) = (canvas.cast::<HtmlCanvasElement>(), drawn.borrow().clone()) else { return };
+            let (Some(el), Some((spec, area))) =
+                (canvas.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+            else {
+                return;
+            };
             let rect = el.get_bounding_client_rect();
-            let px = (f64::from(e.client_x()) - rect.left()) * f64::from(el.width()) / rect.width().max(1.0);
+            let px = (f64::from(e.client_x()) - rect.left()) * f64::from(el.width())
+                / rect.width().max(1.0);
             readout.set(chart_data::readout(&spec, area.x_at(px)));
         })
     };

@@ -10,7 +10,12 @@ use crate::i18n::Msg;
 
 /// The Go source of a scenario's controller.
 pub fn go_code(s: &Scenario) -> Vec<String> {
-    let predicates: Vec<String> = s.controller.predicates.iter().map(|p| p.go_name().to_owned()).collect();
+    let predicates: Vec<String> = s
+        .controller
+        .predicates
+        .iter()
+        .map(|p| p.go_name().to_owned())
+        .collect();
     let ctx = GoCodeContext {
         kind: &s.crd.kind,
         status_subresource: s.crd.status_subresource,
@@ -22,7 +27,9 @@ pub fn go_code(s: &Scenario) -> Vec<String> {
 /// The current code and, per line, whether it differs from the broken seed.
 pub fn code_with_changes(current: &Scenario) -> (Vec<String>, Vec<bool>) {
     let now = go_code(current);
-    let broken = presets::load("flywheel", &[]).map(|s| go_code(&s)).unwrap_or_default();
+    let broken = presets::load("flywheel", &[])
+        .map(|s| go_code(&s))
+        .unwrap_or_default();
     let changed = changed_lines(&broken, &now);
     (now, changed)
 }

@@ -32,11 +32,13 @@ pub fn controls() -> Html {
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
-    let (now, end, finished) = ctx
-        .engine
-        .borrow()
-        .as_ref()
-        .map_or((0.0, 0.0, false), |e| (e.now().as_secs_f64(), e.a.run.end().as_secs_f64(), e.is_finished()));
+    let (now, end, finished) = ctx.engine.borrow().as_ref().map_or((0.0, 0.0, false), |e| {
+        (
+            e.now().as_secs_f64(),
+            e.a.run.end().as_secs_f64(),
+            e.is_finished(),
+        )
+    });
     let on = |a: Action| {
         let st = ctx.state.clone();
         Callback::from(move |_: MouseEvent| st.dispatch(a.clone()))

@@ -10,7 +10,10 @@ pub fn format_line(l: &LogLine) -> String {
     let (ns, name) = l.key.split_once('/').unwrap_or(("", l.key.as_str()));
     let rv = l.rv.map_or("-".to_owned(), |v| v.to_string());
     let gen = l.generation.map_or("-".to_owned(), |v| v.to_string());
-    format!("{:<11} {:<9} {:<10} {:>7} {:>5} {:>8.1}s  {}", l.event, ns, name, rv, gen, l.time_s, l.detail)
+    format!(
+        "{:<11} {:<9} {:<10} {:>7} {:>5} {:>8.1}s  {}",
+        l.event, ns, name, rv, gen, l.time_s, l.detail
+    )
 }
 
 /// The log header.

@@ -82,7 +82,10 @@ pub fn fixes(props: &FixesProps) -> Html {
                 .iter()
                 .find(|(_, n, _)| *n == sel.value())
                 .map_or(WriteVerb::Update, |(w, _, _)| *w);
-            set.emit(Variant { write: verb, ..variant });
+            set.emit(Variant {
+                write: verb,
+                ..variant
+            });
         })
     };
     let write_id = format!("{prefix}-write");

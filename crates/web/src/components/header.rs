@@ -25,7 +25,10 @@ pub fn header() -> Html {
             let st2 = st.clone();
             st.dispatch(Action::Copied(true));
             web::copy(link.clone(), move |_| {
-                gloo::timers::callback::Timeout::new(1500, move || st2.dispatch(Action::Copied(false))).forget();
+                gloo::timers::callback::Timeout::new(1500, move || {
+                    st2.dispatch(Action::Copied(false))
+                })
+                .forget();
             });
         })
     };

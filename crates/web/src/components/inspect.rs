@@ -19,7 +19,12 @@ pub fn inspect() -> Html {
     if keys.is_empty() {
         return html! { <p class="muted">{ Msg::InspectNothing.text(lang) }</p> };
     }
-    let selected = ctx.state.selected.clone().filter(|k| objects.get(k).is_some()).unwrap_or_else(|| keys[0].clone());
+    let selected = ctx
+        .state
+        .selected
+        .clone()
+        .filter(|k| objects.get(k).is_some())
+        .unwrap_or_else(|| keys[0].clone());
     let yaml = objects.yaml(&selected);
     let buttons = keys.iter().map(|k| {
         let st = ctx.state.clone();

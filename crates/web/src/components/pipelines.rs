@@ -61,7 +61,10 @@ pub fn pipelines() -> Html {
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let engine = ctx.engine.borrow();
-    let lanes: Vec<LaneStats> = engine.as_ref().map(|e| e.lanes().map(LaneStats::of).collect()).unwrap_or_default();
+    let lanes: Vec<LaneStats> = engine
+        .as_ref()
+        .map(|e| e.lanes().map(LaneStats::of).collect())
+        .unwrap_or_default();
     drop(engine);
     let ratio = web::pixel_ratio();
     let compare = ctx.state.url.compare.is_some();

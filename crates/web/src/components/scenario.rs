@@ -13,14 +13,23 @@ use crate::i18n::Msg;
 use crate::params::PARAMS;
 use crate::state::Action;
 
-/// `(group, [(name, title)])` of every preset, in order of first appearance.
-pub fn preset_groups() -> &'static [(String, Vec<(String, String)>)] {
-    static GROUPS: OnceLock<Vec<(String, Vec<(String, String)>)>> = OnceLock::new();
+/// A group of presets: `(group, [(name, title)])`.
+pub type PresetGroup = (String, Vec<(String, String)>);
+
+/// Every preset group, in order of first appearance.
+pub fn preset_groups() -> &'static [PresetGroup] {
+    static GROUPS: OnceLock<Vec<PresetGroup>> = OnceLock::new();
     GROUPS.get_or_init(|| {
-        let mut groups: Vec<(String, Vec<(String, String)>)> = Vec::new();
+        let mut groups: Vec<PresetGroup> = Vec::new();
         for name in presets::names() {
-            let Ok(s) = presets::load(name, &[]) else { continue };
-            let group = if s.group.is_empty() { "other".to_owned() } else { s.group.clone() };
+            let Ok(s) = presets::load(name, &[]) else {
+                continue;
+            };
+            let group = if s.group.is_empty() {
+                "other".to_owned()
+            } else {
+                s.group.clone()
+            };
             match groups.iter_mut().find(|(g, _)| *g == group) {
                 Some((_, v)) => v.push((s.name.clone(), s.title.clone())),
                 None => groups.push((group, vec![(s.name.clone(), s.title.clone())])),
@@ -57,7 +66,11 @@ pub fn scenario_panel() -> Html {
         let (current, comparing) = (s.url.config.variant, s.url.compare.is_some());
         Callback::from(move |_: MouseEvent| {
             let fixed = RunConfig::preset("fixed").variant;
-            let other = if current == fixed { RunConfig::preset("flywheel").variant } else { fixed };
+            let other = if current == fixed {
+                RunConfig::preset("flywheel").variant
+            } else {
+                fixed
+            };
             st.dispatch(Action::SetCompare((!comparing).then_some(other)));
         })
     };
