@@ -13,11 +13,12 @@ say "building flywheel-web for wasm32 (profile wasm-release)"
 cargo build -p flywheel-web --target wasm32-unknown-unknown --profile wasm-release
 
 out="$ROOT/dist"
-stage="$ROOT/target/dist.staging"
+target_dir=${CARGO_TARGET_DIR:-$ROOT/target}
+stage="$target_dir/dist.staging"
 rm -rf "$stage"
 mkdir -p "$stage/pkg" "$stage/www"
 wasm-bindgen --target web --no-typescript --out-dir "$stage/pkg" \
-  "$ROOT/target/wasm32-unknown-unknown/wasm-release/flywheel_web.wasm"
+  "$target_dir/wasm32-unknown-unknown/wasm-release/flywheel_web.wasm"
 
 say "optimizing the wasm (wasm-opt -Oz)"
 "$ROOT/www/tools/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \

@@ -1,117 +1,269 @@
-//! The root component.
+//! The root component: the reducer, the engine beside it, the animation loop that advances the
+//! runs within a per-frame budget and draws the pipelines, the keyboard, and the URL.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::timers::callback::Interval;
-use web_sys::{HtmlCanvasElement, HtmlInputElement};
+use flywheel_engine::SimTime;
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::chart::draw_heap_chart;
-use crate::heap_demo::{HeapDemo, GOGC_RANGE};
+use crate::components::{Layout, Notices};
+use crate::config::UrlState;
+use crate::i18n::Lang;
+use crate::pipeline_draw::{self, DrawCtx};
+use crate::sim::Engine;
+use crate::state::{Action, AppState, Notice};
+use crate::theme::{DARK, LIGHT};
+use crate::web;
 
-/// How often the demo advances while playing.
-pub const TICK_MS: u32 = 100;
+/// Wall-clock ms the simulation may use per animation frame.
+pub const FRAME_BUDGET_MS: f64 = 9.0;
+/// Longest wall-clock step the clock takes after a stall (a hidden tab), in ms.
+pub const MAX_FRAME_MS: f64 = 100.0;
+/// Counters and charts refresh at most this often (ms).
+pub const REFRESH_MS: f64 = 100.0;
 
-/// The page's state.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AppState {
-    /// The heap being simulated.
-    pub heap: HeapDemo,
-    /// Whether the timer advances it.
-    pub playing: bool,
+/// The engine, shared outside the components.
+pub type EngineCell = Rc<RefCell<Option<Engine>>>;
+
+/// What the animation loop reads from the latest render.
+#[derive(Clone, Debug, Default)]
+pub struct Live {
+    playing: bool,
+    speed: f64,
+    dark: bool,
+    lang: Lang,
+    motion: bool,
+    dirty: bool,
 }
 
-impl Default for AppState {
-    fn default() -> Self {
-        AppState {
-            heap: HeapDemo::new(100),
-            playing: true,
-        }
+/// What every component reads: the state, its dispatcher, and the engine.
+#[derive(Clone)]
+pub struct Ctx {
+    /// The reducer.
+    pub state: UseReducerHandle<AppState>,
+    /// The runs.
+    pub engine: EngineCell,
+    /// The pipeline canvases (A, B).
+    pub pipes: [NodeRef; 2],
+    /// Marks the engine changed outside the loop (a step): the loop refreshes once.
+    pub live: Rc<RefCell<Live>>,
+}
+
+impl PartialEq for Ctx {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state && Rc::ptr_eq(&self.engine, &other.engine)
     }
 }
 
-/// What the user (or the timer) can do.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Action {
-    /// One timer tick.
-    Tick,
-    /// Play or pause.
-    TogglePlay,
-    /// Set GOGC.
-    SetGogc(u32),
-}
+impl Ctx {
+    /// Dispatches an action.
+    pub fn dispatch(&self, a: Action) {
+        self.state.dispatch(a);
+    }
 
-impl Reducible for AppState {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = (*self).clone();
-        match action {
-            Action::Tick if next.playing => next.heap.tick(),
-            Action::Tick => return self,
-            Action::TogglePlay => next.playing = !next.playing,
-            Action::SetGogc(gogc) => next.heap.set_gogc(gogc),
+    /// Handles one event on every run and pauses.
+    pub fn step(&self) {
+        if let Some(e) = self.engine.borrow_mut().as_mut() {
+            e.step();
         }
-        Rc::new(next)
+        self.live.borrow_mut().dirty = true;
+        self.dispatch(Action::Pause);
+    }
+
+    /// Whether the theme in effect is dark.
+    pub fn dark(&self) -> bool {
+        self.state
+            .dark(web::prefers("(prefers-color-scheme: dark)"))
     }
 }
 
-/// The root component: a heap chart, a GOGC slider and a play/pause button.
+fn initial_state() -> AppState {
+    let (url, ignored) = UrlState::from_query(&web::query());
+    AppState::from_url(url, ignored, Lang::from_browser(&web::languages()))
+}
+
+/// The page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(AppState::default);
-    let canvas = use_node_ref();
-
+    let state = use_reducer(initial_state);
+    let engine: EngineCell = use_mut_ref(|| None);
+    let live = use_mut_ref(Live::default);
+    let pipes = [use_node_ref(), use_node_ref()];
     {
-        let dispatcher = state.dispatcher();
-        use_effect_with((), move |_| {
-            let interval = Interval::new(TICK_MS, move || dispatcher.dispatch(Action::Tick));
-            move || drop(interval)
-        });
+        let mut l = live.borrow_mut();
+        l.playing = state.playing;
+        l.speed = state.url.speed;
+        l.dark = state.dark(web::prefers("(prefers-color-scheme: dark)"));
+        l.lang = state.lang;
+        l.motion = !web::prefers("(prefers-reduced-motion: reduce)");
     }
-    {
-        let canvas = canvas.clone();
-        let heap = state.heap.clone();
-        use_effect_with(heap, move |heap| {
-            if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
-                let goal_mib = heap.goal_bytes() / (1024.0 * 1024.0);
-                if let Err(err) = draw_heap_chart(el, &heap.series, goal_mib) {
-                    gloo::console::error!(format!("chart: {err}"));
-                }
-            }
-        });
-    }
-
-    let on_toggle = {
-        let state = state.clone();
-        Callback::from(move |_| state.dispatch(Action::TogglePlay))
+    let ctx = Ctx {
+        state: state.clone(),
+        engine: engine.clone(),
+        pipes: pipes.clone(),
+        live: live.clone(),
     };
-    let on_gogc = {
-        let state = state.clone();
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(v) = input.value().parse::<u32>() {
-                state.dispatch(Action::SetGogc(v));
-            }
-        })
-    };
-
+    use_engine_builder(&ctx);
+    use_frame_loop(&ctx);
+    use_keyboard(&ctx);
+    use_url_sync(&state);
     html! {
-        <main class="app">
-            <header>
-                <h1>{ "Flywheel" }</h1>
-                <p class="tagline">{ "A simulated API server and controller-runtime operator, running in your browser." }</p>
-            </header>
-            <section class="controls" aria-label="controls">
-                <button id="play" onclick={on_toggle} aria-pressed={state.playing.to_string()}>
-                    { if state.playing { "Pause" } else { "Play" } }
-                </button>
-                <label for="gogc">{ format!("GOGC {}%", state.heap.gogc) }</label>
-                <input id="gogc" type="range" min={GOGC_RANGE.start().to_string()} max={GOGC_RANGE.end().to_string()}
-                    step="25" value={state.heap.gogc.to_string()} oninput={on_gogc} />
-                <output id="gc-count">{ format!("GC cycles: {}", state.heap.gc_count) }</output>
-            </section>
-            <canvas id="heap-chart" ref={canvas} width="640" height="300" aria-label="heap over time"></canvas>
-        </main>
+        <ContextProvider<Ctx> context={ctx}>
+            <Notices />
+            <Layout />
+        </ContextProvider<Ctx>>
     }
+}
+
+/// Rebuilds the runs whenever what they run changes (or on reset).
+#[hook]
+fn use_engine_builder(ctx: &Ctx) {
+    let s = &ctx.state;
+    let deps = (s.url.config.clone(), s.url.compare, s.epoch);
+    let (engine, state, live) = (ctx.engine.clone(), ctx.state.clone(), ctx.live.clone());
+    use_effect_with(deps, move |(config, compare, _)| {
+        let built = Engine::new(config, *compare).or_else(|e| {
+            state.dispatch(Action::Notify(Notice::Invalid(e.to_string())));
+            let mut plain = config.clone();
+            plain.params.clear();
+            Engine::new(&plain, *compare)
+        });
+        *engine.borrow_mut() = built.ok();
+        live.borrow_mut().dirty = true;
+    });
+}
+
+/// Advances the runs each animation frame, draws the pipelines, and bumps the frame counter at
+/// most every [`REFRESH_MS`].
+#[hook]
+fn use_frame_loop(ctx: &Ctx) {
+    let ctx = ctx.clone();
+    use_effect_with((), move |_| {
+        let handle: Rc<RefCell<Option<AnimationFrame>>> = Rc::new(RefCell::new(None));
+        let timing = Rc::new(RefCell::new((None::<f64>, 0.0f64)));
+        schedule(handle.clone(), Rc::new(move |ts| frame(&ctx, ts, &timing)));
+        move || drop(handle.borrow_mut().take())
+    });
+}
+
+type FrameFn = Rc<dyn Fn(f64)>;
+
+fn schedule(handle: Rc<RefCell<Option<AnimationFrame>>>, f: FrameFn) {
+    let next = handle.clone();
+    let raf = request_animation_frame(move |ts| {
+        f(ts);
+        if next.borrow().is_some() {
+            schedule(next.clone(), f.clone());
+        }
+    });
+    *handle.borrow_mut() = Some(raf);
+}
+
+fn frame(ctx: &Ctx, ts: f64, timing: &RefCell<(Option<f64>, f64)>) {
+    let live = ctx.live.borrow().clone();
+    let (last, last_refresh) = *timing.borrow();
+    let dt = last.map_or(0.0, |l| (ts - l).clamp(0.0, MAX_FRAME_MS));
+    let mut finished = false;
+    if let Some(engine) = ctx.engine.borrow_mut().as_mut() {
+        if live.playing && !engine.is_finished() {
+            let deadline =
+                SimTime::from_secs_f64(engine.now().as_secs_f64() + dt / 1000.0 * live.speed);
+            let start = web::now_ms();
+            engine.advance(deadline, &mut || web::now_ms() - start > FRAME_BUDGET_MS);
+            finished = engine.is_finished();
+        }
+        engine.ingest(ts, live.motion);
+        draw_pipes(ctx, engine, &live, ts);
+    }
+    let refresh = (live.playing || live.dirty) && ts - last_refresh >= REFRESH_MS;
+    *timing.borrow_mut() = (Some(ts), if refresh { ts } else { last_refresh });
+    if refresh {
+        ctx.live.borrow_mut().dirty = false;
+        ctx.dispatch(Action::Frame);
+    }
+    if finished {
+        ctx.dispatch(Action::Finished);
+    }
+}
+
+fn draw_pipes(ctx: &Ctx, engine: &Engine, live: &Live, ts: f64) {
+    let palette = if live.dark { &DARK } else { &LIGHT };
+    for (i, lane) in engine.lanes().enumerate() {
+        let Some(canvas) = ctx.pipes[i].cast::<HtmlCanvasElement>() else {
+            continue;
+        };
+        let Some(c2d) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        else {
+            continue;
+        };
+        let scale = f64::from(canvas.width()) / pipeline_draw::WIDTH;
+        let _ = c2d.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+        let caption = engine.b.is_some().then(|| ["A", "B"][i].to_owned());
+        let d = DrawCtx {
+            palette,
+            lang: live.lang,
+            now_ms: ts,
+            motion: live.motion,
+            caption,
+        };
+        pipeline_draw::draw(&c2d, lane, &d);
+    }
+}
+
+/// Space, →, + / −, r, ?, Escape.
+#[hook]
+fn use_keyboard(ctx: &Ctx) {
+    let ctx = ctx.clone();
+    use_effect_with((), move |_| {
+        let options = EventListenerOptions::enable_prevent_default();
+        let doc = gloo::utils::document();
+        let listener = EventListener::new_with_options(&doc, "keydown", options, move |e| {
+            if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
+                on_key(&ctx, e);
+            }
+        });
+        move || drop(listener)
+    });
+}
+
+fn on_key(ctx: &Ctx, e: &KeyboardEvent) {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() || web::typing_in_field(e) {
+        return;
+    }
+    let action = match e.key().as_str() {
+        " " | "Spacebar" if !web::on_button(e) => Some(Action::TogglePlay),
+        "ArrowRight" => {
+            ctx.step();
+            None
+        }
+        "+" | "=" => Some(Action::StepSpeed(true)),
+        "-" | "_" => Some(Action::StepSpeed(false)),
+        "r" | "R" => Some(Action::Reset),
+        "?" => Some(Action::ToggleHelp),
+        "Escape" => Some(Action::CloseDialogs),
+        _ => return,
+    };
+    e.prevent_default();
+    if let Some(a) = action {
+        ctx.dispatch(a);
+    }
+}
+
+/// Keeps the address bar, `<html lang>` and the theme attribute in step with the state.
+#[hook]
+fn use_url_sync(state: &UseReducerHandle<AppState>) {
+    let deps = (state.url.clone(), state.lang);
+    use_effect_with(deps, move |(url, lang)| {
+        web::replace_query(&url.to_query());
+        web::set_root_attrs(lang.code(), url.theme.as_str());
+    });
 }

@@ -2,8 +2,9 @@
 //!
 //! Plotters lays out text by measuring a DOM `<span>` with an inline `style` attribute, which the
 //! page's Content-Security-Policy (`style-src 'self'`) forbids, and which costs a layout per label.
-//! So plotters draws the geometry (plot area, grid, series) and the labels are written straight to
-//! the 2D context with `fillText`, at positions plotters' coordinate mapping gives.
+//! So plotters draws the geometry (plot area, grid, series, limit lines, marks) and the labels are
+//! written straight to the 2D context with `fillText`, at positions plotters' coordinate mapping
+//! gives.
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -11,145 +12,258 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// Colours of the charts (Okabe–Ito, safe for colour-blind readers).
-pub mod palette {
-    use plotters::style::RGBColor;
-
-    /// Blue: the main series.
-    pub const SERIES: RGBColor = RGBColor(0, 114, 178);
-    /// Vermillion: limits and goals.
-    pub const LIMIT: RGBColor = RGBColor(213, 94, 0);
-    /// Light grey: grid lines.
-    pub const GRID: RGBColor = RGBColor(225, 228, 233);
-    /// Dark grey: text and axes.
-    pub const TEXT: RGBColor = RGBColor(70, 76, 88);
-}
+use crate::theme::{rgb, Palette};
 
 /// One line of a chart.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Line<'a> {
+pub struct Line {
+    /// Legend name (an upstream metric name or a short label).
+    pub name: String,
     /// `(x, y)` points in data units.
-    pub points: &'a [(f64, f64)],
-    /// Stroke colour.
-    pub color: RGBColor,
-    /// Stroke width in pixels.
-    pub width_px: u32,
+    pub points: Vec<(f64, f64)>,
+    /// Stroke colour (`#rrggbb`).
+    pub color: &'static str,
+    /// Dashed (the B side of a comparison).
+    pub dashed: bool,
+    /// Plotted against the secondary (right) axis.
+    pub secondary: bool,
+}
+
+/// A vertical mark (a GC, an OOM kill).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// Where, in x units.
+    pub x: f64,
+    /// Colour.
+    pub color: &'static str,
+    /// Full height (OOM) or a short tick at the bottom (GC).
+    pub tall: bool,
 }
 
 /// Everything one chart shows.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ChartSpec<'a> {
-    /// Title drawn above the plot (an upstream metric name, with its unit).
-    pub title: &'a str,
+pub struct ChartSpec {
+    /// Title drawn above the plot.
+    pub title: String,
     /// Label of the x axis.
-    pub x_label: &'a str,
+    pub x_label: String,
     /// Data range on x.
     pub x_range: (f64, f64),
-    /// Data range on y.
+    /// Data range on the primary y axis.
     pub y_range: (f64, f64),
+    /// Data range on the secondary y axis (lines with `secondary`), if any.
+    pub y2_range: Option<(f64, f64)>,
+    /// Unit suffix of the primary / secondary axis labels.
+    pub units: (&'static str, &'static str),
     /// The lines, drawn in order.
-    pub lines: Vec<Line<'a>>,
-    /// Horizontal reference lines (limits, goals) at these y values.
-    pub limits: Vec<(f64, RGBColor)>,
+    pub lines: Vec<Line>,
+    /// Horizontal reference lines (limits) at these y values.
+    pub limits: Vec<(f64, &'static str)>,
+    /// Vertical marks.
+    pub marks: Vec<Mark>,
 }
 
-const MARGIN_PX: i32 = 10;
-const TITLE_PX: i32 = 24;
-const X_AXIS_PX: i32 = 28;
+/// Where the plot area ended up on the canvas, to map a hover back to data.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlotArea {
+    /// Left edge (canvas px).
+    pub left: f64,
+    /// Right edge (canvas px).
+    pub right: f64,
+    /// The x range drawn.
+    pub x_range: (f64, f64),
+}
+
+impl PlotArea {
+    /// The data x at canvas pixel `px` (clamped to the plot).
+    pub fn x_at(&self, px: f64) -> f64 {
+        let f = ((px - self.left) / (self.right - self.left).max(1.0)).clamp(0.0, 1.0);
+        self.x_range.0 + f * (self.x_range.1 - self.x_range.0)
+    }
+}
+
+const MARGIN_PX: i32 = 8;
+const TITLE_PX: i32 = 40;
+const X_AXIS_PX: i32 = 22;
 const Y_AXIS_PX: i32 = 48;
 const GRID_LINES: usize = 4;
 
-/// Draws `spec` on `canvas`, replacing what was there.
-pub fn draw(canvas: HtmlCanvasElement, spec: &ChartSpec<'_>) -> Result<(), String> {
+type Cartesian<'a> = ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+fn color(hex: &str) -> RGBColor {
+    let (r, g, b) = rgb(hex);
+    RGBColor(r, g, b)
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// Draws `spec` on `canvas` in `palette`'s colours, replacing what was there.
+pub fn draw(
+    canvas: HtmlCanvasElement,
+    spec: &ChartSpec,
+    palette: &Palette,
+) -> Result<PlotArea, String> {
     let ctx = context_2d(&canvas)?;
     let backend =
         CanvasBackend::with_canvas_object(canvas).ok_or("the canvas has no 2D context")?;
     let root = backend.into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    root.fill(&color(palette.bg)).map_err(err)?;
     let (x0, x1) = nonempty(spec.x_range);
     let (y0, y1) = nonempty(spec.y_range);
+    let right = if spec.y2_range.is_some() {
+        Y_AXIS_PX
+    } else {
+        MARGIN_PX
+    };
     let mut chart = ChartBuilder::on(&root)
         .margin(MARGIN_PX)
         .margin_top(MARGIN_PX + TITLE_PX)
+        .margin_right(right)
         .x_label_area_size(X_AXIS_PX)
         .y_label_area_size(Y_AXIS_PX)
         .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(|e| e.to_string())?;
-    draw_grid(&mut chart, (x0, x1), (y0, y1))?;
-    for (y, color) in &spec.limits {
-        let style = color.stroke_width(1);
+        .map_err(err)?;
+    draw_grid(&mut chart, (x0, x1), (y0, y1), palette)?;
+    let scale2 = spec
+        .y2_range
+        .map(nonempty)
+        .map(|(a, b)| (a, (y1 - y0) / (b - a)));
+    for m in &spec.marks {
+        let top = if m.tall { y1 } else { y0 + (y1 - y0) * 0.06 };
+        let style = color(m.color).stroke_width(if m.tall { 2 } else { 1 });
         chart
-            .draw_series(LineSeries::new([(x0, *y), (x1, *y)], style))
-            .map_err(|e| e.to_string())?;
+            .draw_series(LineSeries::new([(m.x, y0), (m.x, top)], style))
+            .map_err(err)?;
+    }
+    for (y, c) in &spec.limits {
+        let style = color(c).stroke_width(2);
+        chart
+            .draw_series(DashedLineSeries::new([(x0, *y), (x1, *y)], 6, 4, style))
+            .map_err(err)?;
     }
     for line in &spec.lines {
-        let style = line.color.stroke_width(line.width_px);
-        chart
-            .draw_series(LineSeries::new(line.points.iter().copied(), style))
-            .map_err(|e| e.to_string())?;
+        draw_line(&mut chart, line, scale2, y0)?;
     }
-    root.present().map_err(|e| e.to_string())?;
-    draw_labels(&ctx, &chart, spec, (x0, x1), (y0, y1));
+    root.present().map_err(err)?;
+    draw_labels(&ctx, &chart, spec, palette, (x0, x1), (y0, y1));
+    let (left, _) = chart.backend_coord(&(x0, y0));
+    let (rightpx, _) = chart.backend_coord(&(x1, y0));
+    Ok(PlotArea {
+        left: f64::from(left),
+        right: f64::from(rightpx),
+        x_range: (x0, x1),
+    })
+}
+
+fn draw_line(
+    chart: &mut Cartesian<'_>,
+    line: &Line,
+    scale2: Option<(f64, f64)>,
+    y0: f64,
+) -> Result<(), String> {
+    let map = |(x, y): (f64, f64)| match (line.secondary, scale2) {
+        (true, Some((base, k))) => (x, y0 + (y - base) * k),
+        _ => (x, y),
+    };
+    let style = color(line.color).stroke_width(2);
+    let pts: Vec<(f64, f64)> = line.points.iter().copied().map(map).collect();
+    if line.dashed {
+        chart
+            .draw_series(DashedLineSeries::new(pts, 7, 5, style))
+            .map_err(err)?;
+    } else {
+        chart
+            .draw_series(LineSeries::new(pts, style))
+            .map_err(err)?;
+    }
     Ok(())
 }
 
-type Cartesian<'a, 'b> =
-    ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
-
 fn draw_grid(
-    chart: &mut Cartesian<'_, '_>,
+    chart: &mut Cartesian<'_>,
     (x0, x1): (f64, f64),
     (y0, y1): (f64, f64),
+    palette: &Palette,
 ) -> Result<(), String> {
-    let style = palette::GRID.stroke_width(1);
+    let style = color(palette.grid).stroke_width(1);
     for i in 0..=GRID_LINES {
         let y = y0 + (y1 - y0) * i as f64 / GRID_LINES as f64;
         chart
             .draw_series(LineSeries::new([(x0, y), (x1, y)], style))
-            .map_err(|e| e.to_string())?;
+            .map_err(err)?;
     }
-    let frame = palette::TEXT.stroke_width(1);
+    let frame = color(palette.muted).stroke_width(1);
     chart
         .draw_series(LineSeries::new([(x0, y1), (x0, y0), (x1, y0)], frame))
-        .map_err(|e| e.to_string())?;
+        .map_err(err)?;
     Ok(())
 }
 
 fn draw_labels(
     ctx: &CanvasRenderingContext2d,
-    chart: &Cartesian<'_, '_>,
-    spec: &ChartSpec<'_>,
+    chart: &Cartesian<'_>,
+    spec: &ChartSpec,
+    palette: &Palette,
     (x0, x1): (f64, f64),
     (y0, y1): (f64, f64),
 ) {
-    let text = format!(
-        "rgb({},{},{})",
-        palette::TEXT.0,
-        palette::TEXT.1,
-        palette::TEXT.2
-    );
-    ctx.set_fill_style_str(&text);
-    ctx.set_font("600 14px sans-serif");
+    ctx.set_fill_style_str(palette.fg);
+    ctx.set_font("600 13px sans-serif");
     ctx.set_text_align("left");
     ctx.set_text_baseline("top");
-    let _ = ctx.fill_text(spec.title, f64::from(MARGIN_PX), f64::from(MARGIN_PX));
-    ctx.set_font("12px sans-serif");
-    ctx.set_text_align("right");
+    let _ = ctx.fill_text(&spec.title, f64::from(MARGIN_PX), 4.0);
+    draw_legend(ctx, spec, palette);
+    ctx.set_fill_style_str(palette.muted);
+    ctx.set_font("11px sans-serif");
     ctx.set_text_baseline("middle");
     for i in 0..=GRID_LINES {
-        let y = y0 + (y1 - y0) * i as f64 / GRID_LINES as f64;
+        let f = i as f64 / GRID_LINES as f64;
+        let y = y0 + (y1 - y0) * f;
         let (px, py) = chart.backend_coord(&(x0, y));
-        let _ = ctx.fill_text(&format_tick(y), f64::from(px - 6), f64::from(py));
+        ctx.set_text_align("right");
+        let _ = ctx.fill_text(
+            &(format_tick(y) + spec.units.0),
+            f64::from(px - 5),
+            f64::from(py),
+        );
+        if let Some((a, b)) = spec.y2_range.map(nonempty) {
+            let (qx, _) = chart.backend_coord(&(x1, y));
+            ctx.set_text_align("left");
+            let label = format_tick(a + (b - a) * f) + spec.units.1;
+            let _ = ctx.fill_text(&label, f64::from(qx + 5), f64::from(py));
+        }
     }
     ctx.set_text_baseline("top");
     for x in [x0, x1] {
         let (px, py) = chart.backend_coord(&(x, y0));
         ctx.set_text_align(if x == x0 { "left" } else { "right" });
-        let _ = ctx.fill_text(&format_tick(x), f64::from(px), f64::from(py + 6));
+        let _ = ctx.fill_text(&format_tick(x), f64::from(px), f64::from(py + 5));
     }
     ctx.set_text_align("center");
     let (mid, py) = chart.backend_coord(&((x0 + x1) / 2.0, y0));
-    let _ = ctx.fill_text(spec.x_label, f64::from(mid), f64::from(py + 6));
+    let _ = ctx.fill_text(&spec.x_label, f64::from(mid), f64::from(py + 5));
+}
+
+fn draw_legend(ctx: &CanvasRenderingContext2d, spec: &ChartSpec, palette: &Palette) {
+    ctx.set_font("11px sans-serif");
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align("left");
+    let mut x = f64::from(MARGIN_PX);
+    let y = 30.0;
+    for l in spec.lines.iter().filter(|l| !l.name.is_empty()) {
+        ctx.set_fill_style_str(l.color);
+        ctx.fill_rect(x, y - 1.5, 14.0, 3.0);
+        if l.dashed {
+            ctx.set_fill_style_str(palette.bg);
+            ctx.fill_rect(x + 5.0, y - 2.0, 4.0, 4.0);
+        }
+        ctx.set_fill_style_str(palette.muted);
+        let _ = ctx.fill_text(&l.name, x + 18.0, y);
+        let w = ctx.measure_text(&l.name).map(|m| m.width()).unwrap_or(60.0);
+        x += 30.0 + w;
+    }
 }
 
 fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, String> {
@@ -162,7 +276,7 @@ fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, St
 }
 
 /// A range with a non-zero width (plotters cannot map an empty one).
-fn nonempty((a, b): (f64, f64)) -> (f64, f64) {
+pub fn nonempty((a, b): (f64, f64)) -> (f64, f64) {
     let (a, b) = if a.is_finite() && b.is_finite() {
         (a.min(b), a.max(b))
     } else {
@@ -191,27 +305,17 @@ pub fn format_tick(v: f64) -> String {
     }
 }
 
-/// Draws a heap-over-time line with its GC goal on `canvas`.
-pub fn draw_heap_chart(
-    canvas: HtmlCanvasElement,
-    series: &[(f64, f64)],
-    goal_mib: f64,
-) -> Result<(), String> {
-    let x_end = series.last().map_or(1.0, |p| p.0);
-    let x_start = series.first().map_or(0.0, |p| p.0);
-    let spec = ChartSpec {
-        title: "go_memstats_heap_alloc_bytes (MiB)",
-        x_label: "tick",
-        x_range: (x_start, x_end),
-        y_range: (0.0, (goal_mib * 1.2).max(1.0)),
-        lines: vec![Line {
-            points: series,
-            color: palette::SERIES,
-            width_px: 2,
-        }],
-        limits: vec![(goal_mib, palette::LIMIT)],
-    };
-    draw(canvas, &spec)
+/// A "nice" upper bound for an axis showing values up to `max` (1, 2, 2.5 or 5 × 10ⁿ).
+pub fn nice_max(max: f64) -> f64 {
+    if !max.is_finite() || max <= 0.0 {
+        return 1.0;
+    }
+    let p = 10f64.powf(max.log10().floor());
+    [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * p)
+        .find(|v| *v >= max)
+        .unwrap_or(10.0 * p)
 }
 
 #[cfg(test)]
@@ -232,5 +336,13 @@ mod tests {
         assert_eq!(nonempty((5.0, 5.0)), (5.0, 6.0));
         assert_eq!(nonempty((3.0, 1.0)), (1.0, 3.0));
         assert_eq!(nonempty((f64::NAN, 1.0)), (0.0, 1.0));
+    }
+
+    #[test]
+    fn axes_end_on_nice_numbers() {
+        assert_eq!(nice_max(7.0), 10.0);
+        assert_eq!(nice_max(180.0), 200.0);
+        assert_eq!(nice_max(0.0), 1.0);
+        assert_eq!(nice_max(2.2), 2.5);
     }
 }

@@ -6,7 +6,19 @@
 
 pub mod app;
 pub mod chart;
-pub mod heap_demo;
+pub mod chart_data;
+pub mod components;
+pub mod config;
+pub mod i18n;
+pub mod objects;
+pub mod panic;
+pub mod params;
+pub mod pipeline_draw;
+pub mod sim;
+pub mod state;
+pub mod theme;
+pub mod tokens;
+pub mod web;
 
 use wasm_bindgen::prelude::*;
 
@@ -14,9 +26,11 @@ use wasm_bindgen::prelude::*;
 #[cfg(not(test))]
 #[wasm_bindgen(start)]
 pub fn start() {
+    panic::install();
     let Some(root) = gloo::utils::document().get_element_by_id("app") else {
         return;
     };
+    root.set_inner_html("");
     yew::Renderer::<app::App>::with_root(root).render();
 }
 

@@ -1,11 +1,18 @@
-//! Component tests of the page, run in headless Chromium by wasm-bindgen-test.
+//! Component and state tests of the page, run in headless Chromium by wasm-bindgen-test.
 #![cfg(target_arch = "wasm32")]
 
+use std::rc::Rc;
 use std::time::Duration;
 
-use flywheel_web::app::{Action, App, AppState};
-use flywheel_web::chart::draw_heap_chart;
-use flywheel_web::heap_demo::HeapDemo;
+use flywheel_engine::controller::program::WriteVerb;
+use flywheel_engine::scenario::presets;
+use flywheel_engine::scenario::variant::Variant;
+use flywheel_web::app::App;
+use flywheel_web::chart::{draw, ChartSpec, Line};
+use flywheel_web::config::{RunConfig, UrlState, DEFAULT_SPEED};
+use flywheel_web::i18n::{narration, Lang, Msg};
+use flywheel_web::state::{Action, AppState};
+use flywheel_web::theme::LIGHT;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -56,33 +63,123 @@ fn inked_pixels(canvas: &HtmlCanvasElement) -> usize {
 }
 
 #[wasm_bindgen_test]
-fn the_heap_chart_draws_ink_on_the_canvas() {
+fn a_chart_draws_ink_on_the_canvas() {
     let canvas = new_canvas();
     assert_eq!(inked_pixels(&canvas), 0, "a fresh canvas is blank");
-    let mut heap = HeapDemo::new(100);
-    for _ in 0..30 {
-        heap.tick();
-    }
-    draw_heap_chart(canvas.clone(), &heap.series, heap.goal_bytes() / 1048576.0)
-        .expect("the chart draws");
+    let points: Vec<(f64, f64)> = (0..60).map(|i| (f64::from(i), f64::from(i % 7))).collect();
+    let spec = ChartSpec {
+        title: "go_memstats_heap_alloc_bytes".into(),
+        x_label: "time (s)".into(),
+        x_range: (0.0, 60.0),
+        y_range: (0.0, 8.0),
+        y2_range: Some((0.0, 1.0)),
+        units: ("", "s"),
+        lines: vec![
+            Line {
+                name: "a".into(),
+                points: points.clone(),
+                color: LIGHT.blue,
+                dashed: false,
+                secondary: false,
+            },
+            Line {
+                name: String::new(),
+                points,
+                color: LIGHT.orange,
+                dashed: true,
+                secondary: true,
+            },
+        ],
+        limits: vec![(6.0, LIGHT.vermillion)],
+        marks: vec![],
+    };
+    let area = draw(canvas.clone(), &spec, &LIGHT).expect("the chart draws");
     assert!(
         inked_pixels(&canvas) > 500,
         "the chart left ink on the canvas"
     );
+    assert!(area.left < area.right);
 }
 
 #[wasm_bindgen_test]
-fn pausing_stops_the_timer_from_advancing_the_heap() {
-    let state = std::rc::Rc::new(AppState::default());
-    let paused = state.reduce(Action::TogglePlay);
-    let after_tick = paused.clone().reduce(Action::Tick);
-    assert_eq!(after_tick.heap.series.len(), paused.heap.series.len());
-    let playing = after_tick.reduce(Action::TogglePlay).reduce(Action::Tick);
-    assert_eq!(playing.heap.series.len(), 1);
+fn the_url_state_round_trips_and_bad_parameters_fall_back() {
+    let mut st = UrlState {
+        config: RunConfig::preset("subresource+predicate"),
+        ..UrlState::default()
+    };
+    st.config.seed = 99;
+    st.speed = 1000.0;
+    st.lang = Some(Lang::Zh);
+    st.compare = Some(RunConfig::preset("flywheel").variant);
+    let (back, bad) = UrlState::from_query(&st.to_query());
+    assert!(bad.is_empty());
+    assert_eq!(back, st);
+    let (fallback, bad) = UrlState::from_query("?speed=-1&objects=999999&preset=zzz");
+    assert_eq!(bad.len(), 3);
+    assert_eq!(fallback.speed, DEFAULT_SPEED);
+    assert!(fallback.config.params.is_empty());
 }
 
 #[wasm_bindgen_test]
-async fn the_app_mounts_and_its_timer_draws_the_chart() {
+fn reducer_actions_change_the_state() {
+    let s = Rc::new(AppState::default());
+    let s = s.reduce(Action::TogglePlay);
+    assert!(!s.playing);
+    let s = s
+        .reduce(Action::StepSpeed(true))
+        .reduce(Action::SetPreset("fixed".into()));
+    assert_eq!(s.url.speed, 20.0);
+    assert_eq!(s.url.config.preset, "fixed");
+    assert_eq!(s.epoch, 1);
+}
+
+#[wasm_bindgen_test]
+fn i18n_tables_are_complete_in_both_languages() {
+    for m in Msg::ALL {
+        assert!(!m.text(Lang::En).is_empty(), "{m:?}");
+        assert!(!m.text(Lang::Zh).is_empty(), "{m:?}");
+    }
+    for name in presets::names() {
+        let en =
+            narration(name, Lang::En).unwrap_or_else(|| panic!("{name} has an English narration"));
+        let zh =
+            narration(name, Lang::Zh).unwrap_or_else(|| panic!("{name} has a Chinese narration"));
+        assert!(en.len() > 100 && zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
+    }
+}
+
+#[wasm_bindgen_test]
+fn toggles_produce_the_expected_variant() {
+    use flywheel_web::config::variant_from_str;
+    let v = variant_from_str("sub.status-patch.pred.guard").expect("valid");
+    assert_eq!(
+        v,
+        Variant {
+            status_subresource: true,
+            write: WriteVerb::StatusPatch,
+            generation_predicate: true,
+            observed_generation_guard: true,
+            timestamp: false,
+        }
+    );
+    let fixed = RunConfig::preset("fixed").variant;
+    assert_eq!(
+        Variant {
+            timestamp: true,
+            ..v
+        },
+        fixed,
+        "the fixed preset is every fix (and keeps its timestamp)"
+    );
+    let mut c = RunConfig::preset("flywheel");
+    c.variant = v;
+    let s = c.scenario().expect("valid");
+    assert!(s.crd.status_subresource);
+    assert_eq!(Variant::of(&s), v);
+}
+
+#[wasm_bindgen_test]
+async fn the_app_mounts_runs_and_draws() {
     let root = document().create_element("div").expect("div");
     document()
         .body()
@@ -90,21 +187,40 @@ async fn the_app_mounts_and_its_timer_draws_the_chart() {
         .append_child(&root)
         .expect("attach");
     yew::Renderer::<App>::with_root(root.clone()).render();
-    gloo::timers::future::sleep(Duration::from_millis(600)).await;
+    gloo::timers::future::sleep(Duration::from_millis(1500)).await;
     let canvas: HtmlCanvasElement = root
-        .query_selector("#heap-chart")
+        .query_selector("#pipeline-a")
         .expect("query works")
-        .expect("the app renders its chart canvas")
+        .expect("the app renders its pipeline")
         .dyn_into()
         .expect("it is a canvas");
     assert!(
-        inked_pixels(&canvas) > 500,
-        "the timer-driven chart has been drawn"
+        inked_pixels(&canvas) > 1000,
+        "the animation loop drew the pipeline"
     );
-    let gc = root
-        .query_selector("#gc-count")
+    let clock = root
+        .query_selector("#clock")
         .expect("query")
-        .expect("gc counter")
-        .text_content();
-    assert!(gc.is_some_and(|t| t.starts_with("GC cycles:")));
+        .expect("clock")
+        .get_attribute("data-seconds")
+        .and_then(|s| s.parse::<f64>().ok())
+        .expect("a clock value");
+    assert!(clock > 1.0, "the clock ran: {clock}");
+}
+
+#[wasm_bindgen_test]
+fn the_error_panel_offers_the_permalink_and_a_report() {
+    let app = document().create_element("div").expect("div");
+    app.set_id("app");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&app)
+        .expect("attach");
+    flywheel_web::panic::show_error_panel("boom").expect("panel shown");
+    let panel = document().get_element_by_id("error-panel").expect("panel");
+    let text = panel.text_content().unwrap_or_default();
+    assert!(text.contains("boom") && text.contains("permalink"));
+    assert!(panel.query_selector("button").expect("query").is_some());
+    app.remove();
 }

@@ -1,0 +1,346 @@
+//! The four live charts' contents, built from the runs' sampled metric series (upstream metric
+//! names), A solid and B dashed.
+
+use crate::chart::{nice_max, ChartSpec, Line, Mark};
+use crate::i18n::{Lang, Msg};
+use crate::sim::{Engine, Lane};
+use crate::theme::Palette;
+
+/// Which chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartKind {
+    /// Heap, RSS, the limit, GC and OOM marks.
+    Memory,
+    /// API requests/s by verb, with 429s.
+    Requests,
+    /// Workqueue depth and adds/s.
+    Queue,
+    /// Reconciles/s and p99 reconcile time.
+    Reconcile,
+}
+
+impl ChartKind {
+    /// Every chart, in page order.
+    pub const ALL: [ChartKind; 4] = [
+        ChartKind::Memory,
+        ChartKind::Requests,
+        ChartKind::Queue,
+        ChartKind::Reconcile,
+    ];
+
+    /// The canvas id.
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartKind::Memory => "chart-memory",
+            ChartKind::Requests => "chart-requests",
+            ChartKind::Queue => "chart-queue",
+            ChartKind::Reconcile => "chart-reconcile",
+        }
+    }
+
+    /// The chart's label (for its `aria-label`).
+    pub fn label(self) -> Msg {
+        match self {
+            ChartKind::Memory => Msg::ChartMemory,
+            ChartKind::Requests => Msg::ChartRequests,
+            ChartKind::Queue => Msg::ChartQueue,
+            ChartKind::Reconcile => Msg::ChartReconcile,
+        }
+    }
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+/// Samples (seconds) a rate is averaged over on the charts.
+pub const SMOOTH: usize = 5;
+
+/// Per-second rates of a cumulative counter series.
+pub fn rates(s: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    rates_over(s, 1)
+}
+
+/// Per-second rates over `span` samples (smoother than [`rates`] for noisy counters).
+pub fn rates_over(s: &[(f64, f64)], span: usize) -> Vec<(f64, f64)> {
+    let span = span.max(1);
+    (1..s.len())
+        .map(|i| (s[i.saturating_sub(span)], s[i]))
+        .filter(|(a, b)| b.0 > a.0)
+        .map(|(a, b)| (b.0, ((b.1 - a.1) / (b.0 - a.0)).max(0.0)))
+        .collect()
+}
+
+/// Times at which a cumulative counter went up (at most `max`, newest kept).
+pub fn increments(s: &[(f64, f64)], max: usize) -> Vec<f64> {
+    let all: Vec<f64> = s
+        .windows(2)
+        .filter(|w| w[1].1 > w[0].1)
+        .map(|w| w[1].0)
+        .collect();
+    all[all.len().saturating_sub(max)..].to_vec()
+}
+
+fn series(lane: &Lane, key: &str) -> Vec<(f64, f64)> {
+    lane.run.series(key).map(<[_]>::to_vec).unwrap_or_default()
+}
+
+fn scaled(s: Vec<(f64, f64)>, k: f64) -> Vec<(f64, f64)> {
+    s.into_iter().map(|(x, y)| (x, y * k)).collect()
+}
+
+fn sum_series(lane: &Lane, keys: &[String]) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for k in keys {
+        for (i, (x, y)) in series(lane, k).into_iter().enumerate() {
+            match out.get_mut(i) {
+                Some(p) if (p.0 - x).abs() < 1e-9 => p.1 += y,
+                Some(_) => {}
+                None => out.push((x, y)),
+            }
+        }
+    }
+    out
+}
+
+fn max_y(lines: &[Line], secondary: bool) -> f64 {
+    lines
+        .iter()
+        .filter(|l| l.secondary == secondary)
+        .flat_map(|l| l.points.iter().map(|p| p.1))
+        .fold(0.0, f64::max)
+}
+
+struct Builder<'a> {
+    lines: Vec<Line>,
+    marks: Vec<Mark>,
+    limits: Vec<(f64, &'static str)>,
+    p: &'a Palette,
+}
+
+impl Builder<'_> {
+    fn line(
+        &mut self,
+        name: &str,
+        points: Vec<(f64, f64)>,
+        color: &'static str,
+        b: bool,
+        secondary: bool,
+    ) {
+        self.lines.push(Line {
+            name: if b { String::new() } else { name.to_owned() },
+            points,
+            color,
+            dashed: b,
+            secondary,
+        });
+    }
+}
+
+fn memory(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
+    let heap = scaled(series(lane, "go_memstats_heap_alloc_bytes"), 1.0 / MIB);
+    let rss = scaled(series(lane, "process_resident_memory_bytes"), 1.0 / MIB);
+    let (blue, green) = (bl.p.blue, bl.p.green);
+    bl.line("go_memstats_heap_alloc_bytes", heap, blue, b, false);
+    bl.line("process_resident_memory_bytes", rss, green, b, false);
+    if let Some(limit) = lane.snapshot.memory_limit_bytes {
+        bl.limits.push((limit as f64 / MIB, bl.p.vermillion));
+    }
+    if !b {
+        for x in increments(&series(lane, "go_gc_duration_seconds_count"), 150) {
+            bl.marks.push(Mark {
+                x,
+                color: bl.p.muted,
+                tall: false,
+            });
+        }
+    }
+    for x in increments(
+        &series(lane, "kube_pod_container_status_restarts_total"),
+        50,
+    ) {
+        bl.marks.push(Mark {
+            x,
+            color: bl.p.vermillion,
+            tall: true,
+        });
+    }
+}
+
+fn verb_color(verb: &str, p: &Palette) -> &'static str {
+    match verb {
+        "PUT" => p.orange,
+        "PATCH" => p.blue,
+        "LIST" => p.sky,
+        "POST" => p.green,
+        "DELETE" => p.vermillion,
+        _ => p.muted,
+    }
+}
+
+fn requests(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
+    let keys: Vec<String> = lane
+        .run
+        .series_keys()
+        .filter(|k| k.starts_with("apiserver_request_total{"))
+        .cloned()
+        .collect();
+    let mut verbs: Vec<String> = keys.iter().filter_map(|k| label(k, "verb")).collect();
+    verbs.sort();
+    verbs.dedup();
+    for verb in verbs {
+        let ok: Vec<String> = keys
+            .iter()
+            .filter(|k| {
+                label(k, "verb").as_deref() == Some(verb.as_str())
+                    && label(k, "code").as_deref() != Some("429")
+            })
+            .cloned()
+            .collect();
+        let pts = rates_over(&sum_series(lane, &ok), SMOOTH);
+        let c = verb_color(&verb, bl.p);
+        bl.line(&verb, pts, c, b, false);
+    }
+    let too_many: Vec<String> = keys
+        .iter()
+        .filter(|k| label(k, "code").as_deref() == Some("429"))
+        .cloned()
+        .collect();
+    if !too_many.is_empty() {
+        let pts = rates_over(&sum_series(lane, &too_many), SMOOTH);
+        let c = bl.p.purple;
+        bl.line("429", pts, c, b, false);
+    }
+}
+
+/// The value of label `name` in a series key `metric{a="x",b="y"}`.
+pub fn label(key: &str, name: &str) -> Option<String> {
+    let inner = key.split_once('{')?.1.trim_end_matches('}');
+    inner.split(',').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == name).then(|| v.trim_matches('"').to_owned())
+    })
+}
+
+fn queue(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
+    let depth = series(lane, "workqueue_depth");
+    let adds = rates_over(&series(lane, "workqueue_adds_total"), SMOOTH);
+    let (blue, orange) = (bl.p.blue, bl.p.orange);
+    bl.line("workqueue_depth", depth, blue, b, false);
+    bl.line("workqueue_adds_total /s", adds, orange, b, true);
+}
+
+fn reconcile(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
+    let keys: Vec<String> = lane
+        .run
+        .series_keys()
+        .filter(|k| k.starts_with("controller_runtime_reconcile_total{"))
+        .cloned()
+        .collect();
+    let recs = rates_over(&sum_series(lane, &keys), SMOOTH);
+    let p99 = series(
+        lane,
+        "controller_runtime_reconcile_time_seconds{controller=\"flywheel\",quantile=\"0.99\"}",
+    );
+    let (green, purple) = (bl.p.green, bl.p.purple);
+    bl.line(
+        "controller_runtime_reconcile_total /s",
+        recs,
+        green,
+        b,
+        false,
+    );
+    bl.line("reconcile_time_seconds p99", p99, purple, b, true);
+}
+
+/// The chart `kind` for the engine's lanes.
+pub fn build(kind: ChartKind, engine: &Engine, lang: Lang, p: &Palette) -> ChartSpec {
+    let mut bl = Builder {
+        lines: Vec::new(),
+        marks: Vec::new(),
+        limits: Vec::new(),
+        p,
+    };
+    for (i, lane) in engine.lanes().enumerate() {
+        let b = i == 1;
+        match kind {
+            ChartKind::Memory => memory(&mut bl, lane, b),
+            ChartKind::Requests => requests(&mut bl, lane, b),
+            ChartKind::Queue => queue(&mut bl, lane, b),
+            ChartKind::Reconcile => reconcile(&mut bl, lane, b),
+        }
+    }
+    let now = engine.now().as_secs_f64().max(1.0);
+    let limit_max = bl.limits.iter().map(|l| l.0).fold(0.0, f64::max);
+    let y1 = nice_max(max_y(&bl.lines, false).max(limit_max) * 1.05);
+    let y2 = nice_max(max_y(&bl.lines, true) * 1.05);
+    let has2 = bl.lines.iter().any(|l| l.secondary);
+    let (title, units) = match kind {
+        ChartKind::Memory => ("MiB", ("", "")),
+        ChartKind::Requests => ("req/s", ("", "")),
+        ChartKind::Queue => ("items · adds/s →", ("", "/s")),
+        ChartKind::Reconcile => ("reconciles/s · p99 →", ("", "s")),
+    };
+    let ab = if engine.b.is_some() {
+        " — A solid, B dashed"
+    } else {
+        ""
+    };
+    ChartSpec {
+        title: format!("{} ({title}){ab}", kind.label().text(lang)),
+        x_label: Msg::Seconds.text(lang).to_owned(),
+        x_range: (0.0, now),
+        y_range: (0.0, y1),
+        y2_range: has2.then_some((0.0, y2)),
+        units,
+        lines: bl.lines,
+        limits: bl.limits,
+        marks: bl.marks,
+    }
+}
+
+/// The hover read-out at time `x`: `t=12 s · PUT 4.1 · 429 0`.
+pub fn readout(spec: &ChartSpec, x: f64) -> String {
+    let mut parts = vec![format!("t={x:.0} s")];
+    for l in &spec.lines {
+        let near = l
+            .points
+            .iter()
+            .min_by(|a, b| (a.0 - x).abs().total_cmp(&(b.0 - x).abs()));
+        if let Some((_, y)) = near {
+            let name = if l.name.is_empty() {
+                "B".to_owned()
+            } else {
+                short(&l.name)
+            };
+            parts.push(format!("{name} {}", crate::chart::format_tick(*y)));
+        }
+    }
+    parts.join(" · ")
+}
+
+fn short(name: &str) -> String {
+    match name {
+        "go_memstats_heap_alloc_bytes" => "heap MiB".into(),
+        "process_resident_memory_bytes" => "RSS MiB".into(),
+        other => other.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_read_from_series_keys() {
+        let k = "apiserver_request_total{code=\"429\",verb=\"PUT\"}";
+        assert_eq!(label(k, "verb").as_deref(), Some("PUT"));
+        assert_eq!(label(k, "code").as_deref(), Some("429"));
+        assert_eq!(label("workqueue_depth", "verb"), None);
+    }
+
+    #[test]
+    fn counters_become_rates_and_marks() {
+        let s = [(0.0, 0.0), (1.0, 2.0), (2.0, 2.0), (3.0, 5.0)];
+        assert_eq!(rates(&s), vec![(1.0, 2.0), (2.0, 0.0), (3.0, 3.0)]);
+        assert_eq!(increments(&s, 10), vec![1.0, 3.0]);
+        assert_eq!(increments(&s, 1), vec![3.0]);
+    }
+}

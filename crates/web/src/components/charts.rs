@@ -1,0 +1,96 @@
+//! The live charts (plotters-canvas), redrawn after render at most 10 times a second, with a hover
+//! read-out of the values at the pointer's time.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+use super::use_ctx;
+use crate::chart::{self, ChartSpec, PlotArea};
+use crate::chart_data::{self, ChartKind};
+use crate::theme::{DARK, LIGHT};
+
+/// Props of one chart.
+#[derive(Properties, PartialEq)]
+pub struct ChartProps {
+    /// Which chart.
+    pub kind: ChartKind,
+}
+
+/// Chart canvas size (px).
+pub const CHART_SIZE: (u32, u32) = (560, 250);
+
+/// One chart.
+#[function_component(Chart)]
+pub fn chart_view(props: &ChartProps) -> Html {
+    let ctx = use_ctx();
+    let canvas = use_node_ref();
+    let drawn: Rc<RefCell<Option<(ChartSpec, PlotArea)>>> = use_mut_ref(|| None);
+    let readout = use_state(String::new);
+    let kind = props.kind;
+    {
+        let (canvas, drawn, engine) = (canvas.clone(), drawn.clone(), ctx.engine.clone());
+        let (lang, dark) = (ctx.state.lang, ctx.dark());
+        let deps = (ctx.state.frame, ctx.state.epoch, lang, dark);
+        use_effect_with(deps, move |_| {
+            let palette = if dark { &DARK } else { &LIGHT };
+            let (Some(el), Some(e)) = (
+                canvas.cast::<HtmlCanvasElement>(),
+                engine
+                    .borrow()
+                    .as_ref()
+                    .map(|e| chart_data::build(kind, e, lang, palette)),
+            ) else {
+                return;
+            };
+            match chart::draw(el, &e, palette) {
+                Ok(area) => *drawn.borrow_mut() = Some((e, area)),
+                Err(err) => gloo::console::warn!(format!("chart {}: {err}", kind.id())),
+            }
+        });
+    }
+    let hover = {
+        let (canvas, drawn, readout) = (canvas.clone(), drawn.clone(), readout.clone());
+        Callback::from(move |e: MouseEvent| {
+            let (Some(el), Some((spec, area))) =
+                (canvas.cast::<HtmlCanvasElement>(), drawn.borrow().clone())
+            else {
+                return;
+            };
+            let rect = el.get_bounding_client_rect();
+            let px = (f64::from(e.client_x()) - rect.left()) * f64::from(el.width())
+                / rect.width().max(1.0);
+            readout.set(chart_data::readout(&spec, area.x_at(px)));
+        })
+    };
+    let leave = {
+        let readout = readout.clone();
+        Callback::from(move |_: MouseEvent| readout.set(String::new()))
+    };
+    let label = kind.label().text(ctx.state.lang);
+    html! {
+        <figure class="chart">
+            <canvas id={kind.id()} ref={canvas} width={CHART_SIZE.0.to_string()} height={CHART_SIZE.1.to_string()}
+                role="img" aria-label={label} onmousemove={hover} onmouseleave={leave}></canvas>
+            <output class="readout" id={format!("{}-readout", kind.id())}>{ (*readout).clone() }</output>
+        </figure>
+    }
+}
+
+/// The charts: all four, or two in an embed.
+#[function_component(Charts)]
+pub fn charts() -> Html {
+    let ctx = use_ctx();
+    let kinds: &[ChartKind] = if ctx.state.url.embed {
+        &[ChartKind::Memory, ChartKind::Requests]
+    } else {
+        &ChartKind::ALL
+    };
+    html! {
+        <section class="charts" aria-label="charts">
+            { for kinds.iter().map(|k| html! { <Chart kind={*k} /> }) }
+        </section>
+    }
+}

@@ -1,0 +1,118 @@
+//! Play / pause, step, speed (log scale), reset, seed and the simulated clock.
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::use_ctx;
+use crate::config::{MAX_SPEED, MIN_SPEED};
+use crate::i18n::{format_speed, Msg};
+use crate::state::Action;
+
+/// Slider position (0..=100) of a speed on the log scale.
+pub fn speed_to_pos(speed: f64) -> f64 {
+    ((speed.log10() - MIN_SPEED.log10()) / (MAX_SPEED.log10() - MIN_SPEED.log10()) * 100.0).round()
+}
+
+/// Speed at a slider position, rounded to two significant digits.
+pub fn pos_to_speed(pos: f64) -> f64 {
+    let e = MIN_SPEED.log10() + pos / 100.0 * (MAX_SPEED.log10() - MIN_SPEED.log10());
+    let v = 10f64.powf(e);
+    let p = 10f64.powf(v.log10().floor() - 1.0);
+    ((v / p).round() * p).clamp(MIN_SPEED, MAX_SPEED)
+}
+
+fn clock(secs: f64) -> String {
+    let s = secs.max(0.0);
+    format!("{:02}:{:04.1}", (s / 60.0).floor() as u64, s % 60.0)
+}
+
+/// The control bar.
+#[function_component(Controls)]
+pub fn controls() -> Html {
+    let ctx = use_ctx();
+    let s = &ctx.state;
+    let lang = s.lang;
+    let (now, end, finished) = ctx.engine.borrow().as_ref().map_or((0.0, 0.0, false), |e| {
+        (
+            e.now().as_secs_f64(),
+            e.a.run.end().as_secs_f64(),
+            e.is_finished(),
+        )
+    });
+    let on = |a: Action| {
+        let st = ctx.state.clone();
+        Callback::from(move |_: MouseEvent| st.dispatch(a.clone()))
+    };
+    let step = {
+        let ctx = ctx.clone();
+        Callback::from(move |_: MouseEvent| ctx.step())
+    };
+    let on_speed = {
+        let st = ctx.state.clone();
+        Callback::from(move |e: InputEvent| {
+            let v: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(p) = v.value().parse::<f64>() {
+                st.dispatch(Action::SetSpeed(pos_to_speed(p)));
+            }
+        })
+    };
+    let on_seed = {
+        let st = ctx.state.clone();
+        Callback::from(move |e: Event| {
+            let v: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(seed) = v.value().trim().parse::<u64>() {
+                st.dispatch(Action::SetSeed(seed));
+            }
+        })
+    };
+    let play_label = if s.playing { Msg::Pause } else { Msg::Play };
+    html! {
+        <section class="controls" aria-label={Msg::Clock.text(lang)}>
+            <button id="play" class="primary" aria-pressed={s.playing.to_string()} aria-keyshortcuts="Space"
+                onclick={on(Action::TogglePlay)}>
+                { play_label.text(lang) }
+            </button>
+            <button id="step" aria-keyshortcuts="ArrowRight" onclick={step}>{ Msg::Step.text(lang) }</button>
+            <button id="reset" aria-keyshortcuts="r" onclick={on(Action::Reset)}>{ Msg::Reset.text(lang) }</button>
+            <label class="speed" for="speed">{ Msg::Speed.text(lang) }</label>
+            <input id="speed" type="range" min="0" max="100" step="1"
+                value={speed_to_pos(s.url.speed).to_string()} oninput={on_speed}
+                aria-valuetext={format_speed(s.url.speed)} aria-keyshortcuts="+ -" />
+            <output id="speed-value" for="speed">{ format_speed(s.url.speed) }</output>
+            if !s.url.embed {
+                <label for="seed">{ Msg::Seed.text(lang) }</label>
+                <input id="seed" class="seed" type="number" min="0" step="1"
+                    value={s.url.config.seed.to_string()} onchange={on_seed} />
+            }
+            <output id="clock" class="clock" aria-label={Msg::Clock.text(lang)} data-seconds={format!("{now:.3}")}>
+                { format!("{} / {}", clock(now), clock(end)) }
+                if finished { <span class="done">{ format!(" · {}", Msg::Finished.text(lang)) }</span> }
+            </output>
+            if s.url.embed {
+                <a class="open-full" href={format!("./?{}", embed_less(&s.url))} target="_blank" rel="noopener">
+                    { Msg::OpenFull.text(lang) }
+                </a>
+            }
+        </section>
+    }
+}
+
+fn embed_less(url: &crate::config::UrlState) -> String {
+    let mut u = url.clone();
+    u.embed = false;
+    u.autoplay = false;
+    u.to_query()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_speed_slider_spans_the_log_range() {
+        assert_eq!(pos_to_speed(0.0), 0.1);
+        assert_eq!(pos_to_speed(100.0), 10_000.0);
+        assert_eq!(pos_to_speed(speed_to_pos(100.0)), 100.0);
+        assert_eq!(speed_to_pos(10.0), 40.0);
+    }
+}

@@ -1,0 +1,40 @@
+//! The event log, in `kubectl get -w --output-watch-events` style, with reconcile results.
+
+use yew::prelude::*;
+
+use super::use_ctx;
+use crate::sim::LogLine;
+
+/// Formats one log line in fixed columns.
+pub fn format_line(l: &LogLine) -> String {
+    let (ns, name) = l.key.split_once('/').unwrap_or(("", l.key.as_str()));
+    let rv = l.rv.map_or("-".to_owned(), |v| v.to_string());
+    let gen = l.generation.map_or("-".to_owned(), |v| v.to_string());
+    format!(
+        "{:<11} {:<9} {:<10} {:>7} {:>5} {:>8.1}s  {}",
+        l.event, ns, name, rv, gen, l.time_s, l.detail
+    )
+}
+
+/// The log header.
+pub const HEADER: &str = "EVENT       NAMESPACE NAME            RV   GEN      TIME  DETAIL";
+
+/// The event log panel.
+#[function_component(EventLog)]
+pub fn event_log() -> Html {
+    let ctx = use_ctx();
+    let engine = ctx.engine.borrow();
+    let lines: Vec<String> = engine
+        .as_ref()
+        .map(|e| e.a.log.iter().rev().take(120).map(format_line).collect())
+        .unwrap_or_default();
+    html! {
+        <div class="log">
+            <p class="cmd"><code>{ "$ kubectl get mycrd -A -w --output-watch-events" }</code></p>
+            <pre id="event-log" tabindex="0" aria-label="event log"><code>
+                { format!("{HEADER}\n") }
+                { for lines.iter().rev().map(|l| html! { <span class={classes!("line", l.starts_with("RECONCILED").then_some("rec"))}>{ format!("{l}\n") }</span> }) }
+            </code></pre>
+        </div>
+    }
+}

@@ -1,0 +1,62 @@
+//! The header: title, language and theme switches, copy link, embed, help.
+
+use yew::prelude::*;
+
+use super::use_ctx;
+use crate::config::Theme;
+use crate::i18n::Msg;
+use crate::state::Action;
+use crate::web;
+
+/// The page header.
+#[function_component(Header)]
+pub fn header() -> Html {
+    let ctx = use_ctx();
+    let s = &ctx.state;
+    let lang = s.lang;
+    let link = web::permalink(&s.url.to_query());
+    let on = |a: Action| {
+        let st = ctx.state.clone();
+        Callback::from(move |_: MouseEvent| st.dispatch(a.clone()))
+    };
+    let copy = {
+        let (st, link) = (ctx.state.clone(), link.clone());
+        Callback::from(move |_: MouseEvent| {
+            let st2 = st.clone();
+            st.dispatch(Action::Copied(true));
+            web::copy(link.clone(), move |_| {
+                gloo::timers::callback::Timeout::new(1500, move || {
+                    st2.dispatch(Action::Copied(false))
+                })
+                .forget();
+            });
+        })
+    };
+    let theme = match s.url.theme {
+        Theme::Auto => Msg::ThemeAuto,
+        Theme::Light => Msg::ThemeLight,
+        Theme::Dark => Msg::ThemeDark,
+    };
+    html! {
+        <header class="header">
+            <div class="brand">
+                <h1><img src="./www/icon.svg" alt="" width="28" height="28" />{ "Flywheel" }</h1>
+                <p class="tagline">{ Msg::Tagline.text(lang) }</p>
+            </div>
+            <nav class="actions" aria-label="page">
+                <button id="copy-link" data-href={link} onclick={copy}>
+                    { if s.copied { Msg::Copied.text(lang) } else { Msg::CopyLink.text(lang) } }
+                </button>
+                <button id="embed-button" onclick={on(Action::ToggleEmbedDialog)}>{ Msg::Embed.text(lang) }</button>
+                <button id="theme" onclick={on(Action::CycleTheme)} title={Msg::Theme.text(lang)}>
+                    { format!("{}: {}", Msg::Theme.text(lang), theme.text(lang)) }
+                </button>
+                <button id="lang" lang={lang.other().code()} onclick={on(Action::SetLang(lang.other()))}>
+                    { Msg::Language.text(lang) }
+                </button>
+                <button id="help-button" aria-keyshortcuts="?" onclick={on(Action::ToggleHelp)}
+                    aria-label={Msg::Help.text(lang)}>{ "?" }</button>
+            </nav>
+        </header>
+    }
+}

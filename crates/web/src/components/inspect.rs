@@ -1,0 +1,55 @@
+//! An object as `kubectl get -o yaml` prints it, with what changed since the previous event.
+
+use yew::prelude::*;
+
+use super::use_ctx;
+use crate::i18n::Msg;
+use crate::state::Action;
+
+/// The inspect panel.
+#[function_component(Inspect)]
+pub fn inspect() -> Html {
+    let ctx = use_ctx();
+    let lang = ctx.state.lang;
+    let engine = ctx.engine.borrow();
+    let Some(objects) = engine.as_ref().map(|e| &e.a.objects) else {
+        return html! {};
+    };
+    let keys: Vec<String> = objects.keys().take(60).cloned().collect();
+    if keys.is_empty() {
+        return html! { <p class="muted">{ Msg::InspectNothing.text(lang) }</p> };
+    }
+    let selected = ctx
+        .state
+        .selected
+        .clone()
+        .filter(|k| objects.get(k).is_some())
+        .unwrap_or_else(|| keys[0].clone());
+    let yaml = objects.yaml(&selected);
+    let buttons = keys.iter().map(|k| {
+        let st = ctx.state.clone();
+        let key = k.clone();
+        html! {
+            <li><button class={classes!("obj", (*k == selected).then_some("active"))}
+                aria-pressed={(*k == selected).to_string()}
+                onclick={Callback::from(move |_: MouseEvent| st.dispatch(Action::Select(key.clone())))}>
+                { k.split('/').nth(1).unwrap_or(k) }
+            </button></li>
+        }
+    });
+    html! {
+        <div class="inspect">
+            <p class="muted">{ Msg::InspectHint.text(lang) }</p>
+            <ul class="objects">{ for buttons }</ul>
+            <p class="cmd"><code>{ format!("$ kubectl get mycrd {} -n {} -o yaml", selected.split('/').nth(1).unwrap_or(""), selected.split('/').next().unwrap_or("")) }</code></p>
+            if let Some((lines, changed)) = yaml {
+                <pre id="yaml"><code>
+                    { for lines.iter().zip(changed.iter()).map(|(l, c)| html! {
+                        <span class={classes!("line", c.then_some("changed"))}>{ format!("{l}\n") }</span>
+                    }) }
+                </code></pre>
+            }
+            <p class="muted small">{ Msg::InspectDerived.text(lang) }</p>
+        </div>
+    }
+}

@@ -1,0 +1,54 @@
+//! The page's layout: full (sidebar, pipeline, charts, panels) or compact for iframes.
+
+use yew::prelude::*;
+
+use super::charts::Charts;
+use super::controls::Controls;
+use super::dialogs::{EmbedDialog, HelpOverlay};
+use super::header::Header;
+use super::pipelines::Pipelines;
+use super::scenario::ScenarioPanel;
+use super::tabs::Tabs;
+use super::use_ctx;
+use crate::i18n::Msg;
+
+/// The whole page.
+#[function_component(Layout)]
+pub fn layout() -> Html {
+    let ctx = use_ctx();
+    let s = &ctx.state;
+    let lang = s.lang;
+    if s.url.embed {
+        return html! {
+            <div class="app embed">
+                <Controls />
+                <Pipelines />
+                <Charts />
+                if s.help { <HelpOverlay /> }
+            </div>
+        };
+    }
+    html! {
+        <div class="app">
+            <a class="skip" href="#pipelines">{ Msg::SkipToContent.text(lang) }</a>
+            <Header />
+            <div class="workspace">
+                <aside class="sidebar" aria-label={Msg::Scenario.text(lang)}>
+                    <ScenarioPanel />
+                </aside>
+                <main class="main">
+                    <Controls />
+                    <Pipelines />
+                    <Charts />
+                    <Tabs />
+                </main>
+            </div>
+            <footer class="footer">
+                { format!("Flywheel {} · ", crate::version()) }
+                <span>{ "client-go · controller-runtime · kube-apiserver, simulated" }</span>
+            </footer>
+            if s.help { <HelpOverlay /> }
+            if s.embed_dialog { <EmbedDialog /> }
+        </div>
+    }
+}

@@ -1,0 +1,524 @@
+//! What the page runs and shows, and its form in the URL: the whole state (scenario, toggles,
+//! parameters, profile, seed, speed, language, theme, comparison) lives in the query string, and a
+//! bad parameter falls back to its default with a notice naming it.
+
+use std::collections::BTreeMap;
+
+use flywheel_engine::controller::program::WriteVerb;
+use flywheel_engine::scenario::variant::Variant;
+use flywheel_engine::scenario::{presets, Profile, Scenario, ScenarioError};
+
+use crate::i18n::Lang;
+use crate::params::{spec, PARAMS};
+
+/// The preset shown when the URL names none.
+pub const DEFAULT_PRESET: &str = "flywheel";
+/// The default speed (virtual seconds per wall second).
+pub const DEFAULT_SPEED: f64 = 10.0;
+/// Slowest speed.
+pub const MIN_SPEED: f64 = 0.1;
+/// Fastest speed.
+pub const MAX_SPEED: f64 = 10_000.0;
+
+/// Light, dark, or following the system.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// `prefers-color-scheme`.
+    #[default]
+    Auto,
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl Theme {
+    /// The URL / attribute value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    /// Parses `auto`, `light`, `dark`.
+    pub fn parse(s: &str) -> Option<Theme> {
+        [Theme::Auto, Theme::Light, Theme::Dark]
+            .into_iter()
+            .find(|t| t.as_str() == s)
+    }
+
+    /// The next theme of the switch.
+    pub fn next(self) -> Theme {
+        match self {
+            Theme::Auto => Theme::Light,
+            Theme::Light => Theme::Dark,
+            Theme::Dark => Theme::Auto,
+        }
+    }
+}
+
+/// Everything that decides a run: two configs with equal fields give the same run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunConfig {
+    /// The preset's name.
+    pub preset: String,
+    /// The fixes (toggles).
+    pub variant: Variant,
+    /// Slider overrides by key (absent ⇒ the preset's value).
+    pub params: BTreeMap<String, f64>,
+    /// Version profile.
+    pub profile: Profile,
+    /// Seed of the random source.
+    pub seed: u64,
+}
+
+impl RunConfig {
+    /// A preset with its own toggles, parameters, profile and seed.
+    pub fn preset(name: &str) -> RunConfig {
+        let s = load(name);
+        RunConfig {
+            preset: s.name.clone(),
+            variant: Variant::of(&s),
+            params: BTreeMap::new(),
+            profile: s.profile,
+            seed: s.seed,
+        }
+    }
+
+    /// The scenario to run with `variant` (A's or B's).
+    pub fn scenario_with(&self, variant: Variant) -> Result<Scenario, ScenarioError> {
+        let mut s = presets::load(&self.preset, &[])?;
+        s.profile = self.profile;
+        for (key, v) in &self.params {
+            if let Some(p) = spec(key) {
+                (p.set)(&mut s, *v);
+            }
+        }
+        variant.apply(&mut s);
+        s.seed = self.seed;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// The scenario of the A side.
+    pub fn scenario(&self) -> Result<Scenario, ScenarioError> {
+        self.scenario_with(self.variant)
+    }
+
+    /// The preset's scenario with the profile applied (what the sliders show when not overridden).
+    pub fn base(&self) -> Scenario {
+        let mut s = load(&self.preset);
+        s.profile = self.profile;
+        s
+    }
+
+    /// The value a slider shows.
+    pub fn param(&self, key: &str) -> Option<f64> {
+        if let Some(v) = self.params.get(key) {
+            return Some(*v);
+        }
+        spec(key).and_then(|p| (p.get)(&self.base()))
+    }
+}
+
+fn load(name: &str) -> Scenario {
+    presets::load(name, &[])
+        .or_else(|_| presets::load(DEFAULT_PRESET, &[]))
+        .expect("the default preset loads (tested)")
+}
+
+/// The write verbs in the order of the picker, with their URL names.
+pub const WRITE_VERBS: &[(WriteVerb, &str, &str)] = &[
+    (WriteVerb::Update, "update", "r.Update"),
+    (
+        WriteVerb::StatusUpdate,
+        "status-update",
+        "r.Status().Update",
+    ),
+    (WriteVerb::StatusPatch, "status-patch", "r.Status().Patch"),
+    (WriteVerb::Patch, "patch", "r.Patch"),
+];
+
+/// A variant as a URL token list: `sub.status-patch.pred.guard.ts`.
+pub fn variant_to_str(v: &Variant) -> String {
+    let mut parts = Vec::new();
+    if v.status_subresource {
+        parts.push("sub");
+    }
+    parts.push(verb_name(v.write));
+    if v.generation_predicate {
+        parts.push("pred");
+    }
+    if v.observed_generation_guard {
+        parts.push("guard");
+    }
+    if v.timestamp {
+        parts.push("ts");
+    }
+    parts.join(".")
+}
+
+/// The URL name of a write verb.
+pub fn verb_name(w: WriteVerb) -> &'static str {
+    WRITE_VERBS
+        .iter()
+        .find(|(v, _, _)| *v == w)
+        .map_or("update", |(_, n, _)| n)
+}
+
+/// Parses [`variant_to_str`]'s form; `Err` names the first unknown token.
+pub fn variant_from_str(s: &str) -> Result<Variant, String> {
+    let mut v = Variant {
+        status_subresource: false,
+        write: WriteVerb::Update,
+        generation_predicate: false,
+        observed_generation_guard: false,
+        timestamp: false,
+    };
+    for token in s.split('.').filter(|t| !t.is_empty()) {
+        match token {
+            "sub" => v.status_subresource = true,
+            "pred" => v.generation_predicate = true,
+            "guard" => v.observed_generation_guard = true,
+            "ts" => v.timestamp = true,
+            other => match WRITE_VERBS.iter().find(|(_, n, _)| *n == other) {
+                Some((w, _, _)) => v.write = *w,
+                None => return Err(format!("unknown fix '{other}'")),
+            },
+        }
+    }
+    Ok(v)
+}
+
+/// The page state that the URL carries.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UrlState {
+    /// The run.
+    pub config: RunConfig,
+    /// The B side's fixes when comparing.
+    pub compare: Option<Variant>,
+    /// Speed.
+    pub speed: f64,
+    /// Language, when chosen (else the browser's).
+    pub lang: Option<Lang>,
+    /// Theme.
+    pub theme: Theme,
+    /// The compact layout for iframes.
+    pub embed: bool,
+    /// Start playing on load (embeds only; the full page always starts playing).
+    pub autoplay: bool,
+}
+
+impl Default for UrlState {
+    fn default() -> Self {
+        UrlState {
+            config: RunConfig::preset(DEFAULT_PRESET),
+            compare: None,
+            speed: DEFAULT_SPEED,
+            lang: None,
+            theme: Theme::Auto,
+            embed: false,
+            autoplay: false,
+        }
+    }
+}
+
+/// A URL parameter that was ignored, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ignored {
+    /// The parameter's name.
+    pub key: String,
+    /// Why (in English; the notice prefixes a translated label).
+    pub reason: String,
+}
+
+fn ignored(key: &str, reason: impl Into<String>) -> Ignored {
+    Ignored {
+        key: key.to_owned(),
+        reason: reason.into(),
+    }
+}
+
+impl UrlState {
+    /// Reads a query string (with or without its `?`); every bad parameter falls back to its
+    /// default and is listed.
+    pub fn from_query(query: &str) -> (UrlState, Vec<Ignored>) {
+        let pairs = parse_query(query);
+        let mut bad = Vec::new();
+        let get = |k: &str| {
+            pairs
+                .iter()
+                .rev()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let mut st = UrlState::default();
+        if let Some(name) = get("preset") {
+            let name = name.replace(' ', "+");
+            if presets::text(&name).is_some() {
+                st.config = RunConfig::preset(&name);
+            } else {
+                bad.push(ignored("preset", format!("unknown preset '{name}'")));
+            }
+        }
+        st.read_run(&get, &mut bad);
+        st.read_view(&get, &mut bad);
+        let known = [
+            "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
+        ];
+        for (k, _) in &pairs {
+            if !known.contains(&k.as_str()) && spec(k).is_none() {
+                bad.push(ignored(k, "unknown parameter"));
+            }
+        }
+        (st, bad)
+    }
+
+    fn read_run<'a>(&mut self, get: &impl Fn(&str) -> Option<&'a str>, bad: &mut Vec<Ignored>) {
+        if let Some(v) = get("v") {
+            match variant_from_str(v) {
+                Ok(v) => self.config.variant = v,
+                Err(e) => bad.push(ignored("v", e)),
+            }
+        }
+        if let Some(v) = get("b") {
+            match variant_from_str(v) {
+                Ok(v) => self.compare = Some(v),
+                Err(e) => bad.push(ignored("b", e)),
+            }
+        }
+        if let Some(p) = get("profile") {
+            match Profile::parse(p) {
+                Ok(p) => self.config.profile = p,
+                Err(e) => bad.push(ignored("profile", e)),
+            }
+        }
+        if let Some(s) = get("seed") {
+            match s.parse::<u64>() {
+                Ok(s) => self.config.seed = s,
+                Err(_) => bad.push(ignored("seed", format!("'{s}' is not a whole number ≥ 0"))),
+            }
+        }
+        for p in PARAMS {
+            let Some(raw) = get(p.key) else { continue };
+            match raw.parse::<f64>() {
+                Ok(v) if p.accepts(v) => {
+                    self.config.params.insert(p.key.to_owned(), v);
+                }
+                _ => bad.push(ignored(
+                    p.key,
+                    format!("'{raw}' is outside {} to {}", p.min, p.max),
+                )),
+            }
+        }
+    }
+
+    fn read_view<'a>(&mut self, get: &impl Fn(&str) -> Option<&'a str>, bad: &mut Vec<Ignored>) {
+        if let Some(s) = get("speed") {
+            match s.parse::<f64>() {
+                Ok(v) if (MIN_SPEED..=MAX_SPEED).contains(&v) => self.speed = v,
+                _ => bad.push(ignored("speed", format!("'{s}' is outside 0.1 to 10000"))),
+            }
+        }
+        if let Some(l) = get("lang") {
+            match Lang::parse(l) {
+                Some(l) => self.lang = Some(l),
+                None => bad.push(ignored("lang", format!("unknown language '{l}' (en, zh)"))),
+            }
+        }
+        if let Some(t) = get("theme") {
+            match Theme::parse(t) {
+                Some(t) => self.theme = t,
+                None => bad.push(ignored("theme", format!("unknown theme '{t}'"))),
+            }
+        }
+        self.embed = flag(get("embed"), "embed", bad);
+        self.autoplay = flag(get("autoplay"), "autoplay", bad);
+    }
+
+    /// The query string (without `?`) that reproduces this state.
+    pub fn to_query(&self) -> String {
+        let c = &self.config;
+        let mut q: Vec<(String, String)> = vec![("preset".into(), c.preset.clone())];
+        let preset = RunConfig::preset(&c.preset);
+        if c.variant != preset.variant {
+            q.push(("v".into(), variant_to_str(&c.variant)));
+        }
+        if let Some(b) = &self.compare {
+            q.push(("b".into(), variant_to_str(b)));
+        }
+        if c.profile != preset.profile {
+            q.push(("profile".into(), c.profile.as_str().into()));
+        }
+        if c.seed != preset.seed {
+            q.push(("seed".into(), c.seed.to_string()));
+        }
+        for p in PARAMS {
+            if let Some(v) = c.params.get(p.key) {
+                q.push((p.key.into(), trim_float(*v)));
+            }
+        }
+        if self.speed != DEFAULT_SPEED {
+            q.push(("speed".into(), trim_float(self.speed)));
+        }
+        if let Some(l) = self.lang {
+            q.push((
+                "lang".into(),
+                if l == Lang::Zh { "zh" } else { "en" }.into(),
+            ));
+        }
+        if self.theme != Theme::Auto {
+            q.push(("theme".into(), self.theme.as_str().into()));
+        }
+        if self.embed {
+            q.push(("embed".into(), "1".into()));
+        }
+        if self.autoplay {
+            q.push(("autoplay".into(), "1".into()));
+        }
+        q.iter()
+            .map(|(k, v)| format!("{k}={}", encode(v)))
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+}
+
+fn flag(raw: Option<&str>, key: &str, bad: &mut Vec<Ignored>) -> bool {
+    match raw {
+        None | Some("0") | Some("false") => false,
+        Some("1") | Some("true") | Some("") => true,
+        Some(other) => {
+            bad.push(ignored(key, format!("'{other}' is not 0 or 1")));
+            false
+        }
+    }
+}
+
+/// A number without a useless `.0`, at most 3 decimals.
+pub fn trim_float(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() || s == "-" {
+        "0".into()
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Splits a query string into decoded `(key, value)` pairs. `+` stays `+` (preset names use it).
+pub fn parse_query(query: &str) -> Vec<(String, String)> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('=') {
+            Some((k, v)) => (decode(k), decode(v)),
+            None => (decode(p), String::new()),
+        })
+        .collect()
+}
+
+/// Percent-encodes everything but unreserved characters.
+pub fn encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Percent-decodes (invalid escapes are kept as written; invalid UTF-8 is replaced).
+pub fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(v)) => {
+                out.push(v);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_state_has_a_short_url() {
+        assert_eq!(UrlState::default().to_query(), "preset=flywheel");
+    }
+
+    #[test]
+    fn a_full_state_round_trips() {
+        let mut st = UrlState::default();
+        st.config.variant.status_subresource = true;
+        st.config.variant.write = WriteVerb::StatusPatch;
+        st.config.params.insert("workers".into(), 4.0);
+        st.config.seed = 7;
+        st.config.profile = Profile::Modern;
+        st.compare = Some(RunConfig::preset("fixed").variant);
+        st.speed = 250.0;
+        st.lang = Some(Lang::Zh);
+        st.theme = Theme::Dark;
+        let (back, bad) = UrlState::from_query(&st.to_query());
+        assert_eq!(bad, vec![]);
+        assert_eq!(back, st);
+    }
+
+    #[test]
+    fn preset_names_with_plus_survive() {
+        let (st, bad) = UrlState::from_query("?preset=subresource%2Bpredicate");
+        assert!(bad.is_empty());
+        assert_eq!(st.config.preset, "subresource+predicate");
+        let (st, _) = UrlState::from_query("preset=subresource+predicate");
+        assert_eq!(st.config.preset, "subresource+predicate");
+    }
+
+    #[test]
+    fn bad_parameters_fall_back_and_are_named() {
+        let (st, bad) = UrlState::from_query(
+            "preset=nope&workers=0&speed=1e9&seed=-3&v=sub.bogus&lang=fr&embed=2&zzz=1&objects=abc",
+        );
+        let keys: Vec<_> = bad.iter().map(|b| b.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            ["preset", "v", "seed", "objects", "workers", "speed", "lang", "embed", "zzz"]
+        );
+        assert_eq!(st.config, RunConfig::preset(DEFAULT_PRESET));
+        assert_eq!(st.speed, DEFAULT_SPEED);
+        assert!(!st.embed);
+    }
+
+    #[test]
+    fn every_preset_builds_a_valid_scenario() {
+        for name in presets::names() {
+            let c = RunConfig::preset(name);
+            c.scenario().unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn percent_coding_round_trips() {
+        for s in ["a b", "x+y", "中文", "100%"] {
+            assert_eq!(decode(&encode(s)), s);
+        }
+        assert_eq!(decode("%zz"), "%zz");
+    }
+}

@@ -1,0 +1,321 @@
+//! The page's text in English and 简体中文: every label is a [`Msg`], every preset has a
+//! narration ([`narration`]). The language follows the browser unless the URL or the switch says
+//! otherwise.
+
+use std::fmt;
+
+/// A language of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// 简体中文.
+    Zh,
+}
+
+impl Lang {
+    /// The code used in the URL and the `lang` attribute.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+
+    /// Parses `en`, `zh`, `zh-CN`, `zh-Hans`… (case-insensitive).
+    pub fn parse(s: &str) -> Option<Lang> {
+        let s = s.to_ascii_lowercase();
+        if s == "en" || s.starts_with("en-") {
+            Some(Lang::En)
+        } else if s == "zh" || s.starts_with("zh-") || s.starts_with("zh_") {
+            Some(Lang::Zh)
+        } else {
+            None
+        }
+    }
+
+    /// The browser's preferred language among ours (English when none matches).
+    pub fn from_browser(languages: &[String]) -> Lang {
+        languages
+            .iter()
+            .find_map(|l| Lang::parse(l))
+            .unwrap_or_default()
+    }
+
+    /// The other language (the switch).
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::En => Lang::Zh,
+            Lang::Zh => Lang::En,
+        }
+    }
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+macro_rules! messages {
+    ($($key:ident => $en:expr, $zh:expr;)*) => {
+        /// A piece of UI text.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Msg {
+            $(
+                #[allow(missing_docs)]
+                $key,
+            )*
+        }
+
+        impl Msg {
+            /// Every message, for completeness tests.
+            pub const ALL: &'static [Msg] = &[$(Msg::$key),*];
+
+            /// The text in `lang`.
+            pub fn text(self, lang: Lang) -> &'static str {
+                match (self, lang) {
+                    $(
+                        (Msg::$key, Lang::En) => $en,
+                        (Msg::$key, Lang::Zh) => $zh,
+                    )*
+                }
+            }
+        }
+    };
+}
+
+messages! {
+    Tagline => "A simulated Kubernetes API server and controller-runtime operator, running in your browser.",
+        "在浏览器中运行的模拟 Kubernetes API server 与 controller-runtime operator。";
+    Scenario => "Scenario", "场景";
+    Fixes => "Fixes", "修复开关";
+    StatusSubresource => "/status subresource on the CRD", "CRD 启用 /status 子资源";
+    WriteVerb => "Status write", "状态写入方式";
+    GenerationPredicate => "GenerationChangedPredicate", "GenerationChangedPredicate";
+    ObservedGenerationGuard => "ObservedGeneration guard", "ObservedGeneration 守卫";
+    Timestamp => "Timestamp in status", "status 中写入时间戳";
+    Parameters => "Parameters", "参数";
+    Objects => "Objects", "对象数";
+    HeavyLogic => "Heavy-logic time", "重逻辑耗时";
+    Workers => "Workers", "工作协程数";
+    ClientQps => "Client QPS", "客户端 QPS";
+    ClientBurst => "Client burst", "客户端突发量";
+    ApfSeats => "API server seats (APF)", "API server 并发席位 (APF)";
+    ObjectSize => "Object size", "对象大小";
+    MemoryLimit => "Memory limit", "内存上限";
+    Profile => "Version profile", "版本配置";
+    ProfileSeed => "seed (k8s 1.28, client-go 0.27)", "seed (k8s 1.28, client-go 0.27)";
+    ProfileModern => "modern (k8s 1.36, client-go 0.36)", "modern (k8s 1.36, client-go 0.36)";
+    Off => "off", "关闭";
+    NoLimit => "none", "无";
+    Play => "Play", "播放";
+    Pause => "Pause", "暂停";
+    Step => "Step", "单步";
+    Reset => "Reset", "重置";
+    Speed => "Speed", "速度";
+    Seed => "Seed", "随机种子";
+    Clock => "Simulated clock", "模拟时钟";
+    Finished => "finished", "已结束";
+    Compare => "Compare with…", "对比…";
+    CompareOff => "Stop comparing", "结束对比";
+    VariantB => "B variant", "B 方案";
+    Language => "中文", "English";
+    Theme => "Theme", "主题";
+    ThemeAuto => "auto", "自动";
+    ThemeLight => "light", "浅色";
+    ThemeDark => "dark", "深色";
+    CopyLink => "Copy link", "复制链接";
+    Copied => "Copied", "已复制";
+    Embed => "Embed", "嵌入";
+    EmbedHint => "Paste this into your documentation:", "将以下代码粘贴到文档中：";
+    Permalink => "Permalink", "永久链接";
+    Close => "Close", "关闭";
+    Help => "Keyboard shortcuts", "键盘快捷键";
+    KeySpace => "play / pause", "播放 / 暂停";
+    KeyRight => "step one event (pauses)", "单步执行一个事件（会暂停）";
+    KeyPlusMinus => "faster / slower", "加速 / 减速";
+    KeyR => "reset the run", "重置运行";
+    KeyQuestion => "this help", "显示本帮助";
+    KeyEscape => "close dialogs", "关闭对话框";
+    Pipeline => "Pipeline", "处理管线";
+    PipelineLabel => "The operator's pipeline: API server, watch, Reflector, FIFO, Indexer, handlers and predicates, workqueue, workers, Reconcile, and the write back.",
+        "operator 的处理管线：API server、watch、Reflector、FIFO、Indexer、事件处理器与 predicate、workqueue、worker、Reconcile，以及写回。";
+    RequestsPerSecond => "API requests/s", "API 请求/秒";
+    ReconcilesPerSecond => "Reconciles/s", "Reconcile/秒";
+    LoopClosures => "Self-triggered enqueues", "自触发入队";
+    Revision => "etcd revision", "etcd 修订号";
+    Pod => "Pod", "Pod";
+    Restarts => "restarts", "次重启";
+    Memory => "Memory", "内存";
+    ChartMemory => "Memory", "内存";
+    ChartRequests => "API requests/s by verb", "按动词统计的 API 请求/秒";
+    ChartQueue => "Workqueue", "工作队列";
+    ChartReconcile => "Reconciles", "Reconcile";
+    Seconds => "time (s)", "时间（秒）";
+    Code => "Code", "代码";
+    CodeHint => "Highlighted lines differ from the seed's broken reconciler.", "高亮行与 seed 中有问题的 reconciler 不同。";
+    Inspect => "Inspect", "检查对象";
+    InspectHint => "Click an object (or a token in the pipeline) to see it as kubectl get -o yaml prints it.",
+        "点击一个对象（或管线中的令牌）即可看到 kubectl get -o yaml 的输出。";
+    InspectNothing => "No object yet: press play.", "还没有对象：请按播放。";
+    InspectDerived => "Reconstructed from the run's events; highlighted: changed since the previous event.",
+        "由运行事件重建；高亮部分为自上一事件以来的变化。";
+    EventLog => "Event log", "事件日志";
+    Explain => "What happens", "发生了什么";
+    NoticeIgnored => "Ignored URL parameter", "已忽略的 URL 参数";
+    NoticeInvalid => "The scenario rejected a parameter, using the preset's value", "场景拒绝了一个参数，已改用预设值";
+    Dismiss => "Dismiss", "关闭";
+    ErrorTitle => "Flywheel stopped because of an internal error", "Flywheel 因内部错误而停止";
+    ErrorBody => "Reload the permalink below to start again, and please send the report.", "重新打开下面的永久链接即可重新开始，并请发送错误报告。";
+    CopyReport => "Copy report", "复制报告";
+    OpenFull => "Open in Flywheel", "在 Flywheel 中打开";
+    Converged => "converged: the loop has stopped", "已收敛：循环已停止";
+    Looping => "looping: every write re-triggers Reconcile", "循环中：每次写入都会再次触发 Reconcile";
+    Group => "group", "分组";
+    Dropped => "dropped by predicate", "被 predicate 丢弃";
+    Running => "Running", "运行中";
+    OomKilled => "OOMKilled", "OOMKilled";
+    CrashLoop => "CrashLoopBackOff", "CrashLoopBackOff";
+    SkipToContent => "Skip to the pipeline", "跳到处理管线";
+}
+
+/// Formats a speed as `0.1×`, `10×`, `10 000×`.
+pub fn format_speed(speed: f64) -> String {
+    if speed < 1.0 {
+        format!("{speed:.1}×")
+    } else {
+        let n = speed.round() as u64;
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push('\u{202f}');
+            }
+            out.push(c);
+        }
+        out.push('×');
+        out
+    }
+}
+
+/// The narration of a preset: what to watch for, why it happens, which upstream rule causes it.
+/// `None` for a preset without one (the page then shows the scenario's own summary).
+pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
+    let (en, zh) = match preset {
+        "flywheel" => (
+            "Watch the orange loop edge. Reconcile sets status.lastUpdated and sends the whole object \
+             with Update. The CRD has no /status subresource, so the API server treats status like \
+             spec: resourceVersion and generation go up on every write. The operator's own informer \
+             receives that MODIFIED event, no predicate filters it, and the key goes straight back \
+             into the workqueue. Requests/s and reconciles/s never fall, the self-triggered counter \
+             grows without end. Rule: without the status subresource, a CR is versioned as one \
+             document (apiextensions-apiserver, customresource strategy).",
+            "注意橙色的回环边。Reconcile 设置 status.lastUpdated 并用 Update 发送整个对象。\
+             CRD 没有 /status 子资源，API server 把 status 当作 spec 一样对待：每次写入都会增加 \
+             resourceVersion 和 generation。operator 自己的 informer 收到这条 MODIFIED 事件，\
+             没有 predicate 过滤，key 立刻又回到 workqueue。请求/秒和 Reconcile/秒不会下降，\
+             自触发计数无限增长。规则：没有 status 子资源时，CR 作为一个整体文档计版本\
+             （apiextensions-apiserver 的 customresource strategy）。",
+        ),
+        "subresource-only" => (
+            "The CRD now has /status and Reconcile writes with Status().Update. Status writes no \
+             longer bump generation, but they still bump resourceVersion, so every write still \
+             comes back as a watch event and re-queues the key. With a timestamp in status each \
+             write differs from the last, so the loop keeps turning, only slower. The subresource \
+             alone is not a fix: something must also drop the operator's own events.",
+            "CRD 现在有 /status，Reconcile 用 Status().Update 写入。status 写入不再增加 generation，\
+             但仍会增加 resourceVersion，所以每次写入依然以 watch 事件返回并让 key 重新入队。\
+             status 里有时间戳，每次写入都和上一次不同，循环仍在转，只是慢一些。\
+             仅有子资源并不能修复问题：还需要丢弃 operator 自己产生的事件。",
+        ),
+        "predicate-only" => (
+            "GenerationChangedPredicate drops update events whose metadata.generation did not \
+             change. But without /status, the status write itself bumps generation, so the \
+             predicate lets every one of them through: watch the gate stay open. A predicate only \
+             helps when status writes leave generation alone (controller-runtime \
+             pkg/predicate/predicate.go).",
+            "GenerationChangedPredicate 会丢弃 metadata.generation 未变化的更新事件。\
+             但没有 /status 时，status 写入本身就会增加 generation，所以 predicate 放行了每一个事件：\
+             看，闸门一直是开的。只有当 status 写入不改变 generation 时 predicate 才有用\
+             （controller-runtime pkg/predicate/predicate.go）。",
+        ),
+        "observed-generation-only" => (
+            "Reconcile returns early when status.observedGeneration equals generation. Without \
+             /status, writing observedGeneration bumps generation again, so the guard never \
+             matches: the next reconcile sees a newer generation and writes once more. The guard \
+             chases a number that its own write moves.",
+            "当 status.observedGeneration 等于 generation 时 Reconcile 会提前返回。\
+             没有 /status 时，写入 observedGeneration 又会增加 generation，守卫永远不会命中：\
+             下一次 Reconcile 看到更新的 generation，又写一次。守卫在追逐一个被自己的写入推动的数字。",
+        ),
+        "subresource+predicate" => (
+            "The usual fix. Status writes go to /status and leave generation alone, and \
+             GenerationChangedPredicate drops the resulting events at the gate (watch the tokens \
+             stop there). After the first pass over the objects, the queue drains and the operator \
+             goes quiet until someone edits a spec, which bumps generation and passes the gate.",
+            "常见的修复方式。status 写入走 /status，不改变 generation，GenerationChangedPredicate \
+             在闸门处丢弃由此产生的事件（看令牌停在那里）。第一次处理完所有对象后，队列清空，\
+             operator 安静下来，直到有人修改 spec：generation 增加，事件通过闸门。",
+        ),
+        "subresource+observed-generation" => (
+            "Status writes go to /status, and Reconcile records observedGeneration and returns \
+             early when it already handled this generation. The operator's own events still reach \
+             the workqueue (no predicate), but each such reconcile stops at the guard without \
+             writing, so the loop breaks after one extra pass.",
+            "status 写入走 /status，Reconcile 记录 observedGeneration，如果已处理过当前 generation \
+             就提前返回。operator 自己的事件仍会进入 workqueue（没有 predicate），\
+             但这类 Reconcile 在守卫处停止、不再写入，循环在多一轮之后就断开了。",
+        ),
+        "fixed" => (
+            "Every fix at once: /status subresource, Status().Patch (a merge patch without \
+             resourceVersion, so no 409 conflicts), GenerationChangedPredicate and the \
+             ObservedGeneration guard. The timestamp stays in status and does no harm: its write \
+             no longer comes back as work. Each object is reconciled once; the only later work is \
+             the spec edit at 5 minutes. This is what a well-behaved operator looks like here.",
+            "所有修复同时启用：/status 子资源、Status().Patch（不带 resourceVersion 的合并补丁，\
+             不会出现 409 冲突）、GenerationChangedPredicate 和 ObservedGeneration 守卫。\
+             status 里的时间戳仍然保留，但已无害：它的写入不再变成新的工作。每个对象只 Reconcile \
+             一次；之后唯一的工作是第 5 分钟的 spec 修改。这就是一个行为良好的 operator 的样子。",
+        ),
+        "idempotent-status" => (
+            "No fix at all, except that status carries no timestamp: Reconcile writes the same \
+             status every time. The first write changes the object, the second one sends identical \
+             bytes, and the API server skips a no-op update without bumping resourceVersion, so no \
+             watch event follows and the loop stops by itself. Any value that changes on every \
+             write (a timestamp, a counter) restarts the flywheel.",
+            "没有任何修复，只是 status 中没有时间戳：Reconcile 每次写入相同的 status。\
+             第一次写入改变了对象，第二次发送的内容完全相同，API server 会跳过这种无变化的更新，\
+             不增加 resourceVersion，因此没有 watch 事件，循环自行停止。任何每次写入都会变化的值\
+             （时间戳、计数器）都会让飞轮重新转起来。",
+        ),
+        _ => return None,
+    };
+    Some(match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_parse_from_browser_tags() {
+        assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
+        assert_eq!(Lang::parse("ZH"), Some(Lang::Zh));
+        assert_eq!(Lang::parse("en-GB"), Some(Lang::En));
+        assert_eq!(Lang::parse("fr"), None);
+        assert_eq!(Lang::from_browser(&["fr".into(), "zh-TW".into()]), Lang::Zh);
+        assert_eq!(Lang::from_browser(&[]), Lang::En);
+    }
+
+    #[test]
+    fn speeds_are_short() {
+        assert_eq!(format_speed(0.1), "0.1×");
+        assert_eq!(format_speed(100.0), "100×");
+        assert_eq!(format_speed(10_000.0), "10\u{202f}000×");
+    }
+}

@@ -1,0 +1,634 @@
+//! Draws one lane's pipeline on a canvas: the stages with their live counts, the edges, the moving
+//! tokens, the predicate gate, the loop edge, and the pod's state. Plain 2D-context drawing (no
+//! DOM nodes per token), called once per animation frame.
+
+use flywheel_engine::scenario::{FifoKind, QueueKind};
+use web_sys::CanvasRenderingContext2d;
+
+use crate::i18n::{Lang, Msg};
+use crate::sim::Lane;
+use crate::theme::Palette;
+use crate::tokens::{Carry, Edge, Token, Tokens};
+
+/// Logical width of the drawing.
+pub const WIDTH: f64 = 960.0;
+/// Logical height of the drawing.
+pub const HEIGHT: f64 = 300.0;
+
+type Rect = (f64, f64, f64, f64);
+
+const API: Rect = (16.0, 40.0, 120.0, 220.0);
+const REFLECTOR: Rect = (220.0, 50.0, 120.0, 64.0);
+const FIFO: Rect = (380.0, 50.0, 120.0, 64.0);
+const INDEXER: Rect = (540.0, 50.0, 120.0, 64.0);
+const HANDLERS: Rect = (700.0, 50.0, 140.0, 64.0);
+const QUEUE: Rect = (700.0, 196.0, 140.0, 64.0);
+const WORKERS: Rect = (540.0, 196.0, 120.0, 64.0);
+const RECONCILE: Rect = (380.0, 196.0, 120.0, 64.0);
+const POD: Rect = (204.0, 20.0, 700.0, 262.0);
+const GATE_X: f64 = 880.0;
+const TOP_Y: f64 = 82.0;
+const BOTTOM_Y: f64 = 228.0;
+
+/// The polyline an edge's tokens follow.
+pub fn edge_path(edge: Edge) -> &'static [(f64, f64)] {
+    match edge {
+        Edge::Watch => &[
+            (136.0, TOP_Y),
+            (220.0, TOP_Y),
+            (340.0, TOP_Y),
+            (380.0, TOP_Y),
+        ],
+        Edge::List => &[(136.0, 66.0), (220.0, 66.0)],
+        Edge::Pop => &[
+            (500.0, TOP_Y),
+            (540.0, TOP_Y),
+            (660.0, TOP_Y),
+            (700.0, TOP_Y),
+        ],
+        Edge::Enqueue => &[(770.0, 114.0), (770.0, 196.0)],
+        Edge::Dropped => &[(840.0, TOP_Y), (GATE_X - 6.0, TOP_Y)],
+        Edge::Work => &[
+            (700.0, BOTTOM_Y),
+            (660.0, BOTTOM_Y),
+            (540.0, BOTTOM_Y),
+            (500.0, BOTTOM_Y),
+        ],
+        Edge::Write => &[(380.0, BOTTOM_Y), (136.0, BOTTOM_Y)],
+        Edge::Bounce => &[(380.0, 244.0), (140.0, 244.0), (290.0, 244.0)],
+    }
+}
+
+/// A point at fraction `f` of a polyline's length.
+pub fn point_at(path: &[(f64, f64)], f: f64) -> (f64, f64) {
+    let seg = |a: (f64, f64), b: (f64, f64)| ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+    let total: f64 = path.windows(2).map(|w| seg(w[0], w[1])).sum();
+    let mut left = f.clamp(0.0, 1.0) * total;
+    for w in path.windows(2) {
+        let l = seg(w[0], w[1]);
+        if left <= l && l > 0.0 {
+            let k = left / l;
+            return (
+                w[0].0 + (w[1].0 - w[0].0) * k,
+                w[0].1 + (w[1].1 - w[0].1) * k,
+            );
+        }
+        left -= l;
+    }
+    path.last().copied().unwrap_or((0.0, 0.0))
+}
+
+fn carry_color(c: Carry, p: &Palette) -> &'static str {
+    match c {
+        Carry::Added => p.green,
+        Carry::Modified => p.blue,
+        Carry::Deleted => p.vermillion,
+        Carry::Key => p.fg,
+        Carry::Write => p.orange,
+        Carry::TooMany => p.purple,
+        Carry::List => p.sky,
+        Carry::Dropped => p.muted,
+        Carry::OwnWrite => p.orange,
+    }
+}
+
+/// What the drawing needs besides the lane.
+pub struct DrawCtx<'a> {
+    /// Colours.
+    pub palette: &'a Palette,
+    /// Language of the labels.
+    pub lang: Lang,
+    /// Wall-clock ms now.
+    pub now_ms: f64,
+    /// Draw moving tokens (off with prefers-reduced-motion).
+    pub motion: bool,
+    /// A caption above the drawing (`A`, `B`), if any.
+    pub caption: Option<String>,
+}
+
+/// Draws `lane` on `ctx` (already scaled to logical units).
+pub fn draw(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+    let p = d.palette;
+    ctx.set_fill_style_str(p.bg);
+    ctx.fill_rect(0.0, 0.0, WIDTH, HEIGHT);
+    draw_pod(ctx, lane, d);
+    draw_edges(ctx, lane, d);
+    draw_stages(ctx, lane, d);
+    draw_gate(ctx, lane, d);
+    draw_loop(ctx, lane, d);
+    if d.motion {
+        for t in &lane.tokens.alive {
+            draw_token(ctx, t, d);
+        }
+    }
+    if let Some(c) = &d.caption {
+        text(ctx, c, 8.0, 16.0, "700 14px sans-serif", p.fg, "left");
+    }
+}
+
+fn text(
+    ctx: &CanvasRenderingContext2d,
+    s: &str,
+    x: f64,
+    y: f64,
+    font: &str,
+    color: &str,
+    align: &str,
+) {
+    ctx.set_font(font);
+    ctx.set_fill_style_str(color);
+    ctx.set_text_align(align);
+    ctx.set_text_baseline("middle");
+    let _ = ctx.fill_text(s, x, y);
+}
+
+fn flash(now: f64, at: f64, ms: f64) -> f64 {
+    let age = now - at;
+    if (0.0..ms).contains(&age) {
+        1.0 - age / ms
+    } else {
+        0.0
+    }
+}
+
+fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+    let p = d.palette;
+    let s = &lane.snapshot;
+    let (x, y, w, h) = POD;
+    let oom = flash(d.now_ms, lane.oom_flash_ms, 1200.0);
+    let down = s.pod_state != "Running";
+    ctx.set_line_width(1.5);
+    ctx.set_stroke_style_str(if down { p.vermillion } else { p.grid });
+    ctx.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()))
+        .ok();
+    ctx.stroke_rect(x, y, w, h);
+    ctx.set_line_dash(&js_sys::Array::new()).ok();
+    if oom > 0.0 || down {
+        ctx.set_global_alpha(if down { 0.10 } else { 0.35 * oom });
+        ctx.set_fill_style_str(p.vermillion);
+        ctx.fill_rect(x, y, w, h);
+        ctx.set_global_alpha(1.0);
+    }
+    let state = match s.pod_state.as_str() {
+        "Running" => Msg::Running.text(d.lang).to_owned(),
+        "OOMKilled" => Msg::OomKilled.text(d.lang).to_owned(),
+        other => match s.restart_in_s {
+            Some(r) => format!("{other} {r:.0}s"),
+            None => other.to_owned(),
+        },
+    };
+    let label = format!(
+        "operator pod · {state} · {} {} · heap {} / RSS {}{}",
+        s.restarts,
+        Msg::Restarts.text(d.lang),
+        mib(s.heap_bytes),
+        mib(s.rss_bytes),
+        s.memory_limit_bytes
+            .map(|l| format!(" / limit {}", mib(l)))
+            .unwrap_or_default()
+    );
+    let color = if down { p.vermillion } else { p.muted };
+    text(
+        ctx,
+        &label,
+        x + 8.0,
+        y + 12.0,
+        "600 12px sans-serif",
+        color,
+        "left",
+    );
+}
+
+fn mib(b: u64) -> String {
+    format!("{:.0} MiB", b as f64 / 1048576.0)
+}
+
+fn stage(ctx: &CanvasRenderingContext2d, r: Rect, d: &DrawCtx<'_>, lines: [&str; 3], hot: bool) {
+    let p = d.palette;
+    let (x, y, w, h) = r;
+    ctx.set_fill_style_str(p.panel);
+    ctx.fill_rect(x, y, w, h);
+    ctx.set_line_width(if hot { 2.5 } else { 1.0 });
+    ctx.set_stroke_style_str(if hot { p.orange } else { p.muted });
+    ctx.stroke_rect(x, y, w, h);
+    let cx = x + w / 2.0;
+    text(
+        ctx,
+        lines[0],
+        cx,
+        y + 14.0,
+        "600 13px sans-serif",
+        p.fg,
+        "center",
+    );
+    text(
+        ctx,
+        lines[1],
+        cx,
+        y + 32.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    text(
+        ctx,
+        lines[2],
+        cx,
+        y + 50.0,
+        "700 15px sans-serif",
+        p.fg,
+        "center",
+    );
+}
+
+fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+    let s = &lane.snapshot;
+    let sc = lane.run.scenario();
+    let op = s.operator.clone().unwrap_or_default_op();
+    let rps = lane.rate_matching("apiserver_request_total", "", 3);
+    draw_api(ctx, lane, d, rps);
+    let reflector = if op.watching {
+        "watching"
+    } else {
+        op.reflector_state.as_str()
+    };
+    stage(
+        ctx,
+        REFLECTOR,
+        d,
+        ["Reflector", reflector, &format!("rev {}", s.revision)],
+        false,
+    );
+    let fifo = match sc.fifo_kind() {
+        FifoKind::DeltaFifo => "DeltaFIFO",
+        FifoKind::RealFifo => "RealFIFO",
+    };
+    let deltas = format!("{} keys · {} deltas", op.fifo_len, op.fifo_deltas);
+    stage(
+        ctx,
+        FIFO,
+        d,
+        [fifo, &deltas, &op.fifo_len.to_string()],
+        false,
+    );
+    let synced = if op.synced { "synced" } else { "syncing" };
+    stage(
+        ctx,
+        INDEXER,
+        d,
+        ["Indexer", synced, &op.cache_objects.to_string()],
+        false,
+    );
+    let preds = if sc.controller.predicates.is_empty() {
+        "no predicate".to_owned()
+    } else {
+        format!("{} predicate(s)", sc.controller.predicates.len())
+    };
+    let buffered = format!("{} buffered", op.handler_buffer);
+    stage(ctx, HANDLERS, d, ["handlers", &preds, &buffered], false);
+    let queue = match sc.queue_kind() {
+        QueueKind::Classic => "workqueue",
+        QueueKind::Priority => "priority queue",
+    };
+    let qline = format!("{} queued · {} waiting", op.queue_ready, op.queue_waiting);
+    let qcount = format!("{} processing", op.workers_busy);
+    stage(ctx, QUEUE, d, [queue, &qline, &qcount], false);
+    let wl = format!("{}/{}", op.workers_busy, op.workers);
+    stage(ctx, WORKERS, d, ["workers", "concurrency", &wl], false);
+    let recs = lane.rate(
+        "controller_runtime_reconcile_total{controller=\"flywheel\",result=\"success\"}",
+        3,
+    );
+    let last = if lane.last_result.is_empty() {
+        "—"
+    } else {
+        lane.last_result.as_str()
+    };
+    let rl = format!("{recs:.1}/s");
+    stage(ctx, RECONCILE, d, ["Reconcile", last, &rl], false);
+}
+
+trait OrDefaultOp {
+    fn unwrap_or_default_op(self) -> flywheel_engine::cluster::snapshot::OperatorSnapshot;
+}
+
+impl OrDefaultOp for Option<flywheel_engine::cluster::snapshot::OperatorSnapshot> {
+    fn unwrap_or_default_op(self) -> flywheel_engine::cluster::snapshot::OperatorSnapshot {
+        self.unwrap_or(flywheel_engine::cluster::snapshot::OperatorSnapshot {
+            incarnation: 0,
+            reflector_state: "down".into(),
+            watching: false,
+            fifo_deltas: 0,
+            fifo_len: 0,
+            cache_objects: 0,
+            handler_buffer: 0,
+            queue_ready: 0,
+            queue_waiting: 0,
+            workers_busy: 0,
+            workers: 0,
+            synced: false,
+        })
+    }
+}
+
+fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f64) {
+    let p = d.palette;
+    let s = &lane.snapshot;
+    let (x, y, w, h) = API;
+    ctx.set_fill_style_str(p.panel);
+    ctx.fill_rect(x, y, w, h);
+    ctx.set_line_width(1.5);
+    ctx.set_stroke_style_str(p.fg);
+    ctx.stroke_rect(x, y, w, h);
+    let cx = x + w / 2.0;
+    text(
+        ctx,
+        "API server",
+        cx,
+        y + 16.0,
+        "700 13px sans-serif",
+        p.fg,
+        "center",
+    );
+    text(
+        ctx,
+        "etcd revision",
+        cx,
+        y + 64.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    text(
+        ctx,
+        &s.revision.to_string(),
+        cx,
+        y + 82.0,
+        "700 16px sans-serif",
+        p.fg,
+        "center",
+    );
+    text(
+        ctx,
+        &format!("{} objects", s.objects),
+        cx,
+        y + 110.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    text(
+        ctx,
+        &format!("{rps:.1} req/s"),
+        cx,
+        y + 130.0,
+        "700 13px sans-serif",
+        p.fg,
+        "center",
+    );
+    text(
+        ctx,
+        &format!("{} in flight", s.requests_in_flight),
+        cx,
+        y + 150.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    if lane.too_many > 0 {
+        let t = format!("{} × 429", lane.too_many);
+        text(
+            ctx,
+            &t,
+            cx,
+            y + 168.0,
+            "700 12px sans-serif",
+            p.purple,
+            "center",
+        );
+    }
+}
+
+fn line(ctx: &CanvasRenderingContext2d, path: &[(f64, f64)], color: &str, width: f64) {
+    ctx.begin_path();
+    ctx.set_stroke_style_str(color);
+    ctx.set_line_width(width);
+    for (i, (x, y)) in path.iter().enumerate() {
+        if i == 0 {
+            ctx.move_to(*x, *y);
+        } else {
+            ctx.line_to(*x, *y);
+        }
+    }
+    ctx.stroke();
+}
+
+fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+    let p = d.palette;
+    for e in [
+        Edge::Watch,
+        Edge::Pop,
+        Edge::Enqueue,
+        Edge::Work,
+        Edge::Write,
+    ] {
+        line(ctx, edge_path(e), p.muted, 1.5);
+        let path = edge_path(e);
+        arrow(ctx, path[path.len() - 2], path[path.len() - 1], p.muted);
+    }
+    let relist = flash(d.now_ms, lane.list_flash_ms, 1500.0);
+    if relist > 0.0 {
+        ctx.set_global_alpha(relist);
+        line(ctx, edge_path(Edge::List), p.sky, 6.0);
+        text(
+            ctx,
+            "LIST (relist)",
+            178.0,
+            56.0,
+            "600 11px sans-serif",
+            p.sky,
+            "center",
+        );
+        ctx.set_global_alpha(1.0);
+    }
+    text(
+        ctx,
+        "watch",
+        178.0,
+        TOP_Y - 10.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    let verb = lane
+        .run
+        .scenario()
+        .reconcile
+        .writes()
+        .map_or("write", |w| w.http_verb());
+    text(
+        ctx,
+        &format!("{verb} (write)"),
+        258.0,
+        BOTTOM_Y - 10.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+}
+
+fn arrow(ctx: &CanvasRenderingContext2d, from: (f64, f64), to: (f64, f64), color: &str) {
+    let a = (to.1 - from.1).atan2(to.0 - from.0);
+    ctx.begin_path();
+    ctx.set_fill_style_str(color);
+    ctx.move_to(to.0, to.1);
+    ctx.line_to(to.0 - 8.0 * (a - 0.4).cos(), to.1 - 8.0 * (a - 0.4).sin());
+    ctx.line_to(to.0 - 8.0 * (a + 0.4).cos(), to.1 - 8.0 * (a + 0.4).sin());
+    ctx.close_path();
+    ctx.fill();
+}
+
+fn draw_gate(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+    let p = d.palette;
+    if lane.run.scenario().controller.predicates.is_empty() {
+        return;
+    }
+    line(ctx, &[(840.0, TOP_Y), (GATE_X, TOP_Y)], p.grid, 1.0);
+    line(
+        ctx,
+        &[(GATE_X, TOP_Y - 18.0), (GATE_X, TOP_Y + 18.0)],
+        p.vermillion,
+        4.0,
+    );
+    text(
+        ctx,
+        "predicate",
+        GATE_X + 4.0,
+        TOP_Y - 26.0,
+        "11px sans-serif",
+        p.muted,
+        "center",
+    );
+    let dropped = format!("✕ {}", lane.dropped);
+    text(
+        ctx,
+        &dropped,
+        GATE_X + 4.0,
+        TOP_Y + 30.0,
+        "700 12px sans-serif",
+        p.vermillion,
+        "center",
+    );
+}
+
+fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+    let p = d.palette;
+    let glow = if d.motion {
+        flash(d.now_ms, lane.loop_flash_ms, 900.0)
+    } else if lane.loop_count > 0 && d.now_ms - lane.loop_flash_ms < 2000.0 {
+        1.0
+    } else {
+        0.0
+    };
+    ctx.begin_path();
+    ctx.move_to(150.0, BOTTOM_Y - 8.0);
+    ctx.bezier_curve_to(
+        190.0,
+        BOTTOM_Y - 40.0,
+        190.0,
+        TOP_Y + 40.0,
+        150.0,
+        TOP_Y + 8.0,
+    );
+    ctx.set_line_width(1.5 + 4.0 * glow);
+    ctx.set_stroke_style_str(if glow > 0.0 { p.orange } else { p.grid });
+    ctx.stroke();
+    arrow(
+        ctx,
+        (160.0, TOP_Y + 20.0),
+        (150.0, TOP_Y + 8.0),
+        if glow > 0.0 { p.orange } else { p.grid },
+    );
+    let color = if lane.loop_count > 0 {
+        p.orange
+    } else {
+        p.muted
+    };
+    let cx = API.0 + API.2 / 2.0;
+    text(
+        ctx,
+        &format!("↺ {}", lane.loop_count),
+        cx,
+        222.0,
+        "700 15px sans-serif",
+        color,
+        "center",
+    );
+    text(
+        ctx,
+        "own write → own event",
+        cx,
+        240.0,
+        "10px sans-serif",
+        p.muted,
+        "center",
+    );
+}
+
+fn draw_token(ctx: &CanvasRenderingContext2d, t: &Token, d: &DrawCtx<'_>) {
+    let f = Tokens::progress(t, d.now_ms);
+    let (x, y) = point_at(edge_path(t.edge), f);
+    let color = carry_color(t.carry, d.palette);
+    ctx.begin_path();
+    ctx.set_fill_style_str(color);
+    let r = if t.carry == Carry::List { 7.0 } else { 5.0 };
+    let _ = ctx.arc(x, y, r, 0.0, std::f64::consts::TAU);
+    ctx.fill();
+    if t.carry == Carry::Dropped && f >= 0.95 {
+        text(
+            ctx,
+            "✕",
+            x,
+            y - 10.0,
+            "700 12px sans-serif",
+            d.palette.vermillion,
+            "center",
+        );
+    }
+    if t.carry == Carry::OwnWrite {
+        ctx.set_line_width(2.0);
+        ctx.set_stroke_style_str(d.palette.fg);
+        ctx.stroke();
+    }
+}
+
+/// The object key under logical point `(x, y)`: a token's, or the first object when the API
+/// server or the Indexer is clicked.
+pub fn hit(lane: &Lane, x: f64, y: f64, now_ms: f64) -> Option<String> {
+    let near = lane.tokens.alive.iter().rev().find(|t| {
+        let (tx, ty) = point_at(edge_path(t.edge), Tokens::progress(t, now_ms));
+        t.key.is_some() && (tx - x).powi(2) + (ty - y).powi(2) < 14.0f64.powi(2)
+    });
+    if let Some(t) = near {
+        return t.key.clone();
+    }
+    let inside = |(rx, ry, rw, rh): Rect| x >= rx && x <= rx + rw && y >= ry && y <= ry + rh;
+    if [API, INDEXER, FIFO, REFLECTOR].into_iter().any(inside) {
+        return lane.objects.keys().next().cloned();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_follow_the_polyline() {
+        let path = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0)];
+        assert_eq!(point_at(&path, 0.0), (0.0, 0.0));
+        assert_eq!(point_at(&path, 0.5), (10.0, 0.0));
+        assert_eq!(point_at(&path, 0.75), (10.0, 5.0));
+        assert_eq!(point_at(&path, 1.0), (10.0, 10.0));
+    }
+}

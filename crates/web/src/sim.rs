@@ -1,0 +1,310 @@
+//! The engine as the page holds it, outside the components: one [`Lane`] per run (A, and B when
+//! comparing), stepped together on one virtual clock within a per-frame budget.
+
+use std::collections::VecDeque;
+
+use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::cluster::snapshot::Snapshot;
+use flywheel_engine::scenario::variant::Variant;
+use flywheel_engine::scenario::ScenarioError;
+use flywheel_engine::SimTime;
+
+use crate::config::RunConfig;
+use crate::objects::Objects;
+use crate::tokens::Tokens;
+
+/// Most lines kept in the event log.
+pub const LOG_LINES: usize = 300;
+/// Events handled per call into the engine before the page checks its frame budget.
+pub const CHUNK_EVENTS: u64 = 1500;
+
+/// One line of the event log (formatted when shown).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogLine {
+    /// Virtual seconds.
+    pub time_s: f64,
+    /// `ADDED`, `MODIFIED`, `DELETED`, `RECONCILED`, `429`, `OOMKilled`…
+    pub event: String,
+    /// `namespace/name`, or empty.
+    pub key: String,
+    /// resourceVersion, when known.
+    pub rv: Option<u64>,
+    /// generation, when known.
+    pub generation: Option<u64>,
+    /// The rest (`result=success`, `own write`).
+    pub detail: String,
+}
+
+/// A run and what the page derived from its events.
+pub struct Lane {
+    /// The engine's run.
+    pub run: Run,
+    /// The fixes of this lane.
+    pub variant: Variant,
+    seen: u64,
+    /// Self-triggered enqueues counted from the trace.
+    pub loop_count: u64,
+    /// Events dropped by a predicate.
+    pub dropped: u64,
+    /// 429 answers.
+    pub too_many: u64,
+    /// Wall ms of the last own-write enqueue (the loop edge glows after it).
+    pub loop_flash_ms: f64,
+    /// Wall ms of the last OOMKilled.
+    pub oom_flash_ms: f64,
+    /// Wall ms of the last LIST (relist).
+    pub list_flash_ms: f64,
+    /// Last reconcile result seen.
+    pub last_result: String,
+    /// Moving tokens.
+    pub tokens: Tokens,
+    /// Objects reconstructed from events.
+    pub objects: Objects,
+    /// The event log, newest last.
+    pub log: VecDeque<LogLine>,
+    /// The latest snapshot (refreshed each frame).
+    pub snapshot: Snapshot,
+}
+
+impl Lane {
+    /// A fresh lane of `config` with `variant`.
+    pub fn new(config: &RunConfig, variant: Variant) -> Result<Lane, ScenarioError> {
+        let scenario = config.scenario_with(variant)?;
+        let objects = Objects::new(&scenario);
+        let run = Run::new(scenario, &RunOptions::default())?;
+        let snapshot = run.snapshot();
+        Ok(Lane {
+            run,
+            variant,
+            seen: 0,
+            loop_count: 0,
+            dropped: 0,
+            too_many: 0,
+            loop_flash_ms: f64::NEG_INFINITY,
+            oom_flash_ms: f64::NEG_INFINITY,
+            list_flash_ms: f64::NEG_INFINITY,
+            last_result: String::new(),
+            tokens: Tokens::default(),
+            objects,
+            log: VecDeque::new(),
+            snapshot,
+        })
+    }
+
+    /// Reads the trace events recorded since the last call: tokens, counters, objects, log.
+    pub fn ingest(&mut self, wall_ms: f64, animate: bool) {
+        let total = self.run.trace().total();
+        let events: Vec<_> = self.run.trace_since(self.seen).cloned().collect();
+        self.seen = total;
+        for ev in &events {
+            self.objects.observe(ev);
+            if animate {
+                self.tokens.offer(ev, wall_ms);
+            }
+            self.count(ev, wall_ms);
+        }
+        if let Some(v) = self.last_series("flywheel_self_triggered_enqueues_total") {
+            self.loop_count = self.loop_count.max(v as u64);
+        }
+        self.snapshot = self.run.snapshot();
+    }
+
+    fn count(&mut self, ev: &flywheel_engine::sim::TraceEvent, wall_ms: f64) {
+        let key = ev.key.clone().unwrap_or_default();
+        let line = |event: &str, detail: String, rv: Option<u64>, gen: Option<u64>| LogLine {
+            time_s: ev.time.as_secs_f64(),
+            event: event.to_owned(),
+            key: key.clone(),
+            rv,
+            generation: gen,
+            detail,
+        };
+        let entry = match (ev.component.as_str(), ev.event.as_str()) {
+            ("handler", "Enqueue") if ev.detail.contains("own_write=true") => {
+                self.loop_count += 1;
+                self.loop_flash_ms = wall_ms;
+                None
+            }
+            ("handler", "Dropped") => {
+                self.dropped += 1;
+                None
+            }
+            ("client", "Retry429") => {
+                self.too_many += 1;
+                Some(line("429", ev.detail.clone(), None, None))
+            }
+            ("kubelet", "OOMKilled") => {
+                self.oom_flash_ms = wall_ms;
+                Some(line("OOMKilled", ev.detail.clone(), None, None))
+            }
+            ("kubelet", "ContainerStarted") => Some(line("STARTED", ev.detail.clone(), None, None)),
+            ("apiserver", "LIST") => {
+                self.list_flash_ms = wall_ms;
+                None
+            }
+            ("watch", kind) => {
+                let gen = Some(self.objects.generation(&key));
+                Some(line(kind, String::new(), ev.resource_version, gen))
+            }
+            ("controller", "Reconciled") => {
+                self.last_result = ev.detail.trim_start_matches("result=").to_owned();
+                Some(line("RECONCILED", ev.detail.clone(), None, None))
+            }
+            ("kubectl", what) => Some(line(what, ev.detail.clone(), ev.resource_version, None)),
+            _ => None,
+        };
+        if let Some(l) = entry {
+            if self.log.len() >= LOG_LINES {
+                self.log.pop_front();
+            }
+            self.log.push_back(l);
+        }
+    }
+
+    /// The newest value of a series.
+    pub fn last_series(&self, key: &str) -> Option<f64> {
+        self.run.series(key).and_then(|s| s.last()).map(|p| p.1)
+    }
+
+    /// The rate of a counter (per second) over its last `window` seconds of samples.
+    pub fn rate(&self, key: &str, window: usize) -> f64 {
+        let Some(s) = self.run.series(key) else {
+            return 0.0;
+        };
+        rate_of(s, window)
+    }
+
+    /// Rate summed over every series whose key starts with `prefix` and contains `part`.
+    pub fn rate_matching(&self, prefix: &str, part: &str, window: usize) -> f64 {
+        let keys: Vec<String> = self
+            .run
+            .series_keys()
+            .filter(|k| k.starts_with(prefix) && k.contains(part))
+            .cloned()
+            .collect();
+        keys.iter().map(|k| self.rate(k, window)).sum()
+    }
+}
+
+/// The per-second rate over the last `window` samples of a cumulative counter.
+pub fn rate_of(s: &[(f64, f64)], window: usize) -> f64 {
+    if s.len() < 2 {
+        return 0.0;
+    }
+    let last = s[s.len() - 1];
+    let first = s[s.len().saturating_sub(window + 1)];
+    let dt = last.0 - first.0;
+    if dt <= 0.0 {
+        0.0
+    } else {
+        ((last.1 - first.1) / dt).max(0.0)
+    }
+}
+
+/// The page's runs: A, and B when comparing.
+pub struct Engine {
+    /// The A side.
+    pub a: Lane,
+    /// The B side.
+    pub b: Option<Lane>,
+}
+
+impl Engine {
+    /// Builds A from `config`, and B with `compare`'s fixes.
+    pub fn new(config: &RunConfig, compare: Option<Variant>) -> Result<Engine, ScenarioError> {
+        let a = Lane::new(config, config.variant)?;
+        let b = match compare {
+            Some(v) => Some(Lane::new(config, v)?),
+            None => None,
+        };
+        Ok(Engine { a, b })
+    }
+
+    /// The lanes.
+    pub fn lanes(&self) -> impl Iterator<Item = &Lane> {
+        std::iter::once(&self.a).chain(self.b.as_ref())
+    }
+
+    fn lanes_mut(&mut self) -> impl Iterator<Item = &mut Lane> {
+        std::iter::once(&mut self.a).chain(self.b.as_mut())
+    }
+
+    /// The shared clock: the slower lane's time.
+    pub fn now(&self) -> SimTime {
+        self.lanes()
+            .map(|l| l.run.now())
+            .min()
+            .unwrap_or(SimTime::ZERO)
+    }
+
+    /// Whether every lane reached its end.
+    pub fn is_finished(&self) -> bool {
+        self.lanes().all(|l| l.run.is_finished())
+    }
+
+    /// Moves both lanes toward `deadline` until `out_of_time()` says the frame budget is spent;
+    /// returns whether the deadline was reached.
+    pub fn advance(&mut self, deadline: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        loop {
+            let mut behind = false;
+            for lane in self.lanes_mut() {
+                let before = lane.run.now();
+                if before < deadline.min(lane.run.end()) {
+                    lane.run.advance_to(deadline, CHUNK_EVENTS);
+                    behind |= lane.run.now() < deadline.min(lane.run.end());
+                }
+            }
+            if !behind {
+                return true;
+            }
+            if out_of_time() {
+                return false;
+            }
+        }
+    }
+
+    /// Handles exactly one event on each lane.
+    pub fn step(&mut self) {
+        for lane in self.lanes_mut() {
+            lane.run.step();
+        }
+    }
+
+    /// Reads new trace events on every lane.
+    pub fn ingest(&mut self, wall_ms: f64, animate: bool) {
+        for lane in self.lanes_mut() {
+            lane.tokens.begin_frame(wall_ms);
+            lane.ingest(wall_ms, animate);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_are_differences_over_time() {
+        let s = [(0.0, 0.0), (1.0, 5.0), (2.0, 15.0), (3.0, 30.0)];
+        assert_eq!(rate_of(&s, 1), 15.0);
+        assert_eq!(rate_of(&s, 3), 10.0);
+        assert_eq!(rate_of(&s, 100), 10.0);
+        assert_eq!(rate_of(&s[..1], 3), 0.0);
+    }
+
+    #[test]
+    fn the_flywheel_loops_and_the_fixed_variant_converges() {
+        let c = RunConfig::preset("flywheel");
+        let fixed = RunConfig::preset("fixed").variant;
+        let mut e = Engine::new(&c, Some(fixed)).expect("engine");
+        e.advance(SimTime::from_secs_f64(60.0), &mut || false);
+        e.ingest(0.0, true);
+        assert!(e.a.loop_count > 50, "A loops: {}", e.a.loop_count);
+        let b = e.b.as_ref().expect("B");
+        assert_eq!(b.loop_count, 0, "B converged");
+        assert_eq!(e.now(), SimTime::from_secs_f64(60.0));
+        assert!(e.a.objects.keys().count() == 10);
+        let (yaml, _) = e.a.objects.yaml("ns-0/demo-0").expect("object");
+        assert!(yaml.iter().any(|l| l.starts_with("  generation: ")));
+    }
+}

@@ -1,0 +1,314 @@
+//! The page's state as a reducer: every user action (and the animation loop's frame tick) is an
+//! [`Action`]; the engine itself lives outside, in [`crate::sim::Engine`].
+
+use std::rc::Rc;
+
+use flywheel_engine::scenario::variant::Variant;
+use flywheel_engine::scenario::Profile;
+use yew::Reducible;
+
+use crate::config::{Ignored, RunConfig, Theme, UrlState, MAX_SPEED, MIN_SPEED};
+use crate::i18n::Lang;
+use crate::params::spec;
+
+/// The panel shown under the charts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tab {
+    /// The narration.
+    #[default]
+    Explain,
+    /// The Go code.
+    Code,
+    /// An object's YAML.
+    Inspect,
+    /// The event log.
+    Log,
+}
+
+/// A message shown above the page until dismissed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// A URL parameter that was ignored.
+    Ignored(Ignored),
+    /// The scenario rejected a setting.
+    Invalid(String),
+}
+
+/// The page's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppState {
+    /// What the URL carries.
+    pub url: UrlState,
+    /// The language in effect.
+    pub lang: Lang,
+    /// Whether the clock runs.
+    pub playing: bool,
+    /// Bumped to rebuild the runs (reset, or a change of what they run).
+    pub epoch: u64,
+    /// Bumped by the animation loop (at most 10 times a second) to refresh counters and charts.
+    pub frame: u64,
+    /// The keyboard help overlay is open.
+    pub help: bool,
+    /// The embed dialog is open.
+    pub embed_dialog: bool,
+    /// The inspected object.
+    pub selected: Option<String>,
+    /// The panel shown.
+    pub tab: Tab,
+    /// Notices.
+    pub notices: Vec<Notice>,
+    /// "Copied" feedback on the copy-link button.
+    pub copied: bool,
+}
+
+impl AppState {
+    /// The state a URL describes, in `browser_lang` unless the URL names a language.
+    pub fn from_url(url: UrlState, ignored: Vec<Ignored>, browser_lang: Lang) -> AppState {
+        AppState {
+            lang: url.lang.unwrap_or(browser_lang),
+            playing: !url.embed || url.autoplay,
+            url,
+            epoch: 0,
+            frame: 0,
+            help: false,
+            embed_dialog: false,
+            selected: None,
+            tab: Tab::Explain,
+            notices: ignored.into_iter().map(Notice::Ignored).collect(),
+            copied: false,
+        }
+    }
+}
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState::from_url(UrlState::default(), Vec::new(), Lang::En)
+    }
+}
+
+/// The speeds `+` and `−` step through.
+pub const SPEED_STEPS: &[f64] = &[
+    0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0,
+    10000.0,
+];
+
+/// The next speed step above (`up`) or below `speed`.
+pub fn step_speed(speed: f64, up: bool) -> f64 {
+    let next = if up {
+        SPEED_STEPS.iter().find(|s| **s > speed * 1.0001)
+    } else {
+        SPEED_STEPS.iter().rev().find(|s| **s < speed * 0.9999)
+    };
+    next.copied().unwrap_or(speed)
+}
+
+/// Something that happens to the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// The animation loop refreshed the runs.
+    Frame,
+    /// Every run reached its end.
+    Finished,
+    /// Play or pause.
+    TogglePlay,
+    /// Pause (step does this).
+    Pause,
+    /// Set the speed (clamped to 0.1…10 000).
+    SetSpeed(f64),
+    /// One step faster (`true`) or slower.
+    StepSpeed(bool),
+    /// Start the runs over.
+    Reset,
+    /// Change the seed (restarts).
+    SetSeed(u64),
+    /// Load a preset (its toggles, parameters and profile).
+    SetPreset(String),
+    /// Set A's fixes.
+    SetVariant(Variant),
+    /// Set a slider.
+    SetParam(String, f64),
+    /// Put every slider back to the preset's value.
+    ResetParams,
+    /// Set the version profile.
+    SetProfile(Profile),
+    /// Compare with a B variant, or stop comparing.
+    SetCompare(Option<Variant>),
+    /// Switch language.
+    SetLang(Lang),
+    /// Next theme.
+    CycleTheme,
+    /// Open or close the keyboard help.
+    ToggleHelp,
+    /// Open or close the embed dialog.
+    ToggleEmbedDialog,
+    /// Close any dialog.
+    CloseDialogs,
+    /// Inspect an object.
+    Select(String),
+    /// Show a panel.
+    SetTab(Tab),
+    /// Add a notice.
+    Notify(Notice),
+    /// Dismiss the notice at this index.
+    Dismiss(usize),
+    /// The link was copied.
+    Copied(bool),
+}
+
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        match action {
+            Action::Frame => s.frame += 1,
+            Action::Finished => s.playing = false,
+            Action::TogglePlay => s.playing = !s.playing,
+            Action::Pause => s.playing = false,
+            Action::SetSpeed(v) => s.url.speed = v.clamp(MIN_SPEED, MAX_SPEED),
+            Action::StepSpeed(up) => s.url.speed = step_speed(s.url.speed, up),
+            Action::Reset => s.restart(),
+            Action::SetSeed(seed) => {
+                s.url.config.seed = seed;
+                s.restart();
+            }
+            Action::SetPreset(name) => {
+                s.url.config = RunConfig::preset(&name);
+                s.selected = None;
+                s.restart();
+            }
+            Action::SetVariant(v) => {
+                s.url.config.variant = v;
+                s.restart();
+            }
+            Action::SetParam(key, v) => s.set_param(key, v),
+            Action::ResetParams => {
+                s.url.config.params.clear();
+                s.restart();
+            }
+            Action::SetProfile(p) => {
+                s.url.config.profile = p;
+                s.restart();
+            }
+            Action::SetCompare(b) => {
+                s.url.compare = b;
+                s.restart();
+            }
+            other => s.reduce_view(other),
+        }
+        Rc::new(s)
+    }
+}
+
+impl AppState {
+    fn restart(&mut self) {
+        self.epoch += 1;
+        self.frame += 1;
+    }
+
+    fn set_param(&mut self, key: String, v: f64) {
+        if let Some(p) = spec(&key) {
+            if p.accepts(v) {
+                self.url.config.params.insert(key, v);
+                self.restart();
+            }
+        }
+    }
+
+    fn reduce_view(&mut self, action: Action) {
+        match action {
+            Action::SetLang(l) => {
+                self.lang = l;
+                self.url.lang = Some(l);
+            }
+            Action::CycleTheme => self.url.theme = self.url.theme.next(),
+            Action::ToggleHelp => self.help = !self.help,
+            Action::ToggleEmbedDialog => self.embed_dialog = !self.embed_dialog,
+            Action::CloseDialogs => {
+                self.help = false;
+                self.embed_dialog = false;
+            }
+            Action::Select(key) => {
+                self.selected = Some(key);
+                self.tab = Tab::Inspect;
+            }
+            Action::SetTab(t) => self.tab = t,
+            Action::Notify(n) if !self.notices.contains(&n) => self.notices.push(n),
+            Action::Dismiss(i) if i < self.notices.len() => {
+                self.notices.remove(i);
+            }
+            Action::Copied(c) => self.copied = c,
+            _ => {}
+        }
+    }
+
+    /// The theme in effect, given whether the system prefers dark.
+    pub fn dark(&self, system_dark: bool) -> bool {
+        match self.url.theme {
+            Theme::Auto => system_dark,
+            Theme::Light => false,
+            Theme::Dark => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(actions: &[Action]) -> Rc<AppState> {
+        actions
+            .iter()
+            .fold(Rc::new(AppState::default()), |s, a| s.reduce(a.clone()))
+    }
+
+    #[test]
+    fn speed_steps_and_clamps() {
+        assert_eq!(step_speed(10.0, true), 20.0);
+        assert_eq!(step_speed(10.0, false), 5.0);
+        assert_eq!(step_speed(10000.0, true), 10000.0);
+        assert_eq!(step_speed(0.1, false), 0.1);
+        assert_eq!(step_speed(7.0, true), 10.0);
+        let s = run(&[Action::SetSpeed(1e9)]);
+        assert_eq!(s.url.speed, MAX_SPEED);
+    }
+
+    #[test]
+    fn changing_what_runs_restarts_but_view_changes_do_not() {
+        let s = run(&[Action::SetSeed(9)]);
+        assert_eq!((s.epoch, s.url.config.seed), (1, 9));
+        let s = run(&[
+            Action::SetLang(Lang::Zh),
+            Action::CycleTheme,
+            Action::ToggleHelp,
+        ]);
+        assert_eq!(s.epoch, 0);
+        assert_eq!(s.lang, Lang::Zh);
+        assert_eq!(s.url.theme, Theme::Light);
+        assert!(s.help);
+    }
+
+    #[test]
+    fn a_bad_param_is_refused() {
+        let s = run(&[Action::SetParam("workers".into(), 0.0)]);
+        assert!(s.url.config.params.is_empty());
+        let s = run(&[Action::SetParam("workers".into(), 4.0), Action::ResetParams]);
+        assert!(s.url.config.params.is_empty());
+        assert_eq!(s.epoch, 2);
+    }
+
+    #[test]
+    fn loading_a_preset_takes_its_toggles() {
+        let s = run(&[Action::SetPreset("fixed".into())]);
+        assert!(s.url.config.variant.status_subresource);
+        assert!(s.url.config.variant.generation_predicate);
+    }
+
+    #[test]
+    fn embeds_wait_for_play_unless_autoplay() {
+        let (u, _) = UrlState::from_query("embed=1");
+        assert!(!AppState::from_url(u, vec![], Lang::En).playing);
+        let (u, _) = UrlState::from_query("embed=1&autoplay=1");
+        assert!(AppState::from_url(u, vec![], Lang::En).playing);
+    }
+}

@@ -1,0 +1,118 @@
+//! Small wrappers over browser APIs (no panics: each falls back quietly).
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, KeyboardEvent};
+
+/// `location.search`.
+pub fn query() -> String {
+    gloo::utils::window()
+        .location()
+        .search()
+        .unwrap_or_default()
+}
+
+/// The page's address without its query.
+pub fn base_url() -> String {
+    let loc = gloo::utils::window().location();
+    format!(
+        "{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    )
+}
+
+/// The full permalink for `query`.
+pub fn permalink(query: &str) -> String {
+    format!("{}?{query}", base_url())
+}
+
+/// `navigator.languages`.
+pub fn languages() -> Vec<String> {
+    gloo::utils::window()
+        .navigator()
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect()
+}
+
+/// Whether a media query matches.
+pub fn prefers(query: &str) -> bool {
+    gloo::utils::window()
+        .match_media(query)
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
+}
+
+/// `performance.now()`.
+pub fn now_ms() -> f64 {
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+}
+
+/// Replaces the address bar's query without a navigation.
+pub fn replace_query(query: &str) {
+    let w = gloo::utils::window();
+    if w.location()
+        .search()
+        .unwrap_or_default()
+        .trim_start_matches('?')
+        == query
+    {
+        return;
+    }
+    if let Ok(h) = w.history() {
+        let url = format!("?{query}");
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Sets `<html lang>` and `data-theme`.
+pub fn set_root_attrs(lang: &str, theme: &str) {
+    if let Some(root) = gloo::utils::document().document_element() {
+        let _ = root.set_attribute("lang", lang);
+        if theme == "auto" {
+            let _ = root.remove_attribute("data-theme");
+        } else {
+            let _ = root.set_attribute("data-theme", theme);
+        }
+    }
+}
+
+fn target(e: &KeyboardEvent) -> Option<Element> {
+    e.target().and_then(|t| t.dyn_into::<Element>().ok())
+}
+
+/// Whether a key went to a text field, select or slider (keys stay theirs).
+pub fn typing_in_field(e: &KeyboardEvent) -> bool {
+    target(e).is_some_and(|t| {
+        let tag = t.tag_name().to_ascii_lowercase();
+        let kind = t.get_attribute("type").unwrap_or_default();
+        tag == "textarea"
+            || tag == "select"
+            || (tag == "input" && kind != "checkbox" && kind != "radio")
+    })
+}
+
+/// Whether a key went to a button or checkbox (space activates it instead).
+pub fn on_button(e: &KeyboardEvent) -> bool {
+    target(e).is_some_and(|t| {
+        let tag = t.tag_name().to_ascii_lowercase();
+        tag == "button" || tag == "input" || tag == "summary" || tag == "a"
+    })
+}
+
+/// Copies `text` to the clipboard; `done` gets whether it worked.
+pub fn copy(text: String, done: impl FnOnce(bool) + 'static) {
+    let clipboard = gloo::utils::window().navigator().clipboard();
+    let promise = clipboard.write_text(&text);
+    wasm_bindgen_futures::spawn_local(async move {
+        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        done(ok);
+    });
+}
+
+/// `devicePixelRatio`, at least 1, at most 2.
+pub fn pixel_ratio() -> f64 {
+    gloo::utils::window().device_pixel_ratio().clamp(1.0, 2.0)
+}

@@ -1,0 +1,222 @@
+// The playground end to end: the flywheel loops and the fixes converge, A/B, permalink, bad
+// parameters, embed, 中文, the keyboard, the panels, and a screenshot per preset.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openSite, inkedPixels, ARTIFACTS, ROOT } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+async function open(query) {
+  await site.page.goto(`${site.url}${query}`);
+  await site.page.waitForSelector('#pipeline-a');
+}
+
+const num = (sel) => site.page.$eval(sel, (el) => Number(el.dataset.value ?? el.dataset.seconds));
+
+function noProblems() {
+  assert.deepEqual(site.problems, [], 'no console error, page error or off-origin request');
+}
+
+test('flywheel at high speed: requests/s and reconciles climb while the loop counter grows', async () => {
+  await open('?preset=flywheel&speed=100');
+  const { page } = site;
+  await page.waitForFunction(() => Number(document.querySelector('#stat-loop-a')?.dataset.value) > 20);
+  const loops1 = await num('#stat-loop-a');
+  await page.waitForTimeout(1200);
+  assert.ok((await num('#stat-loop-a')) > loops1, 'the self-triggered counter keeps growing');
+  assert.ok((await num('#stat-rps-a')) > 2, 'requests/s climbed');
+  assert.ok((await num('#stat-reconciles-a')) > 2, 'reconciles/s climbed');
+  assert.equal(await page.getAttribute('#verdict-a', 'data-state'), 'looping');
+  for (const id of ['chart-memory', 'chart-requests', 'chart-queue', 'chart-reconcile']) {
+    assert.ok((await inkedPixels(page, `#${id}`)) > 3000, `${id} is drawn`);
+  }
+  assert.ok((await inkedPixels(page, '#pipeline-a')) > 10000, 'the pipeline is drawn');
+  await page.waitForTimeout(1500);
+  const shot = await site.screenshot('flywheel-mid-run');
+  fs.copyFileSync(shot, path.join(ROOT, 'www', 'screenshot.png'));
+  noProblems();
+});
+
+test('switching on the fixes makes it converge', async () => {
+  await open('?preset=flywheel&speed=1000');
+  const { page } = site;
+  await page.check('#fix-sub');
+  await page.selectOption('#fix-write', 'status-patch');
+  await page.check('#fix-pred');
+  await page.check('#fix-guard');
+  await page.uncheck('#fix-ts');
+  await page.waitForFunction(() => location.search.includes('v=sub.status-patch.pred.guard'));
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 60);
+  assert.equal(await num('#stat-loop-a'), 0, 'no self-triggered enqueue');
+  assert.equal(await page.getAttribute('#verdict-a', 'data-state'), 'converged');
+  await page.click('#tab-code');
+  const changed = await page.$$eval('#go-code .changed', (els) => els.map((e) => e.textContent));
+  assert.ok(changed.some((l) => l.includes('Status().Patch')), `the fix lines are highlighted: ${changed}`);
+  assert.ok(changed.some((l) => l.includes('GenerationChangedPredicate')));
+  noProblems();
+});
+
+test('A/B: compare runs a second variant on the same clock', async () => {
+  await open('?preset=flywheel&speed=500');
+  const { page } = site;
+  await page.click('#compare');
+  await page.waitForSelector('#pipeline-b');
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 40);
+  assert.ok((await num('#stat-loop-a')) > 10, 'A loops');
+  assert.equal(await num('#stat-loop-b'), 0, 'B (fixed) does not');
+  assert.equal(await page.getAttribute('#verdict-b', 'data-state'), 'converged');
+  assert.ok((await inkedPixels(page, '#pipeline-b')) > 10000);
+  assert.match(page.url(), /b=sub\.status-patch\.pred\.guard/);
+  await site.screenshot('compare');
+  noProblems();
+});
+
+test('the permalink reproduces the state', async () => {
+  await open('?preset=subresource%2Bpredicate&speed=50');
+  const { page } = site;
+  await page.fill('#seed', '42');
+  await page.press('#seed', 'Enter');
+  await page.selectOption('#profile', 'modern');
+  await page.click('#lang');
+  await page.waitForFunction(() => location.search.includes('seed=42') && location.search.includes('lang=zh'));
+  await page.click('#copy-link');
+  const link = await page.getAttribute('#copy-link', 'data-href');
+  assert.ok(link.startsWith(site.url), link);
+  await page.goto('about:blank');
+  await page.goto(link);
+  await page.waitForSelector('#pipeline-a');
+  assert.equal(await page.inputValue('#preset'), 'subresource+predicate');
+  assert.equal(await page.inputValue('#seed'), '42');
+  assert.equal(await page.inputValue('#profile'), 'modern');
+  assert.equal(await page.textContent('#speed-value'), '50×');
+  assert.ok(await page.isChecked('#fix-sub'));
+  assert.ok(await page.isChecked('#fix-pred'));
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  noProblems();
+});
+
+test('bad URL parameters fall back to defaults and are named', async () => {
+  await open('?preset=nope&workers=0&speed=fast&v=sub.bogus&zzz=1');
+  const { page } = site;
+  const named = await page.$$eval('#notices .notice', (els) => els.map((e) => e.dataset.param));
+  assert.deepEqual(named, ['preset', 'v', 'workers', 'speed', 'zzz']);
+  assert.equal(await page.inputValue('#preset'), 'flywheel');
+  assert.equal(await page.textContent('#speed-value'), '10×');
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 1);
+  noProblems();
+});
+
+test('?embed=1 shows the compact layout and can autoplay', async () => {
+  await page_setViewport(800, 600);
+  await open('?preset=flywheel&embed=1&autoplay=1&speed=100');
+  const { page } = site;
+  assert.equal(await page.$('.sidebar'), null, 'no sidebar');
+  assert.equal(await page.$('.tabs'), null, 'no panels');
+  assert.equal((await page.$$('.chart canvas')).length, 2, 'two charts');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 20);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 800, `fits its frame (${width}px)`);
+  await site.screenshot('embed');
+  await page_setViewport(1280, 900);
+  noProblems();
+});
+
+async function page_setViewport(width, height) {
+  await site.page.setViewportSize({ width, height });
+}
+
+test('中文: the language switch translates the page and the narration', async () => {
+  await open('?preset=flywheel');
+  const { page } = site;
+  await page.click('#lang');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.match(await page.textContent('#play'), /暂停|播放/);
+  assert.match(await page.textContent('#narration'), /[\u4e00-\u9fff]/);
+  assert.match(page.url(), /lang=zh/);
+  await page.click('#lang');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  noProblems();
+});
+
+test('the keyboard: space, →, + / −, r, ? and Escape', async () => {
+  await open('?preset=flywheel&speed=10');
+  const { page } = site;
+  await page.click('h1');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+  const t0 = await num('#clock');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((t) => Number(document.querySelector('#clock').dataset.seconds) > t, t0);
+  await page.keyboard.press('+');
+  assert.equal(await page.textContent('#speed-value'), '20×');
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  assert.equal(await page.textContent('#speed-value'), '5×');
+  await page.keyboard.press('?');
+  await page.waitForSelector('#help');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'help-close', 'focus moves into the dialog');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.$('#help'), null);
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 3);
+  await page.keyboard.press('r');
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) < 2);
+  noProblems();
+});
+
+test('inspect an object as YAML and read the event log', async () => {
+  await open('?preset=flywheel&speed=100');
+  const { page } = site;
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 10);
+  const box = await page.$eval('#pipeline-a', (c) => { const r = c.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width }; });
+  const k = box.w / 960;
+  await page.mouse.click(box.x + 600 * k, box.y + 80 * k); // the Indexer
+  await page.waitForSelector('#yaml');
+  const yaml = await page.textContent('#yaml');
+  assert.match(yaml, /resourceVersion: "\d+"/);
+  assert.match(yaml, /generation: \d+/);
+  assert.match(yaml, /lastUpdated:/);
+  await page.click('#tab-log');
+  assert.match(await page.textContent('#event-log'), /MODIFIED\s+ns-0\s+demo-\d/);
+  await page.hover('#chart-memory');
+  await page.waitForFunction(() => document.querySelector('#chart-memory-readout').textContent.startsWith('t='));
+  noProblems();
+});
+
+test('dark theme and reduced motion', async () => {
+  const { page } = site;
+  await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  await open('?preset=flywheel&speed=100');
+  await page.waitForFunction(() => Number(document.querySelector('#stat-loop-a').dataset.value) > 5);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, 'rgb(18, 21, 28)');
+  await site.screenshot('dark-reduced-motion');
+  await page.click('#theme');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  noProblems();
+});
+
+test('a screenshot of every preset', async () => {
+  await open('?preset=flywheel');
+  const { page } = site;
+  const presets = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
+  assert.ok(presets.length >= 8, presets.join());
+  for (const name of presets) {
+    await open(`?preset=${encodeURIComponent(name)}&speed=200`);
+    await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 120);
+    await site.screenshot(`preset-${name.replace(/[^a-z0-9-]/gi, '_')}`);
+  }
+  assert.ok(fs.existsSync(path.join(ARTIFACTS, 'preset-flywheel.png')));
+  noProblems();
+});
