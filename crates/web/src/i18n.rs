@@ -223,11 +223,11 @@ pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
             "The CRD now has /status and Reconcile writes with Status().Update. Status writes no \
              longer bump generation, but they still bump resourceVersion, so every write still \
              comes back as a watch event and re-queues the key. With a timestamp in status each \
-             write differs from the last, so the loop keeps turning, only slower. The subresource \
+             write differs from the last, so the loop keeps turning at the same pace. The subresource \
              alone is not a fix: something must also drop the operator's own events.",
             "CRD 现在有 /status，Reconcile 用 Status().Update 写入。status 写入不再增加 generation，\
              但仍会增加 resourceVersion，所以每次写入依然以 watch 事件返回并让 key 重新入队。\
-             status 里有时间戳，每次写入都和上一次不同，循环仍在转，只是慢一些。\
+             status 里有时间戳，每次写入都和上一次不同，循环以同样的速度继续转动。\
              仅有子资源并不能修复问题：还需要丢弃 operator 自己产生的事件。",
         ),
         "predicate-only" => (
@@ -284,11 +284,28 @@ pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
              status every time. The first write changes the object, the second one sends identical \
              bytes, and the API server skips a no-op update without bumping resourceVersion, so no \
              watch event follows and the loop stops by itself. Any value that changes on every \
-             write (a timestamp, a counter) restarts the flywheel.",
+             write (a timestamp, a counter) restarts the flywheel. Note that metav1.Time keeps \
+             whole seconds: a timestamp changes only when a cycle spans a second boundary.",
             "没有任何修复，只是 status 中没有时间戳：Reconcile 每次写入相同的 status。\
              第一次写入改变了对象，第二次发送的内容完全相同，API server 会跳过这种无变化的更新，\
              不增加 resourceVersion，因此没有 watch 事件，循环自行停止。任何每次写入都会变化的值\
-             （时间戳、计数器）都会让飞轮重新转起来。",
+             （时间戳、计数器）都会让飞轮重新转起来。注意 metav1.Time 只精确到秒：\
+             只有当一轮跨过整秒时，时间戳才会变化。",
+        ),
+        "seed-000-incident" => (
+            "The flywheel at production scale: 150 000 objects, 200 workers and a client whose QPS \
+             limit was raised. Adds climb past 5000/s and the workqueue past 100k keys. etcd cannot \
+             commit that many writes, requests stay in flight, and APF answers 429. After each \
+             restart the informer relists every object: the DeltaFIFO holds a second copy of the \
+             cache while the queue fills, RSS crosses the 1700Mi limit and the kernel kills the \
+             container. CrashLoopBackOff waits 10 s, 20 s, 40 s… and every restart starts the storm \
+             again. Try the fixes: the relist still costs memory, but the loop never starts.",
+            "生产规模的死亡飞轮：15 万个对象、200 个 worker，以及被调高了 QPS 限制的客户端。\
+             每秒入队超过 5000 次，workqueue 深度超过 10 万。etcd 提交不了这么多写入，请求滞留，\
+             APF 返回 429。每次重启后 informer 都会重新 List 全部对象：DeltaFIFO 里又放了一份缓存的\
+             副本，同时队列不断变满，RSS 超过 1700Mi 的限制，内核杀掉容器。CrashLoopBackOff 依次等待 \
+             10 秒、20 秒、40 秒……每次重启风暴都会重来。试试打开修复：重新 List 仍然占内存，\
+             但循环不会再开始。",
         ),
         _ => return None,
     };
