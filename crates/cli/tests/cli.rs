@@ -1,0 +1,190 @@
+//! The `flywheel` command line, run as a user would run it.
+
+use std::process::{Command, Output};
+
+fn flywheel(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_flywheel"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn list_names_every_preset_with_its_seed_group() {
+    let o = flywheel(&["list"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for name in [
+        "flywheel",
+        "fixed",
+        "idempotent-status",
+        "seed-000-incident",
+    ] {
+        assert!(
+            out.lines().any(|l| l.starts_with(name)),
+            "{name} listed:\n{out}"
+        );
+    }
+    assert!(out.contains("[seed-000]"));
+}
+
+#[test]
+fn run_json_prints_one_object_with_the_documented_fields() {
+    let o = flywheel(&[
+        "run",
+        "flywheel",
+        "--duration",
+        "30s",
+        "--format",
+        "json",
+        "--seed",
+        "7",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("stdout is JSON");
+    for field in [
+        "scenario",
+        "profile",
+        "seed",
+        "sim_seconds",
+        "wall_seconds",
+        "events",
+        "metrics",
+        "series",
+    ] {
+        assert!(v.get(field).is_some(), "field {field} present");
+    }
+    assert_eq!(v["seed"], 7);
+    assert_eq!(v["sim_seconds"], 30.0);
+    let puts = &v["metrics"]["apiserver_request_total{code=\"200\",verb=\"PUT\"}"];
+    assert!(
+        puts.as_f64().is_some_and(|n| n > 50.0),
+        "the loop writes: {puts}"
+    );
+    let series = v["series"]["workqueue_adds_total"]
+        .as_array()
+        .expect("a series");
+    assert!(!series.is_empty() && series.len() <= 2000);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_trace_hash_and_another_seed_a_different_one() {
+    let hash = |seed: &str| {
+        let o = flywheel(&[
+            "run",
+            "flywheel",
+            "--duration",
+            "20s",
+            "--format",
+            "json",
+            "--seed",
+            seed,
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+        v["trace_hash"].as_str().expect("hash").to_owned()
+    };
+    assert_eq!(hash("3"), hash("3"));
+    assert_ne!(hash("3"), hash("4"));
+}
+
+#[test]
+fn compare_shows_the_loop_next_to_its_absence() {
+    let o = flywheel(&["compare", "flywheel", "fixed", "--duration", "2m"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("# flywheel") && out.contains("# fixed"),
+        "{out}"
+    );
+    let row = out
+        .lines()
+        .find(|l| {
+            l.starts_with(
+                "controller_runtime_reconcile_total{controller=\"flywheel\",result=\"success\"}",
+            )
+        })
+        .expect("reconcile row");
+    let numbers: Vec<f64> = row
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert_eq!(numbers.len(), 4, "final and peak for each side: {row}");
+    assert!(
+        numbers[0] > 20.0 * numbers[2],
+        "flywheel reconciles far more than fixed: {row}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_it() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["run", "flywheeel"], "unknown preset 'flywheeel'"),
+        (&["run", "flywheel", "--duration", "soon"], "--duration"),
+        (
+            &["run", "flywheel", "--set", "controller.workrs=4"],
+            "controller.workrs",
+        ),
+        (
+            &["run", "flywheel", "--set", "controller.workers=0"],
+            "from 1 to 1000",
+        ),
+        (&["run", "/no/such/file.toml"], "cannot read scenario file"),
+        (&["explode"], "unknown command"),
+    ];
+    for (args, expected) in cases {
+        let o = flywheel(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    }
+}
+
+#[test]
+fn code_prints_the_reconcilers_go_source() {
+    let o = flywheel(&["code", "fixed"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("//+kubebuilder:subresource:status"));
+    assert!(out.contains("predicate.GenerationChangedPredicate{}"));
+    assert!(out.contains("r.Status().Patch(ctx, &obj, client.MergeFrom(orig))"));
+}
+
+#[test]
+fn prom_csv_and_plot_outputs_are_written() {
+    let dir = std::env::temp_dir().join(format!("flywheel-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let svg = dir.join("run.svg");
+    let prom = dir.join("run.prom");
+    let svg_arg = svg.to_string_lossy().into_owned();
+    let prom_arg = prom.to_string_lossy().into_owned();
+    let o = flywheel(&[
+        "run",
+        "flywheel",
+        "--duration",
+        "20s",
+        "--format",
+        "prom",
+        "--out",
+        &prom_arg,
+        "--plot",
+        &svg_arg,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&prom).expect("prom file");
+    assert!(text.contains("go_goroutines{scenario=\"flywheel\"}"));
+    let chart = std::fs::read_to_string(&svg).expect("svg file");
+    assert!(chart.starts_with("<svg") && chart.contains("workqueue_depth"));
+    let o = flywheel(&["run", "fixed", "--duration", "10s", "--format", "csv"]);
+    assert!(stdout(&o).starts_with("scenario,metric,value\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
