@@ -56,6 +56,8 @@ pub enum Command {
     Compare(RunArgs),
     /// `flywheel code <preset|file>`.
     Code(String),
+    /// `flywheel bench [--format table|json]`: native benchmarks.
+    Bench(Format),
 }
 
 /// The usage text.
@@ -67,6 +69,7 @@ Usage:
   flywheel run <preset|file.toml> [options]
   flywheel compare <a> <b> [options]
   flywheel code <preset|file.toml>
+  flywheel bench [--format table|json]   native benchmarks (see BENCHMARKS.md)
 
 Options (run, compare):
   --set key=value      override a scenario field (repeatable), e.g. --set controller.workers=4
@@ -94,9 +97,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             _ => Err("'code' takes exactly one preset or file, e.g. flywheel code flywheel".into()),
         },
         "run" => parse_run(rest, 1).map(Command::Run),
+        "bench" => match rest {
+            [] => Ok(Command::Bench(Format::Table)),
+            [f, v] if f == "--format" && v == "json" => Ok(Command::Bench(Format::Json)),
+            [f, v] if f == "--format" && v == "table" => Ok(Command::Bench(Format::Table)),
+            _ => Err("'bench' takes only --format table|json".into()),
+        },
         "compare" => parse_run(rest, 2).map(Command::Compare),
         other => Err(format!(
-            "unknown command '{other}' (allowed: list, run, compare, code, help, version)"
+            "unknown command '{other}' (allowed: list, run, compare, code, bench, help, version)"
         )),
     }
 }

@@ -1,6 +1,7 @@
 //! `flywheel`: the Flywheel engine, headless. Runs, compares and prints scenarios.
 
 mod args;
+mod bench;
 mod output;
 mod plot;
 
@@ -50,8 +51,36 @@ fn execute(command: Command) -> Result<(), Failure> {
         Command::Code(target) => code(&target)?,
         Command::Run(a) => run(&a)?,
         Command::Compare(a) => run(&a)?,
+        Command::Bench(format) => print_bench(format),
     }
     Ok(())
+}
+
+fn print_bench(format: Format) {
+    let rows = bench::native_rows();
+    if format == Format::Json {
+        println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+        return;
+    }
+    println!("{:<78} {:>14} {:>9} {:>14} {:>8}  target", "figure", "value", "unit", "peer", "ratio");
+    for r in rows {
+        let peer = r.peer.map_or("—".to_owned(), output::human);
+        let ratio = r.ratio.map_or("—".to_owned(), |x| format!("{x:.4}"));
+        let verdict = match r.pass {
+            Some(true) => "pass",
+            Some(false) => "FAIL",
+            None => "",
+        };
+        println!(
+            "{:<78} {:>14} {:>9} {:>14} {:>8}  {} {verdict}",
+            r.figure,
+            output::human(r.value),
+            r.unit,
+            peer,
+            ratio,
+            r.target
+        );
+    }
 }
 
 fn list() {

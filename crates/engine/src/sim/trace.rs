@@ -66,6 +66,19 @@ impl Default for Trace {
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
+/// Folds written text into an FNV-1a 64 hash.
+struct FnvWriter(u64);
+
+impl fmt::Write for FnvWriter {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for b in s.bytes() {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(FNV_PRIME);
+        }
+        Ok(())
+    }
+}
+
 impl Trace {
     /// A trace that keeps at most `capacity` lines (at least one).
     pub fn with_capacity(capacity: usize) -> Trace {
@@ -80,11 +93,10 @@ impl Trace {
 
     /// Records an event: folds its line into the hash and keeps it in the ring.
     pub fn record(&mut self, event: TraceEvent) {
-        let line = event.to_string();
-        for b in line.bytes().chain(std::iter::once(b'\n')) {
-            self.hash ^= u64::from(b);
-            self.hash = self.hash.wrapping_mul(FNV_PRIME);
-        }
+        // Hash the line as Display writes it, without building a String.
+        let mut hasher = FnvWriter(self.hash);
+        let _ = fmt::Write::write_fmt(&mut hasher, format_args!("{event}\n"));
+        self.hash = hasher.0;
         self.total += 1;
         if self.ring.len() == self.capacity {
             self.ring.pop_front();

@@ -1,0 +1,186 @@
+//! `flywheel bench`: the engine against its physical limit, and its memory.
+//!
+//! Each figure is a ratio measured in the same process, so a noisy machine moves both sides:
+//! - events per second of a scenario next to a bare `BinaryHeap` hold loop (pop one, push one)
+//!   over the same number of events — the most a discrete-event kernel can do;
+//! - resident memory per cached object and per pending FIFO delta at 100k objects (Linux
+//!   `/proc/self/statm`);
+//! - resident memory growth of a 24-hour simulated run between its first and last simulated hour.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::informer::delta_fifo::DeltaFifo;
+use flywheel_engine::informer::indexer::Indexer;
+use flywheel_engine::object::Object;
+use flywheel_engine::scenario::presets;
+use serde::Serialize;
+
+/// One row of the benchmark table.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// What is measured.
+    pub figure: String,
+    /// The measured value.
+    pub value: f64,
+    /// Its unit.
+    pub unit: String,
+    /// The limit or peer it is compared with (same unit), if any.
+    pub peer: Option<f64>,
+    /// value / peer (or the figure itself when it is already a ratio).
+    pub ratio: Option<f64>,
+    /// The target, as text.
+    pub target: String,
+    /// Whether the target is met (`None` when the figure has no target).
+    pub pass: Option<bool>,
+}
+
+/// Scenarios and how long each runs in the event-rate benchmark.
+const SCENARIOS: [(&str, u64); 3] = [("flywheel", 3600), ("seed-000-incident", 60), ("list-full-scan", 60)];
+
+/// Runs a preset for `seconds` of simulated time; returns (events, wall seconds).
+pub fn time_preset(name: &str, seconds: u64) -> Option<(u64, f64)> {
+    let scenario = presets::load(name, &[]).ok()?;
+    let options = RunOptions { duration: Some(Duration::from_secs(seconds)), ..RunOptions::default() };
+    let mut run = Run::new(scenario, &options).ok()?;
+    let started = Instant::now();
+    while !run.advance(1_000_000) {}
+    let wall = started.elapsed().as_secs_f64();
+    Some((run.report().events, wall))
+}
+
+/// A bare discrete-event hold loop: `events` times pop the earliest `(time, seq)` and push one
+/// later, with a queue of `pending` entries. Returns wall seconds.
+pub fn bare_heap_loop(events: u64, pending: u64) -> f64 {
+    let mut heap = BinaryHeap::new();
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % 1_000_000
+    };
+    for seq in 0..pending {
+        heap.push(Reverse((next(), seq)));
+    }
+    let started = Instant::now();
+    let mut seq = pending;
+    for _ in 0..events {
+        if let Some(Reverse((t, _))) = heap.pop() {
+            heap.push(Reverse((t + 1 + next(), seq)));
+            seq += 1;
+        }
+    }
+    std::hint::black_box(heap.len());
+    started.elapsed().as_secs_f64()
+}
+
+fn event_rate_rows(rows: &mut Vec<Row>) {
+    for (name, seconds) in SCENARIOS {
+        let Some((events, wall)) = time_preset(name, seconds) else { continue };
+        let bare = bare_heap_loop(events, 4096);
+        let (rate, bare_rate) = (events as f64 / wall, events as f64 / bare);
+        let ratio = rate / bare_rate;
+        rows.push(Row {
+            figure: format!("engine events/s, {name} ({seconds} s simulated, {events} events)"),
+            value: rate,
+            unit: "events/s".into(),
+            peer: Some(bare_rate),
+            ratio: Some(ratio),
+            target: "≥ 0.35 × bare heap loop".into(),
+            pass: Some(ratio >= 0.35),
+        });
+        rows.push(Row {
+            figure: format!("simulated time per wall time, {name} (native)"),
+            value: seconds as f64 / wall,
+            unit: "×".into(),
+            peer: None,
+            ratio: None,
+            target: "—".into(),
+            pass: None,
+        });
+    }
+}
+
+/// Resident set size of this process in bytes (Linux), 0 elsewhere.
+pub fn rss_bytes() -> u64 {
+    let Ok(text) = std::fs::read_to_string("/proc/self/statm") else { return 0 };
+    let pages: u64 = text.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+    pages * 4096
+}
+
+fn memory_rows(rows: &mut Vec<Row>) {
+    const N: u64 = 100_000;
+    let objects: Vec<Arc<Object>> = (0..N)
+        .map(|i| {
+            let mut o = Object::new("MyCRD", &format!("ns-{}", i % 50), &format!("demo-{i}"));
+            o.metadata.resource_version = i + 1;
+            Arc::new(o)
+        })
+        .collect();
+    let before = rss_bytes();
+    let mut indexer = Indexer::with_namespace_index();
+    for o in &objects {
+        indexer.add(o.clone());
+    }
+    let per_object = (rss_bytes().saturating_sub(before)) as f64 / N as f64;
+    let before = rss_bytes();
+    let mut fifo = DeltaFifo::new();
+    for o in &objects {
+        fifo.update(o.clone());
+    }
+    let per_delta = (rss_bytes().saturating_sub(before)) as f64 / N as f64;
+    std::hint::black_box((indexer.len(), fifo.len()));
+    rows.push(Row {
+        figure: "engine memory per cached object (indexer + namespace index, 100k objects)".into(),
+        value: per_object,
+        unit: "bytes".into(),
+        peer: None,
+        ratio: None,
+        target: "—".into(),
+        pass: None,
+    });
+    rows.push(Row {
+        figure: "engine memory per pending DeltaFIFO delta (100k keys)".into(),
+        value: per_delta,
+        unit: "bytes".into(),
+        peer: None,
+        ratio: None,
+        target: "—".into(),
+        pass: None,
+    });
+}
+
+fn long_run_row(rows: &mut Vec<Row>) {
+    let Ok(scenario) = presets::load("flywheel", &[]) else { return };
+    let options = RunOptions { duration: Some(Duration::from_secs(24 * 3600)), ..RunOptions::default() };
+    let Ok(mut run) = Run::new(scenario, &options) else { return };
+    let hour = flywheel_engine::SimTime::from_millis(3_600_000);
+    while run.now() < hour {
+        run.advance_to(hour, 1_000_000);
+    }
+    let after_first_hour = rss_bytes();
+    while !run.advance(1_000_000) {}
+    let growth = rss_bytes().saturating_sub(after_first_hour) as f64;
+    rows.push(Row {
+        figure: "RSS growth from simulated hour 1 to hour 24 (flywheel)".into(),
+        value: growth / 1048576.0,
+        unit: "MiB".into(),
+        peer: None,
+        ratio: None,
+        target: "bounded (< 16 MiB)".into(),
+        pass: Some(growth < 16.0 * 1048576.0),
+    });
+}
+
+/// Every native figure.
+pub fn native_rows() -> Vec<Row> {
+    let mut rows = Vec::new();
+    memory_rows(&mut rows);
+    long_run_row(&mut rows);
+    event_rate_rows(&mut rows);
+    rows
+}
