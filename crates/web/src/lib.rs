@@ -39,3 +39,25 @@ pub fn start() {
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
 }
+
+/// Runs a preset headless for `seconds` of simulated time and returns `[events, trace_hash_low32,
+/// trace_hash_high32]`: the benchmark's WebAssembly side (`bash tests/bench.sh` times the call
+/// and compares with the native CLI on the same build), and a determinism probe.
+#[wasm_bindgen]
+pub fn bench_run(preset: &str, seconds: f64, seed: f64) -> Vec<f64> {
+    let Ok(scenario) = flywheel_engine::scenario::presets::load(preset, &[]) else {
+        return Vec::new();
+    };
+    let options = flywheel_engine::cluster::run::RunOptions {
+        duration: Some(std::time::Duration::from_secs_f64(seconds.clamp(0.001, 86_400.0))),
+        seed: Some(seed.max(0.0) as u64),
+        profile: None,
+    };
+    let Ok(mut run) = flywheel_engine::cluster::run::Run::new(scenario, &options) else {
+        return Vec::new();
+    };
+    while !run.advance(1_000_000) {}
+    let report = run.report();
+    let hash = u64::from_str_radix(&report.trace_hash, 16).unwrap_or(0);
+    vec![report.events as f64, (hash & 0xffff_ffff) as f64, (hash >> 32) as f64]
+}

@@ -170,10 +170,7 @@ impl ApiServer {
 
     /// Stored objects of `kind` whose deletionTimestamp is set (Terminating, held by finalizers).
     pub fn terminating(&self, kind: &str) -> usize {
-        self.store
-            .iter_kind(kind)
-            .filter(|(_, s)| s.object.metadata.deletion_timestamp.is_some())
-            .count()
+        self.store.terminating(kind)
     }
 
     fn record<T>(&mut self, verb: Verb, result: &Result<T, ApiError>, ok_code: u16) {

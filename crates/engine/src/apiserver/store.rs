@@ -40,6 +40,8 @@ pub struct Store {
     objects: BTreeMap<String, BTreeMap<String, Stored>>,
     revision: u64,
     uids_issued: u64,
+    /// Objects with a deletionTimestamp, per kind.
+    terminating: BTreeMap<String, usize>,
 }
 
 /// Whether two objects encode to the same stored bytes: everything but resourceVersion (not
@@ -62,6 +64,7 @@ impl Store {
             objects: BTreeMap::new(),
             revision,
             uids_issued: 0,
+            terminating: BTreeMap::new(),
         }
     }
 
@@ -99,6 +102,7 @@ impl Store {
         self.revision += 1;
         object.metadata.resource_version = self.revision;
         let object = Arc::new(object);
+        self.count_terminating(kind, None, Some(&object));
         let entry = Stored {
             object: Arc::clone(&object),
             deletion_grace_period_s: None,
@@ -137,16 +141,36 @@ impl Store {
         self.revision += 1;
         object.metadata.resource_version = self.revision;
         let object = Arc::new(object);
-        slot.insert(Stored {
+        let old = slot.insert(Stored {
             object: Arc::clone(&object),
             deletion_grace_period_s,
         });
+        self.count_terminating(kind, Some(&old.object), Some(&object));
         UpdateOutcome::Written(object)
+    }
+
+    /// Objects of `kind` whose deletionTimestamp is set, kept up to date on every write.
+    pub fn terminating(&self, kind: &str) -> usize {
+        self.terminating.get(kind).copied().unwrap_or(0)
+    }
+
+    fn count_terminating(&mut self, kind: &str, old: Option<&ObjectRef>, new: Option<&ObjectRef>) {
+        let deleting = |o: Option<&ObjectRef>| o.is_some_and(|o| o.metadata.deletion_timestamp.is_some());
+        match (deleting(old), deleting(new)) {
+            (false, true) => *self.terminating.entry(kind.to_owned()).or_default() += 1,
+            (true, false) => {
+                if let Some(n) = self.terminating.get_mut(kind) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Removes the object at the next revision; returns its last state stamped with that revision.
     pub fn delete(&mut self, kind: &str, key: &str) -> Option<ObjectRef> {
         let removed = self.objects.get_mut(kind)?.remove(key)?;
+        self.count_terminating(kind, Some(&removed.object), None);
         self.revision += 1;
         let mut last = (*removed.object).clone();
         last.metadata.resource_version = self.revision;

@@ -1,0 +1,116 @@
+// The browser half of the benchmarks: WebAssembly vs native on the same build, simulated time
+// per wall time in the page, frame times with everything live, size and start-up. Merges the
+// native figures and prints the table (markdown) and tests/artifacts/bench.json.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { openSite, ROOT, ARTIFACTS } from '../e2e/harness.mjs';
+
+const BIN = process.env.FLYWHEEL_BIN ?? path.join(ROOT, 'target/release/flywheel');
+const rows = JSON.parse(fs.readFileSync(path.join(ARTIFACTS, 'bench-native.json'), 'utf8'));
+const row = (figure, value, unit, peer, target, pass) => {
+  const ratio = peer ? value / peer : null;
+  rows.push({ figure, value, unit, peer: peer ?? null, ratio, target, pass: pass ?? null });
+};
+
+function nativeRun(preset, seconds) {
+  const out = execFileSync(BIN, ['run', preset, '--duration', `${seconds}s`, '--format', 'json'], {
+    maxBuffer: 1 << 28,
+  });
+  const r = JSON.parse(out);
+  return { events: r.events, wall: r.wall_seconds };
+}
+
+async function wasmVsNative(page) {
+  for (const [preset, seconds] of [['flywheel', 3600], ['seed-000-incident', 20]]) {
+    const native = nativeRun(preset, seconds);
+    const wasm = await page.evaluate(async ([p, s]) => {
+      const m = await import(new URL('pkg/flywheel_web.js', document.baseURI).href);
+      const t0 = performance.now();
+      const r = m.bench_run(p, s, 1);
+      return { events: r[0], wall: (performance.now() - t0) / 1000 };
+    }, [preset, seconds]);
+    const ratio = (wasm.events / wasm.wall) / (native.events / native.wall);
+    row(`wasm events/s, ${preset} (${seconds} s simulated)`, wasm.events / wasm.wall, 'events/s',
+      native.events / native.wall, '≥ 0.7 × native', ratio >= 0.7);
+  }
+}
+
+async function simSpeed(site) {
+  const { page } = site;
+  await page.goto(`${site.url}?preset=seed-000-incident&speed=10000`);
+  await page.waitForSelector('#clock');
+  const clock = () => page.$eval('#clock', (c) => Number(c.dataset.seconds));
+  await page.waitForTimeout(2000);
+  const t0 = await clock();
+  await page.waitForTimeout(10000);
+  const rate = ((await clock()) - t0) / 10;
+  row('simulated time per wall time in the page, seed-000-incident (speed 10000×)', rate, '×', null,
+    '≥ 1000×', rate >= 1000);
+}
+
+async function frames(site) {
+  const { page } = site;
+  await page.goto(`${site.url}?preset=flywheel&speed=100`);
+  await page.waitForSelector('#clock');
+  await page.waitForTimeout(1000);
+  const r = await page.evaluate(() => new Promise((resolve) => {
+    const stamps = [];
+    const long = [];
+    const obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => long.push(e.duration)));
+    obs.observe({ type: 'longtask', buffered: false });
+    const end = performance.now() + 10000;
+    const tick = (t) => {
+      stamps.push(t);
+      if (t < end) requestAnimationFrame(tick); else { obs.disconnect(); resolve({ stamps, long }); }
+    };
+    requestAnimationFrame(tick);
+  }));
+  const d = r.stamps.slice(1).map((t, i) => t - r.stamps[i]).sort((a, b) => a - b);
+  const q = (p) => d[Math.min(d.length - 1, Math.floor(p * d.length))];
+  row('frame time p50, flywheel at 100× (pipeline + 4 charts)', q(0.5), 'ms', null, '—');
+  // rAF timestamps at 60 Hz come as 16.6–16.8 ms apart; 17 ms still means no frame was missed.
+  row('frame time p95, flywheel at 100×', q(0.95), 'ms', 16.7, '≤ 16.7 ms (one 60 Hz frame)', q(0.95) <= 17.0);
+  row('frame time max, flywheel at 100×', d[d.length - 1], 'ms', null, '—');
+  const longest = Math.max(0, ...r.long);
+  row('longest task, flywheel at 100×', longest, 'ms', 50, '≤ 50 ms', longest <= 50);
+}
+
+async function sizeAndStart(site) {
+  const wasm = fs.readFileSync(path.join(ROOT, 'dist/pkg/flywheel_web_bg.wasm'));
+  const gz = zlib.gzipSync(wasm, { level: 9 }).length;
+  row('wasm size, raw', wasm.length / 1024, 'KiB', null, '—');
+  row('wasm size, gzipped', gz / 1024, 'KiB', 300 * 1000 / 1024, '≤ 300 KB', gz <= 300 * 1000);
+  const { page } = site;
+  let transfer = 0;
+  const onResponse = async (res) => { try { transfer += (await res.body()).length; } catch { /* redirect */ } };
+  page.on('response', onResponse);
+  const t0 = Date.now();
+  await page.goto(`${site.url}?preset=flywheel`);
+  await page.waitForSelector('#play:not([disabled])');
+  const interactive = Date.now() - t0;
+  page.off('response', onResponse);
+  row('total transfer (uncompressed)', transfer / 1024, 'KiB', null, '—');
+  row('time to first interactive on 127.0.0.1', interactive, 'ms', 1000, '≤ 1 s', interactive <= 1000);
+}
+
+const site = await openSite();
+try {
+  await sizeAndStart(site);
+  await wasmVsNative(site.page);
+  await simSpeed(site);
+  await frames(site);
+} finally {
+  await site.close();
+}
+const machine = `${process.arch}, ${(await import('node:os')).cpus()[0]?.model ?? 'cpu'}, node ${process.version}`;
+fs.writeFileSync(path.join(ARTIFACTS, 'bench.json'), JSON.stringify({ machine, rows }, null, 2));
+const fmt = (v) => (v == null ? '—' : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(3));
+console.log(`Machine: ${machine}\n`);
+console.log('| figure | value | unit | limit or peer | ratio | target | result |');
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
+for (const r of rows) {
+  const result = r.pass == null ? '' : r.pass ? 'pass' : 'FAIL';
+  console.log(`| ${r.figure} | ${fmt(r.value)} | ${r.unit} | ${fmt(r.peer)} | ${r.ratio == null ? '—' : r.ratio.toFixed(3)} | ${r.target} | ${result} |`);
+}
