@@ -39,12 +39,19 @@ pub struct Row {
 }
 
 /// Scenarios and how long each runs in the event-rate benchmark.
-const SCENARIOS: [(&str, u64); 3] = [("flywheel", 3600), ("seed-000-incident", 60), ("list-full-scan", 60)];
+const SCENARIOS: [(&str, u64); 3] = [
+    ("flywheel", 3600),
+    ("seed-000-incident", 60),
+    ("list-full-scan", 60),
+];
 
 /// Runs a preset for `seconds` of simulated time; returns (events, wall seconds).
 pub fn time_preset(name: &str, seconds: u64) -> Option<(u64, f64)> {
     let scenario = presets::load(name, &[]).ok()?;
-    let options = RunOptions { duration: Some(Duration::from_secs(seconds)), ..RunOptions::default() };
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(seconds)),
+        ..RunOptions::default()
+    };
     let mut run = Run::new(scenario, &options).ok()?;
     let started = Instant::now();
     while !run.advance(1_000_000) {}
@@ -80,7 +87,9 @@ pub fn bare_heap_loop(events: u64, pending: u64) -> f64 {
 
 fn event_rate_rows(rows: &mut Vec<Row>) {
     for (name, seconds) in SCENARIOS {
-        let Some((events, wall)) = time_preset(name, seconds) else { continue };
+        let Some((events, wall)) = time_preset(name, seconds) else {
+            continue;
+        };
         let bare = bare_heap_loop(events, 4096);
         let (rate, bare_rate) = (events as f64 / wall, events as f64 / bare);
         let ratio = rate / bare_rate;
@@ -107,8 +116,14 @@ fn event_rate_rows(rows: &mut Vec<Row>) {
 
 /// Resident set size of this process in bytes (Linux), 0 elsewhere.
 pub fn rss_bytes() -> u64 {
-    let Ok(text) = std::fs::read_to_string("/proc/self/statm") else { return 0 };
-    let pages: u64 = text.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+    let Ok(text) = std::fs::read_to_string("/proc/self/statm") else {
+        return 0;
+    };
+    let pages: u64 = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
     pages * 4096
 }
 
@@ -155,9 +170,16 @@ fn memory_rows(rows: &mut Vec<Row>) {
 }
 
 fn long_run_row(rows: &mut Vec<Row>) {
-    let Ok(scenario) = presets::load("flywheel", &[]) else { return };
-    let options = RunOptions { duration: Some(Duration::from_secs(24 * 3600)), ..RunOptions::default() };
-    let Ok(mut run) = Run::new(scenario, &options) else { return };
+    let Ok(scenario) = presets::load("flywheel", &[]) else {
+        return;
+    };
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(24 * 3600)),
+        ..RunOptions::default()
+    };
+    let Ok(mut run) = Run::new(scenario, &options) else {
+        return;
+    };
     let hour = flywheel_engine::SimTime::from_millis(3_600_000);
     while run.now() < hour {
         run.advance_to(hour, 1_000_000);

@@ -59,10 +59,16 @@ fn execute(command: Command) -> Result<(), Failure> {
 fn print_bench(format: Format) {
     let rows = bench::native_rows();
     if format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).unwrap_or_default()
+        );
         return;
     }
-    println!("{:<78} {:>14} {:>9} {:>14} {:>8}  target", "figure", "value", "unit", "peer", "ratio");
+    println!(
+        "{:<78} {:>14} {:>9} {:>14} {:>8}  target",
+        "figure", "value", "unit", "peer", "ratio"
+    );
     for r in rows {
         let peer = r.peer.map_or("—".to_owned(), output::human);
         let ratio = r.ratio.map_or("—".to_owned(), |x| format!("{x:.4}"));

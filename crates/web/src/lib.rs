@@ -49,7 +49,9 @@ pub fn bench_run(preset: &str, seconds: f64, seed: f64) -> Vec<f64> {
         return Vec::new();
     };
     let options = flywheel_engine::cluster::run::RunOptions {
-        duration: Some(std::time::Duration::from_secs_f64(seconds.clamp(0.001, 86_400.0))),
+        duration: Some(std::time::Duration::from_secs_f64(
+            seconds.clamp(0.001, 86_400.0),
+        )),
         seed: Some(seed.max(0.0) as u64),
         profile: None,
     };
@@ -59,5 +61,9 @@ pub fn bench_run(preset: &str, seconds: f64, seed: f64) -> Vec<f64> {
     while !run.advance(1_000_000) {}
     let report = run.report();
     let hash = u64::from_str_radix(&report.trace_hash, 16).unwrap_or(0);
-    vec![report.events as f64, (hash & 0xffff_ffff) as f64, (hash >> 32) as f64]
+    vec![
+        report.events as f64,
+        (hash & 0xffff_ffff) as f64,
+        (hash >> 32) as f64,
+    ]
 }

@@ -155,7 +155,8 @@ impl Store {
     }
 
     fn count_terminating(&mut self, kind: &str, old: Option<&ObjectRef>, new: Option<&ObjectRef>) {
-        let deleting = |o: Option<&ObjectRef>| o.is_some_and(|o| o.metadata.deletion_timestamp.is_some());
+        let deleting =
+            |o: Option<&ObjectRef>| o.is_some_and(|o| o.metadata.deletion_timestamp.is_some());
         match (deleting(old), deleting(new)) {
             (false, true) => *self.terminating.entry(kind.to_owned()).or_default() += 1,
             (true, false) => {

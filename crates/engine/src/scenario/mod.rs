@@ -49,6 +49,7 @@ impl From<crate::error::ConfigError> for ScenarioError {
 pub const MAX_SCENARIO_BYTES: usize = 256 * 1024;
 
 /// Parses and validates a scenario from TOML text, applying `sets` (`key=value`) first.
+#[cfg(feature = "toml")]
 pub fn parse(text: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
     if text.len() > MAX_SCENARIO_BYTES {
         let message = format!(
@@ -72,6 +73,7 @@ pub fn parse(text: &str, sets: &[(String, String)]) -> Result<Scenario, Scenario
     Ok(scenario)
 }
 
+#[cfg(feature = "toml")]
 fn from_table(doc: toml::Table) -> Result<Scenario, ScenarioError> {
     let text = toml::to_string(&doc).map_err(|e| ScenarioError {
         field: String::new(),
@@ -92,6 +94,7 @@ fn from_table(doc: toml::Table) -> Result<Scenario, ScenarioError> {
 }
 
 /// The message of a toml error without its source excerpt.
+#[cfg(feature = "toml")]
 fn clean_message(text: &str) -> String {
     let msg = text
         .lines()
@@ -99,11 +102,13 @@ fn clean_message(text: &str) -> String {
     one_line(msg.unwrap_or(text))
 }
 
+#[cfg(feature = "toml")]
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Sets `key` (a dotted path) to `value` (a TOML value, or else a string) in `doc`.
+#[cfg(feature = "toml")]
 pub fn set_path(doc: &mut toml::Table, key: &str, value: &str) -> Result<(), ScenarioError> {
     let parts: Vec<&str> = key.split('.').collect();
     if parts
@@ -140,6 +145,7 @@ pub fn set_path(doc: &mut toml::Table, key: &str, value: &str) -> Result<(), Sce
     Ok(())
 }
 
+#[cfg(feature = "toml")]
 fn parse_value(value: &str) -> toml::Value {
     format!("v = {value}")
         .parse::<toml::Table>()
@@ -159,5 +165,5 @@ pub fn split_set(arg: &str) -> Result<(String, String), ScenarioError> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "toml"))]
 mod tests;

@@ -1,7 +1,9 @@
 //! The built-in scenarios, one TOML file each under `crates/engine/scenarios/`, embedded in the
 //! build so the CLI and the page carry them.
 
-use super::{parse, Scenario, ScenarioError};
+use super::{Scenario, ScenarioError};
+
+include!(concat!(env!("OUT_DIR"), "/preset_json.rs"));
 
 /// `(name, file text)` of every preset, in the order they are presented.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -47,16 +49,48 @@ pub fn text(name: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
-/// Loads a preset by name, applying `sets`.
-pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
-    let text = text(name).ok_or_else(|| ScenarioError {
+fn unknown(name: &str) -> ScenarioError {
+    let allowed = names().collect::<Vec<_>>().join(", ");
+    ScenarioError {
         field: String::new(),
-        message: format!(
-            "unknown preset '{name}' (allowed: {})",
-            names().collect::<Vec<_>>().join(", ")
-        ),
+        message: format!("unknown preset '{name}' (allowed: {allowed})"),
+    }
+}
+
+/// Loads a preset by name, applying `sets`.
+#[cfg(feature = "toml")]
+pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+    super::parse(text(name).ok_or_else(|| unknown(name))?, sets)
+}
+
+/// Loads a preset by name (without the `toml` feature, from its build-time JSON form; `sets`
+/// then need the feature and are refused).
+#[cfg(not(feature = "toml"))]
+pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+    if let Some((key, _)) = sets.first() {
+        let message = "overrides need the engine's `toml` feature".to_owned();
+        return Err(ScenarioError {
+            field: key.clone(),
+            message,
+        });
+    }
+    load_prebuilt(name)
+}
+
+/// Loads a preset from the JSON form its TOML file was converted to at build time.
+pub fn load_prebuilt(name: &str) -> Result<Scenario, ScenarioError> {
+    text(name).ok_or_else(|| unknown(name))?;
+    let json = PRESET_JSON
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, j)| *j)
+        .ok_or_else(|| unknown(name))?;
+    let scenario: Scenario = serde_json::from_str(json).map_err(|e| ScenarioError {
+        field: String::new(),
+        message: e.to_string(),
     })?;
-    parse(text, sets)
+    scenario.validate()?;
+    Ok(scenario)
 }
 
 #[cfg(test)]
@@ -73,6 +107,19 @@ mod tests {
                 "{name} explains itself"
             );
         }
+    }
+
+    #[test]
+    fn the_build_time_json_form_of_every_preset_equals_its_toml_form() {
+        for name in names() {
+            let prebuilt = load_prebuilt(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(prebuilt, load(name, &[]).expect("preset"), "{name}");
+        }
+        assert_eq!(
+            PRESET_JSON.len(),
+            PRESETS.len(),
+            "every scenario file is a registered preset"
+        );
     }
 
     #[test]
