@@ -313,7 +313,6 @@ impl Cluster {
                     return;
                 }
                 StepOutcome::Write(call) => {
-                    let call = super::net::write_call(call);
                     self.send(
                         ctx,
                         Origin::Worker {

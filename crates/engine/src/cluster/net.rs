@@ -10,29 +10,10 @@ use crate::sim::Context;
 use super::api::Admit;
 use super::informer::OpenWatch;
 use super::request::{Call, Origin, Pending, Reply, CLIENT_MAX_RETRIES};
-use super::worker::WriteCall;
 use super::{Cluster, Ev};
 
 /// One-way network delay between the operator and the API server.
 pub const NETWORK_DELAY: Duration = Duration::from_micros(250);
-
-/// Turns a worker's write into a request.
-pub(super) fn write_call(call: WriteCall) -> Call {
-    match call {
-        WriteCall::Put { object, status } => Call::Put { object, status },
-        WriteCall::Patch {
-            namespace,
-            name,
-            patch,
-            status,
-        } => Call::Patch {
-            namespace,
-            name,
-            patch,
-            status,
-        },
-    }
-}
 
 impl Cluster {
     /// Sends a request: the operator's requests wait for client-go's token bucket first

@@ -14,28 +14,7 @@ use crate::object::{Object, ObjectRef};
 use crate::sim::Rng;
 use crate::time::SimTime;
 
-/// A write a reconcile sends to the API server.
-#[derive(Clone, Debug, PartialEq)]
-pub enum WriteCall {
-    /// PUT of the whole object, or of `/status`.
-    Put {
-        /// The object as sent (carries the resourceVersion it was read at).
-        object: Box<Object>,
-        /// Whether to `/status`.
-        status: bool,
-    },
-    /// A JSON merge patch (no resourceVersion: never conflicts).
-    Patch {
-        /// The target key.
-        namespace: String,
-        /// The target name.
-        name: String,
-        /// The patch body.
-        patch: Value,
-        /// Whether to `/status`.
-        status: bool,
-    },
-}
+use super::request::Call;
 
 /// What the cluster must do after a step.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,7 +28,7 @@ pub enum StepOutcome {
     /// List from the cache: `(kind, scope)`; the cluster accounts the copies and continues.
     ListCache(Box<Step>),
     /// Send a write and continue when it answers ([`Job::on_write_result`]).
-    Write(WriteCall),
+    Write(Call),
     /// Reconcile is over.
     Finish(ReconcileResult),
 }
@@ -208,11 +187,11 @@ impl Job {
         };
         self.requests += 1;
         let call = match verb {
-            WriteVerb::Update => WriteCall::Put {
+            WriteVerb::Update => Call::Put {
                 object: Box::new(obj),
                 status: false,
             },
-            WriteVerb::StatusUpdate => WriteCall::Put {
+            WriteVerb::StatusUpdate => Call::Put {
                 object: Box::new(obj),
                 status: true,
             },
@@ -223,7 +202,7 @@ impl Job {
                     .map(|o| o.status.clone())
                     .unwrap_or(Value::Null);
                 let patch = status_merge_patch(&base, &obj.status);
-                WriteCall::Patch {
+                Call::Patch {
                     namespace: obj.metadata.namespace.clone(),
                     name: obj.metadata.name.clone(),
                     patch,
@@ -246,7 +225,7 @@ impl Job {
             _ => return StepOutcome::Continue,
         }
         self.requests += 1;
-        StepOutcome::Write(WriteCall::Put {
+        StepOutcome::Write(Call::Put {
             object: Box::new(obj.clone()),
             status: false,
         })
