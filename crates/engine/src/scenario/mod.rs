@@ -9,11 +9,15 @@ pub mod presets;
 mod serde_units;
 pub mod units;
 pub mod variant;
+pub mod workload;
 
 use std::fmt;
 
 pub use config::*;
 pub use serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
+pub use workload::{
+    CacheConfig, CodeConfig, FinalizerMode, LogMode, NodesConfig, PodList, PodsConfig,
+};
 
 /// Why a scenario could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
