@@ -5,6 +5,7 @@
 //! the parsed document before it is checked, so they are validated exactly like the file.
 
 mod config;
+pub mod myths;
 pub mod presets;
 mod serde_units;
 pub mod units;
