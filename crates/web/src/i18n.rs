@@ -165,6 +165,15 @@ messages! {
     EventLog => "Event log", "事件日志";
     Explain => "What happens", "发生了什么";
     Myths => "Myth vs upstream", "传言与上游代码";
+    FixFieldIndex => "Fix: FieldIndexer on the owner", "修复：按 owner 建 FieldIndexer";
+    FixNamespacedCache => "Fix: namespace-scoped cache", "修复：按命名空间限定缓存";
+    FixMetadataOnly => "Fix: metadata-only Pod cache", "修复：只缓存 Pod 元数据";
+    FixStopWatch => "Fix: defer w.Stop()", "修复：defer w.Stop()";
+    FixLogCounts => "Fix: log counts, not objects", "修复：只记录数量而非对象";
+    FixTimeout => "Fix: 5 s context timeout", "修复：5 秒的 context 超时";
+    FixSafeFinalizer => "Fix: keep the finalizer until cleanup succeeds", "修复：清理成功前保留 finalizer";
+    FixPressureCheck => "Fix: check MemoryPressure before recreating", "修复：重建前检查 MemoryPressure";
+    HandlerCost => "Event handler time", "事件 handler 耗时";
     MythsHint => "Claims of seed 004 that the upstream code contradicts: what the engine does instead, and a scenario that shows it.",
         "seed 004 中与上游代码相矛盾的说法：引擎（遵循上游代码）的实际行为，以及演示它的场景。";
     MythClaim => "The claim", "说法";
