@@ -108,6 +108,8 @@ pub struct Workload {
     pods: BTreeMap<String, Vec<RunPod>>,
     last_pressure: Vec<Option<SimTime>>,
     namespace_sync: bool,
+    /// Whether a workload step ever ran (until then the per-event accounting is skipped).
+    active: bool,
 }
 
 impl Workload {
@@ -214,6 +216,7 @@ pub(super) fn run_step(
     step: &Step,
 ) -> StepOutcome {
     w.sync_incarnation(incarnation);
+    w.active = true;
     let now = ctx.now();
     match step {
         Step::ListPods => list_pods(w, scenario, job, process, reg, now),
@@ -547,7 +550,7 @@ impl Cluster {
     /// Heap owners and goroutines the workload adds to the operator process:
     /// `(pod cache bytes, list copies, watch buffers, extra goroutines)`.
     pub(super) fn workload_memory(&mut self) -> (u64, u64, u64, u64) {
-        let Some(op) = self.op.as_ref() else {
+        let Some(op) = self.op.as_ref().filter(|_| self.work.active) else {
             return (0, 0, 0, 0);
         };
         self.work.sync_incarnation(op.incarnation);
