@@ -400,16 +400,16 @@ pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
              共享 informer 读取。",
         ),
         "listener-backlog" => (
-            "Another controller updates 2 000 objects a second, and this event handler needs a \
-             millisecond for each. The informer's own loop keeps up, so the FIFO stays nearly \
+            "Another controller sends 1 000 updates a second, and this event handler needs two \
+             milliseconds for each. The informer's own loop keeps up, so the FIFO stays nearly \
              empty; the backlog forms in the handler's notification buffer, a ring that doubles \
-             whenever it is full and never shrinks. It gains a thousand objects a second, the \
+             whenever it is full and never shrinks. It gains 500 objects a second, the \
              heap owner handler_buffers grows, and the operator is OOMKilled. This is the real \
              mechanism behind 'the DeltaFIFO is full of deltas'. Set controller.handler_cost to \
              20us: a handler should only filter and enqueue a key; the work belongs in Reconcile.",
-            "另一个控制器每秒更新 2000 个对象，而这个事件 handler 处理每个事件需要 1 毫秒。\
+            "另一个控制器每秒发出 1000 次更新，而这个事件 handler 处理每个事件需要 2 毫秒。\
              informer 自己的循环跟得上，所以 FIFO 几乎是空的；积压出现在 handler 的通知缓冲区里，\
-             这是一个满了就翻倍、从不收缩的环形缓冲区。它每秒多出一千个对象，handler_buffers \
+             这是一个满了就翻倍、从不收缩的环形缓冲区。它每秒多出 500 个对象，handler_buffers \
              占用的堆不断增长，operator 被 OOMKilled。这才是“DeltaFIFO 里塞满了 delta”背后真正的\
              机制。把 controller.handler_cost 设为 20us：handler 只应该过滤并把 key 入队，\
              真正的工作应放在 Reconcile 里。",
