@@ -246,6 +246,11 @@ pub const PARAMS: &[ParamSpec] = &[
     },
 ];
 
+/// Whether `p` is one of the seed-001/004 incidents' switches ([`crate::incident_params`]).
+pub fn is_incident_switch(p: &ParamSpec) -> bool {
+    matches!(p.unit, Unit::OnOff | Unit::Micros)
+}
+
 /// The slider named `key`.
 pub fn spec(key: &str) -> Option<&'static ParamSpec> {
     PARAMS.iter().find(|p| p.key == key)
