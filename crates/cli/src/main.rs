@@ -125,7 +125,7 @@ fn code(target: &str) -> Result<(), Failure> {
         predicates: &predicates,
     };
     println!("// {}: {}", s.name, s.title);
-    for line in go_code::render(&s.reconcile, &ctx) {
+    for line in go_code::render_with(&s.reconcile, &ctx, &s.code, &s.cache) {
         println!("{line}");
     }
     Ok(())

@@ -164,6 +164,22 @@ messages! {
         "由运行事件重建；高亮部分为自上一事件以来的变化。";
     EventLog => "Event log", "事件日志";
     Explain => "What happens", "发生了什么";
+    Myths => "Myth vs upstream", "传言与上游代码";
+    FixFieldIndex => "Fix: FieldIndexer on the owner", "修复：按 owner 建 FieldIndexer";
+    FixNamespacedCache => "Fix: namespace-scoped cache", "修复：按命名空间限定缓存";
+    FixMetadataOnly => "Fix: metadata-only Pod cache", "修复：只缓存 Pod 元数据";
+    FixStopWatch => "Fix: defer w.Stop()", "修复：defer w.Stop()";
+    FixLogCounts => "Fix: log counts, not objects", "修复：只记录数量而非对象";
+    FixTimeout => "Fix: 5 s context timeout", "修复：5 秒的 context 超时";
+    FixSafeFinalizer => "Fix: keep the finalizer until cleanup succeeds", "修复：清理成功前保留 finalizer";
+    FixPressureCheck => "Fix: check MemoryPressure before recreating", "修复：重建前检查 MemoryPressure";
+    HandlerCost => "Event handler time", "事件 handler 耗时";
+    MythsHint => "Claims of seed 004 that the upstream code contradicts: what the engine does instead, and a scenario that shows it.",
+        "seed 004 中与上游代码相矛盾的说法：引擎（遵循上游代码）的实际行为，以及演示它的场景。";
+    MythClaim => "The claim", "说法";
+    MythUpstream => "What upstream does", "上游代码的实际行为";
+    MythRun => "Run", "运行";
+    MythFiles => "Upstream", "上游文件";
     NoticeIgnored => "Ignored URL parameter", "已忽略的 URL 参数";
     NoticeInvalid => "The scenario rejected a parameter, using the preset's value", "场景拒绝了一个参数，已改用预设值";
     Dismiss => "Dismiss", "关闭";
@@ -306,6 +322,142 @@ pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
              副本，同时队列不断变满，RSS 超过 1700Mi 的限制，内核杀掉容器。CrashLoopBackOff 依次等待 \
              10 秒、20 秒、40 秒……每次重启风暴都会重来。试试打开修复：重新 List 仍然占内存，\
              但循环不会再开始。",
+        ),
+        "list-full-scan" => (
+            "Reconcile asks the cache for every Pod and keeps the four it owns. That first List of \
+             Pods makes controller-runtime start a Pod informer for the whole cluster: the initial \
+             LIST decodes 50 000 Pods (about 800 MiB), and every reconcile waits for it, over 15 \
+             seconds. Then each List deep-copies all 50 000 Pods again. The cache plus one copy \
+             fills most of the 2Gi limit, the garbage of the next copy crosses it, and the kernel \
+             kills the container; after the restart the informer lists everything again. Try \
+             code.pod_list = field_index (List with MatchingFields on the owner) together with \
+             cache.namespaced (DefaultNamespaces): a few Pods copied, a few thousand cached, a \
+             heap in the hundreds of MB. cache.metadata_only keeps 1 KiB per Pod.",
+            "Reconcile 向缓存要全部 Pod，再从中挑出自己拥有的四个。第一次 List Pod 会让 \
+             controller-runtime 为整个集群启动一个 Pod informer：初始 LIST 要解码 5 万个 Pod（约 \
+             800MiB），每次 Reconcile 都要等它完成，超过 15 秒。之后每次 List 又把 5 万个 Pod \
+             深拷贝一遍。缓存加上一份拷贝占满了 2Gi limit 的大部分，下一份拷贝的垃圾就会越过它，\
+             内核杀掉容器；重启后 informer 又要全部重新 List。试试 code.pod_list = field_index\
+             （按 owner 用 MatchingFields 查询）再加上 cache.namespaced（DefaultNamespaces）：\
+             只拷贝几个 Pod，只缓存几千个，堆内存保持在几百 MB。cache.metadata_only 让每个 Pod \
+             只占 1KiB。",
+        ),
+        "list-full-scan-small" => (
+            "The same Reconcile on a cluster with 300 Pods. Listing all of them copies under 5 MiB \
+             and takes milliseconds; the cache is just as small. Switch on the field index and \
+             almost nothing changes: p99 and memory stay where they were. The full scan is not \
+             wrong because of the code alone, it is wrong because its cost grows with the cluster, \
+             not with the operator's own objects. That is why it passes every test on a laptop and \
+             fails in production.",
+            "同样的 Reconcile，运行在只有 300 个 Pod 的集群上。List 全部 Pod 拷贝不到 5MiB，\
+             只需几毫秒；缓存也同样小。打开字段索引几乎没有变化：p99 和内存都和原来一样。全量扫描\
+             的问题不在代码本身，而在于它的代价随集群规模增长，而不是随 operator 自己的对象增长。\
+             所以它在笔记本上能通过所有测试，到了生产环境就会出问题。",
+        ),
+        "finalizer-deadlock" => (
+            "The DataJobs carry a finalizer, and the operator is crash-looping on the full Pod \
+             scan. At 1 minute ten namespaces are deleted: the namespace controller deletes the \
+             DataJobs inside, which only sets their deletionTimestamp, because the finalizer is \
+             still there. Nobody removes it, so the objects and their namespaces stay Terminating: \
+             watch the terminating counters sit still while the pod restarts. At 5 minutes the \
+             memory limit is raised and the operator stays up, yet each live DataJob still costs a \
+             full scan, so the queue reaches the deleting ones late. Then the safe state machine \
+             drains them: cleanup first, the finalizer only after it succeeded, failures and 409s \
+             retried. Nothing leaks.",
+            "DataJob 带有 finalizer，而 operator 正因全量扫描 Pod 而不断崩溃重启。第 1 分钟删除了 \
+             10 个命名空间：命名空间控制器删除其中的 DataJob，但由于 finalizer 还在，这只会设置 \
+             deletionTimestamp。没有人移除 finalizer，于是这些对象和它们的命名空间一直处于 \
+             Terminating：看，Pod 不断重启时，Terminating 计数纹丝不动。第 5 分钟内存 limit 被调高，\
+             operator 不再崩溃，但每个未删除的 DataJob 仍要做一次全量扫描，队列要过很久才轮到正在\
+             删除的对象。之后安全的状态机把它们清空：先清理，清理成功后才移除 finalizer，失败和 409 \
+             都会重试。没有任何资源泄漏。",
+        ),
+        "finalizer-unsafe" => (
+            "All 200 DataJobs are deleted at 30 seconds. This Reconcile removes its finalizer even \
+             when the external cleanup failed, so every object disappears on time, and about a \
+             third of what they held outside the cluster is never cleaned up: the leaked counter \
+             climbs. Switch code.finalizer to safe: a failed cleanup returns its error, the \
+             finalizer stays, the key is retried with backoff until the cleanup succeeds, and the \
+             leak counter stays at zero. The objects simply go a few seconds later.",
+            "全部 200 个 DataJob 在第 30 秒被删除。这个 Reconcile 即使外部清理失败也会移除 \
+             finalizer，于是每个对象都按时消失，但它们在集群外持有的资源约有三分之一永远没有被清理：\
+             泄漏计数不断上升。把 code.finalizer 切换为 safe：清理失败时返回错误，finalizer 保留，\
+             key 带退避重试直到清理成功，泄漏计数保持为零。对象只是晚几秒消失。",
+        ),
+        "watch-leak" => (
+            "Every reconcile opens a watch on the custom resources and returns without calling \
+             Stop. Each forgotten watch keeps two goroutines, and since nobody reads it, the API \
+             server's events pile up in its HTTP/2 stream until the 4 MiB window is full. Ten \
+             reconciles a second means ten more watches a second: go_goroutines climbs into the \
+             thousands and the heap, owned by watch buffers, grows until the container is \
+             OOMKilled. Switch on code.stop_watch (defer w.Stop()): goroutines stay flat. Better \
+             still, read through the manager's shared informer.",
+            "每次 Reconcile 都会对自定义资源打开一个 watch，返回时却不调用 Stop。每个被遗忘的 watch \
+             都占着两个 goroutine，而且因为没人读取，API server 发来的事件会堆积在它的 HTTP/2 流里，\
+             直到 4MiB 的窗口被填满。每秒 10 次 Reconcile 就是每秒多 10 个 watch：go_goroutines \
+             涨到数千，由 watch 缓冲区占用的堆不断增长，直到容器被 OOMKilled。打开 \
+             code.stop_watch（defer w.Stop()）：goroutine 数量保持平稳。更好的做法是通过 manager 的\
+             共享 informer 读取。",
+        ),
+        "listener-backlog" => (
+            "Another controller sends 1 000 updates a second, and this event handler needs two \
+             milliseconds for each. The informer's own loop keeps up, so the FIFO stays nearly \
+             empty; the backlog forms in the handler's notification buffer, a ring that doubles \
+             whenever it is full and never shrinks. It gains 500 objects a second, the \
+             heap owner handler_buffers grows, and the operator is OOMKilled. This is the real \
+             mechanism behind 'the DeltaFIFO is full of deltas'. Set controller.handler_cost to \
+             20us: a handler should only filter and enqueue a key; the work belongs in Reconcile.",
+            "另一个控制器每秒发出 1000 次更新，而这个事件 handler 处理每个事件需要 2 毫秒。\
+             informer 自己的循环跟得上，所以 FIFO 几乎是空的；积压出现在 handler 的通知缓冲区里，\
+             这是一个满了就翻倍、从不收缩的环形缓冲区。它每秒多出 500 个对象，handler_buffers \
+             占用的堆不断增长，operator 被 OOMKilled。这才是“DeltaFIFO 里塞满了 delta”背后真正的\
+             机制。把 controller.handler_cost 设为 20us：handler 只应该过滤并把 key 入队，\
+             真正的工作应放在 Reconcile 里。",
+        ),
+        "log-whole-object" => (
+            "The objects carry 120 status conditions, 256 KiB each, and Reconcile logs the whole \
+             object at each of its 16 phases. The logger encodes it by reflection every time, \
+             about four times its size in short-lived garbage: 16 MiB per reconcile. The live \
+             heap barely moves, but the allocation rate makes the GC run hundreds of times and \
+             take CPU from every reconcile. Switch code.log to counts: log the number of \
+             conditions, not the object, and the GC goes quiet.",
+            "这些对象带有 120 个 status condition，每个 256KiB，而 Reconcile 在 16 个阶段中的每一个\
+             都把整个对象写进日志。日志库每次都通过反射编码它，产生约四倍于对象大小的短命垃圾：\
+             每次 Reconcile 16MiB。存活的堆几乎不变，但分配速率让 GC 运行数百次，从每次 Reconcile \
+             里抢走 CPU。把 code.log 切换为 counts：只记录 condition 的数量而不是整个对象，\
+             GC 就安静下来了。",
+        ),
+        "no-context-timeout" => (
+            "Reconcile calls a backend without a deadline, and one call in a hundred is accepted \
+             but never answered. Such a call holds its worker for as long as the server keeps the \
+             connection. Watch the active workers climb to ten and stay there: reconciles stop, \
+             every key waits in the workqueue, and the hung connections keep their goroutines. Set \
+             code.external_timeout to 5s: the call runs under context.WithTimeout, fails after five \
+             seconds, and Reconcile returns RequeueAfter so the object is tried again later while \
+             the workers keep moving.",
+            "Reconcile 调用一个没有截止时间的后端，每一百次调用中有一次被接受却永远得不到应答。\
+             这样的调用会一直占着它的 worker，直到服务器放弃连接为止。看，活跃 worker 涨到 10 个后\
+             就不再下降：Reconcile 停止，所有 key 都在 workqueue 里等待，挂起的连接也占着它们的 \
+             goroutine。把 code.external_timeout 设为 5s：调用在 context.WithTimeout 下进行，\
+             五秒后失败，Reconcile 返回 RequeueAfter，稍后再试，worker 则继续运转。",
+        ),
+        "eviction-loop" => (
+            "Four Pods request 256 MiB but use 1 GiB once warmed up, on a Node whose other \
+             workloads already use 12 of its 16 GiB. memory.available drops below the kubelet's \
+             100Mi threshold: the node reports MemoryPressure and the eviction manager evicts the \
+             Pod furthest above its request. The operator sees its Pod gone and recreates it at \
+             once; being Burstable, it tolerates the pressure taint and lands on the same Node, \
+             warms up, and is evicted again. Switch on code.check_memory_pressure: Reconcile \
+             requeues while the condition is True, which the kubelet keeps for five minutes after \
+             the last pressure, so evictions drop from about two a minute to a handful. The lasting \
+             fix is requests that match real usage.",
+            "四个 Pod 的内存 request 是 256MiB，预热后却要用 1GiB，而节点 16GiB 内存中已有 12GiB \
+             被其他负载占用。memory.available 跌破 kubelet 的 100Mi 阈值：节点报告 MemoryPressure，\
+             驱逐管理器驱逐超出 request 最多的 Pod。operator 发现自己的 Pod 没了，立刻重建；由于是 \
+             Burstable，它能容忍内存压力污点，又被调度到同一个节点，预热后再次被驱逐。打开 \
+             code.check_memory_pressure：条件为 True 时 Reconcile 会延后重试，而 kubelet 在最后一次\
+             压力之后还会保持该条件五分钟，于是驱逐从每分钟约两次降到寥寥几次。根本的修复是让 \
+             request 与真实用量相符。",
         ),
         _ => return None,
     };

@@ -10,6 +10,7 @@ pub mod chart_data;
 pub mod components;
 pub mod config;
 pub mod i18n;
+pub mod incident_params;
 pub mod objects;
 pub mod panic;
 pub mod params;

@@ -7,6 +7,7 @@ use flywheel_engine::controller::program::Step;
 use flywheel_engine::scenario::Scenario;
 
 use crate::i18n::Msg;
+use crate::incident_params as ip;
 
 /// How a slider's value is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +22,10 @@ pub enum Unit {
     KiB,
     /// MiB; 0 means no limit.
     MiBOrNone,
+    /// A switch: 0 off, 1 on.
+    OnOff,
+    /// Microseconds.
+    Micros,
 }
 
 /// One slider.
@@ -140,7 +145,111 @@ pub const PARAMS: &[ParamSpec] = &[
             s.process.memory_limit = (v >= 16.0).then_some((v * MIB) as u64);
         },
     },
+    ParamSpec {
+        key: "fieldindex",
+        label: Msg::FixFieldIndex,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        log: false,
+        unit: Unit::OnOff,
+        get: ip::get_field_index,
+        set: ip::set_field_index,
+    },
+    ParamSpec {
+        key: "nscache",
+        label: Msg::FixNamespacedCache,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        log: false,
+        unit: Unit::OnOff,
+        get: ip::get_namespaced,
+        set: ip::set_namespaced,
+    },
+    ParamSpec {
+        key: "metaonly",
+        label: Msg::FixMetadataOnly,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        log: false,
+        unit: Unit::OnOff,
+        get: ip::get_metadata_only,
+        set: ip::set_metadata_only,
+    },
+    ParamSpec {
+        key: "stopwatch",
+        label: Msg::FixStopWatch,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        log: false,
+        unit: Unit::OnOff,
+        get: ip::get_stop_watch,
+        set: ip::set_stop_watch,
+    },
+    ParamSpec {
+        key: "logcounts",
+        label: Msg::FixLogCounts,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        log: false,
+        unit: Unit::OnOff,
+        get: ip::get_log_counts,
+        set: ip::set_log_counts,
+    },
+    ParamSpec {
+        key: "timeout",
+        label: Msg::FixTimeout,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        log: false,
+        unit: Unit::OnOff,
+        get: ip::get_timeout,
+        set: ip::set_timeout,
+    },
+    ParamSpec {
+        key: "safefinalizer",
+        label: Msg::FixSafeFinalizer,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        log: false,
+        unit: Unit::OnOff,
+        get: ip::get_safe_finalizer,
+        set: ip::set_safe_finalizer,
+    },
+    ParamSpec {
+        key: "pressurecheck",
+        label: Msg::FixPressureCheck,
+        min: 0.0,
+        max: 1.0,
+        step: 1.0,
+        log: false,
+        unit: Unit::OnOff,
+        get: ip::get_pressure_check,
+        set: ip::set_pressure_check,
+    },
+    ParamSpec {
+        key: "handler",
+        label: Msg::HandlerCost,
+        min: 10.0,
+        max: 5000.0,
+        step: 10.0,
+        log: true,
+        unit: Unit::Micros,
+        get: ip::get_handler_cost,
+        set: ip::set_handler_cost,
+    },
 ];
+
+/// Whether `p` is one of the seed-001/004 incidents' switches ([`crate::incident_params`]).
+pub fn is_incident_switch(p: &ParamSpec) -> bool {
+    matches!(p.unit, Unit::OnOff | Unit::Micros)
+}
 
 /// The slider named `key`.
 pub fn spec(key: &str) -> Option<&'static ParamSpec> {
@@ -187,6 +296,9 @@ impl ParamSpec {
             Unit::KiB => format!("{v:.0} KiB"),
             Unit::MiBOrNone if v < 16.0 => none.to_owned(),
             Unit::MiBOrNone => format!("{v:.0} MiB"),
+            Unit::OnOff if v < 0.5 => off.to_owned(),
+            Unit::OnOff => "✓".to_owned(),
+            Unit::Micros => format!("{v:.0} µs"),
         }
     }
 }
@@ -214,12 +326,19 @@ mod tests {
 
     #[test]
     fn every_param_reads_back_what_it_writes() {
-        let base = presets::load("flywheel", &[]).expect("preset");
+        let all: Vec<_> = presets::names()
+            .map(|n| presets::load(n, &[]).expect("preset"))
+            .collect();
         for p in PARAMS {
-            let mut s = base.clone();
+            // the first preset that has the setting (the incidents' switches only show there)
+            let mut s = all
+                .iter()
+                .find(|s| (p.get)(s).is_some())
+                .expect("some preset has every setting")
+                .clone();
             let v = p.from_position(500.0);
             (p.set)(&mut s, v);
-            let got = (p.get)(&s).expect("flywheel has every setting");
+            let got = (p.get)(&s).expect("the preset has the setting");
             assert!((got - v).abs() < 1e-6, "{}: {got} != {v}", p.key);
             s.validate().unwrap_or_else(|e| panic!("{}: {e}", p.key));
         }

@@ -23,6 +23,8 @@ pub enum Tab {
     Inspect,
     /// The event log.
     Log,
+    /// The "myth vs upstream" cards.
+    Myths,
 }
 
 /// A message shown above the page until dismissed.

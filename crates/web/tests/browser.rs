@@ -224,3 +224,50 @@ fn the_error_panel_offers_the_permalink_and_a_report() {
     assert!(panel.query_selector("button").expect("query").is_some());
     app.remove();
 }
+
+#[wasm_bindgen_test]
+async fn the_myth_cards_name_upstream_and_run_their_scenario() {
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("attach");
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    gloo::timers::future::sleep(Duration::from_millis(300)).await;
+    let click = |sel: &str| {
+        let el: web_sys::HtmlElement = root
+            .query_selector(sel)
+            .expect("query")
+            .unwrap_or_else(|| panic!("{sel} is rendered"))
+            .dyn_into()
+            .expect("an element");
+        el.click();
+    };
+    click("#tab-myths");
+    gloo::timers::future::sleep(Duration::from_millis(200)).await;
+    let cards = root.query_selector_all(".myth").expect("query");
+    assert_eq!(
+        cards.length() as usize,
+        flywheel_engine::scenario::myths::MYTHS.len()
+    );
+    let text = root
+        .query_selector("#myth-kubelet-oom-95")
+        .expect("query")
+        .expect("the kubelet card")
+        .text_content()
+        .unwrap_or_default();
+    assert!(
+        text.contains("pkg/kubelet/kuberuntime/kuberuntime_container_linux.go"),
+        "{text}"
+    );
+    click("#myth-kubelet-oom-95 .myth-run");
+    gloo::timers::future::sleep(Duration::from_millis(300)).await;
+    let preset: web_sys::HtmlSelectElement = root
+        .query_selector("#preset")
+        .expect("query")
+        .expect("the preset selector")
+        .dyn_into()
+        .expect("a select");
+    assert_eq!(preset.value(), "list-full-scan");
+}

@@ -19,6 +19,7 @@ impl Cluster {
             let mut obj = Object::new(&self.scenario.crd.kind, &namespace, &format!("demo-{i}"));
             obj.spec = json!({ "replicas": 1 });
             obj.size_bytes = o.size_bytes;
+            obj.metadata.finalizers = o.finalizers.clone();
             self.api.create_direct(obj, ctx.now());
             self.count_request("POST", 201);
         }
@@ -30,6 +31,7 @@ impl Cluster {
             format!("objects={}", o.count),
         );
         self.fan_out_events(ctx);
+        self.workload_objects_created(ctx);
     }
 
     /// Runs scenario action `index` as a user with kubectl.
@@ -37,6 +39,29 @@ impl Cluster {
         let Some(action) = self.scenario.actions.get(index).cloned() else {
             return;
         };
+        if let Some(every) = action.every {
+            let next = ctx.now() + every;
+            if action
+                .until
+                .is_none_or(|u| next <= crate::time::SimTime::ZERO + u)
+            {
+                ctx.schedule_at(next, Ev::Action(index));
+            }
+        }
+        match action.action {
+            ActionKind::DeleteNamespaces => {
+                let count = action.count.unwrap_or(self.scenario.objects.namespaces);
+                self.delete_namespaces(ctx, count);
+                return;
+            }
+            ActionKind::SetMemoryLimit => {
+                if let Some(limit) = action.memory_limit {
+                    self.set_memory_limit(ctx, limit);
+                }
+                return;
+            }
+            _ => {}
+        }
         if action.action == ActionKind::KillOperator {
             if self.op.is_some() {
                 let restart_at = self.process.kill(ctx.now());
@@ -69,11 +94,28 @@ impl Cluster {
                         status: false,
                     }
                 }
+                ActionKind::Annotate => {
+                    let mut obj = (*current).clone();
+                    let annotations = obj
+                        .metadata
+                        .annotations
+                        .get_or_insert_with(Default::default);
+                    annotations.insert(
+                        "flywheel.dev/heartbeat".into(),
+                        ctx.now().as_nanos().to_string(),
+                    );
+                    Call::Put {
+                        object: Box::new(obj),
+                        status: false,
+                    }
+                }
                 ActionKind::Delete => Call::Delete {
                     namespace: current.metadata.namespace.clone(),
                     name: current.metadata.name.clone(),
                 },
-                ActionKind::KillOperator => continue,
+                ActionKind::KillOperator
+                | ActionKind::DeleteNamespaces
+                | ActionKind::SetMemoryLimit => continue,
             };
             self.send(ctx, Origin::User, call);
         }

@@ -292,6 +292,28 @@ impl SimApiServer {
         self.server.count(&self.kind)
     }
 
+    /// `kubectl delete namespace <name>`: the HTTP status code.
+    pub fn delete_namespace(&mut self, name: &str, now: SimTime) -> u16 {
+        match self
+            .server
+            .delete("Namespace", "", name, &DeleteOptions::default(), now)
+        {
+            Ok(_) => 200,
+            Err(e) => e.code,
+        }
+    }
+
+    /// One pass of the namespace controller: `(DELETEs issued, namespaces still waiting)`.
+    pub fn namespace_step(&mut self, now: SimTime) -> (usize, usize) {
+        let report = self.server.namespace_finalize_step(now);
+        (report.deletes_issued.len(), report.waiting.len())
+    }
+
+    /// Namespaces with a deletionTimestamp.
+    pub fn namespaces_terminating(&self) -> usize {
+        self.server.terminating("Namespace")
+    }
+
     /// Custom resources with a deletionTimestamp.
     pub fn terminating(&self) -> usize {
         self.server.terminating(&self.kind)

@@ -222,7 +222,9 @@ impl Cluster {
                 None,
                 format!("worker={i}"),
             );
-            op.workers[i] = Some(Job::new(key, now));
+            let mut job = Job::new(key, now);
+            job.finalizer_mode = self.scenario.code.finalizer;
+            op.workers[i] = Some(job);
             started.push(i);
         }
         for i in started {
@@ -302,6 +304,18 @@ impl Cluster {
                         read_cost.mul_f64(bytes as f64 / 1024.0) + Duration::from_nanos(50 * n),
                     );
                 }
+                StepOutcome::Workload(step) => {
+                    outcome = super::workload::run_step(
+                        &mut self.work,
+                        &self.scenario,
+                        job,
+                        &mut self.process,
+                        &mut self.reg,
+                        ctx,
+                        incarnation,
+                        &step,
+                    );
+                }
                 StepOutcome::Wait(d) => {
                     ctx.schedule_in(
                         d.mul_f64(slowdown),
@@ -355,6 +369,7 @@ impl Cluster {
             }
         };
         op.queue.done(&key, now);
+        self.workload_reconcile_finished(&job);
         self.record_reconcile(label, now.saturating_since(job.started_at));
         ctx.trace(
             "controller",

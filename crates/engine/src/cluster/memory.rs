@@ -104,6 +104,13 @@ impl SimProcess {
         }
     }
 
+    /// `bytes` allocated by `owner` and dropped at once (garbage for the next GC cycle).
+    pub fn alloc_garbage(&mut self, owner: HeapOwner, bytes: u64, now: SimTime) {
+        if let Some(go) = self.go.as_mut() {
+            go.alloc_transient(owner, bytes, now);
+        }
+    }
+
     /// A watch event decoded: its frame is garbage once the object is in the FIFO.
     pub fn decode_event(&mut self, bytes: u64, now: SimTime) {
         if let Some(go) = self.go.as_mut() {

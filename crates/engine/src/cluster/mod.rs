@@ -26,6 +26,7 @@ pub mod series;
 pub mod snapshot;
 mod telemetry;
 pub mod worker;
+pub mod workload;
 pub mod workqueue;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -109,6 +110,8 @@ pub enum Ev {
     Sample,
     /// The kubelet (re)starts the operator's container.
     ContainerStart,
+    /// Pods, Nodes and namespaces ([`workload`]).
+    Workload(workload::WorkEv),
 }
 
 /// The whole simulated world.
@@ -126,6 +129,7 @@ pub struct Cluster {
     reg: Registry,
     series: SeriesSet,
     last_queue_totals: (f64, f64),
+    work: workload::Workload,
 }
 
 impl Cluster {
@@ -146,6 +150,7 @@ impl Cluster {
             reg: Registry::default(),
             series: SeriesSet::default(),
             last_queue_totals: (0.0, 0.0),
+            work: workload::Workload::default(),
         })
     }
 
@@ -211,6 +216,7 @@ impl Model for Cluster {
             Ev::QueueDeadline => self.queue_deadline(ctx),
             Ev::Sample => self.sample(ctx),
             Ev::ContainerStart => self.container_start(ctx),
+            Ev::Workload(ev) => self.workload_event(ctx, ev),
             _ => {} // an event of a dead incarnation: the process that would handle it is gone
         }
         self.account_memory(ctx);

@@ -260,6 +260,7 @@ impl Cluster {
     /// Sends the API server's new watch events to the operator's open watch.
     pub(super) fn fan_out_events(&mut self, ctx: &mut Context<'_, Ev>) {
         let events = self.api.take_events();
+        self.workload_cr_events(events.len());
         let Some(op) = self.op.as_ref() else { return };
         let Some(watch) = op.informer.watch else {
             return;

@@ -83,11 +83,17 @@ impl Cluster {
     /// GC run and the kernel judge the container's RSS against its limit.
     pub(super) fn account_memory(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
+        let (pod_store, list_copies, watch_buffers, goroutines) = self.workload_memory();
         let Some(op) = self.op.as_ref() else { return };
         let queue_entries = (op.queue.len() + op.queue.waiting_len() + op.active_workers()) as u64;
         let inflight: u64 = op.workers.iter().flatten().map(|j| j.held_bytes).sum();
         let owners = [
-            (HeapOwner::InformerStore, op.informer.store_bytes()),
+            (
+                HeapOwner::InformerStore,
+                op.informer.store_bytes() + pod_store,
+            ),
+            (HeapOwner::ListCopies, list_copies),
+            (HeapOwner::WatchBuffers, watch_buffers),
             (HeapOwner::FifoDeltas, op.informer.fifo_bytes()),
             (HeapOwner::HandlerBuffers, op.informer.buffer_bytes()),
             (
@@ -96,7 +102,7 @@ impl Cluster {
             ),
             (HeapOwner::InflightReconciles, inflight),
         ];
-        let workers = op.workers.len() as u64;
+        let workers = op.workers.len() as u64 + goroutines;
         self.process.set_owners(&owners, workers, now);
         if let Some(restart_at) = self.process.check_oom(now) {
             self.reg.inc("flywheel_oom_kills_total", 1.0);
@@ -136,6 +142,7 @@ impl Cluster {
             "flywheel_objects_terminating",
             self.api.terminating() as f64,
         );
+        self.workload_gauges(now);
         for (key, value) in self.process.gauges(now) {
             self.reg.set(&key, value);
         }

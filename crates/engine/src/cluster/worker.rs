@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::controller::program::{ReturnValue, StatusValue, Step, WriteVerb};
 use crate::object::{Object, ObjectRef};
+use crate::scenario::FinalizerMode;
 use crate::sim::Rng;
 use crate::time::SimTime;
 
@@ -29,6 +30,8 @@ pub enum StepOutcome {
     ListCache(Box<Step>),
     /// Send a write and continue when it answers ([`Job::on_write_result`]).
     Write(Call),
+    /// A step on the cluster's Pods, Nodes, watches or services ([`super::workload`]).
+    Workload(Box<Step>),
     /// Reconcile is over.
     Finish(ReconcileResult),
 }
@@ -61,6 +64,22 @@ pub struct Job {
     pub held_bytes: u64,
     /// Requests this reconcile sent.
     pub requests: u32,
+    /// Bytes of Pods a `list_pods` deep-copied (the `ListCopies` heap owner).
+    pub list_bytes: u64,
+    /// Goroutines this reconcile keeps besides its worker (a hung call's connection).
+    pub extra_goroutines: u64,
+    /// What `finalize` does when the cleanup fails.
+    pub finalizer_mode: FinalizerMode,
+    /// Where `finalize` is: 0 check, 1 cleanup done, 2 finalizer removed.
+    pub finalize_phase: u8,
+    /// Whether `finalize`'s cleanup failed.
+    pub cleanup_failed: bool,
+    /// External resources this reconcile cleaned up (1 when its finalizer went after success).
+    pub cleaned: u32,
+    /// External resources this reconcile leaked (1 when its finalizer went after a failure).
+    pub leaked: u32,
+    /// What a step that waited returns when it is resumed (a hung or timed-out call).
+    pub pending_finish: Option<ReconcileResult>,
 }
 
 impl Job {
@@ -74,6 +93,14 @@ impl Job {
             started_at: now,
             held_bytes: 0,
             requests: 0,
+            list_bytes: 0,
+            extra_goroutines: 0,
+            finalizer_mode: FinalizerMode::Safe,
+            finalize_phase: 0,
+            cleanup_failed: false,
+            cleaned: 0,
+            leaked: 0,
+            pending_finish: None,
         }
     }
 
@@ -113,6 +140,16 @@ impl Job {
                 }
                 StepOutcome::Wait(*duration)
             }
+            Step::Finalize {
+                name,
+                cleanup,
+                failure_probability,
+            } => self.finalize(name, *cleanup, *failure_probability, rng),
+            Step::ListPods
+            | Step::OpenWatch
+            | Step::LogObject { .. }
+            | Step::ExternalCall { .. }
+            | Step::EnsurePods => StepOutcome::Workload(Box::new(step.clone())),
             Step::Return { value } => StepOutcome::Finish(match value {
                 ReturnValue::Ok => ReconcileResult::Success,
                 ReturnValue::Error => ReconcileResult::Error,
@@ -211,6 +248,67 @@ impl Job {
             }
         };
         StepOutcome::Write(call)
+    }
+
+    /// The finalizer state machine of seed 001 (kubebuilder's finalizer pattern): the
+    /// deletionTimestamp decides the branch; the finalizer is removed only after the cleanup
+    /// succeeded — unless `finalizer_mode` removes it on failure too. A 409 on either Update
+    /// returns the error and the key is retried (controller-runtime
+    /// `pkg/controller/controllerutil/controllerutil.go` AddFinalizer/RemoveFinalizer; the
+    /// API server's finalizer rules in kubernetes `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`).
+    fn finalize(
+        &mut self,
+        name: &str,
+        cleanup: Duration,
+        failure_probability: f64,
+        rng: &mut Rng,
+    ) -> StepOutcome {
+        let Some(obj) = self.obj.as_mut() else {
+            return StepOutcome::Finish(ReconcileResult::Error);
+        };
+        let has = obj.metadata.finalizers.iter().any(|f| f == name);
+        match self.finalize_phase {
+            0 if obj.metadata.deletion_timestamp.is_none() => {
+                if has {
+                    return StepOutcome::Continue;
+                }
+                obj.metadata.finalizers.push(name.to_owned());
+                self.requests += 1;
+                StepOutcome::Write(Call::Put {
+                    object: Box::new(obj.clone()),
+                    status: false,
+                })
+            }
+            0 if !has => StepOutcome::Finish(ReconcileResult::Success),
+            0 => {
+                self.pc -= 1;
+                self.finalize_phase = 1;
+                self.cleanup_failed = rng.chance(failure_probability);
+                StepOutcome::Wait(cleanup)
+            }
+            1 => {
+                if self.cleanup_failed && self.finalizer_mode == FinalizerMode::Safe {
+                    self.finalize_phase = 0;
+                    return StepOutcome::Finish(ReconcileResult::Error);
+                }
+                self.pc -= 1;
+                self.finalize_phase = 2;
+                obj.metadata.finalizers.retain(|f| f != name);
+                self.requests += 1;
+                StepOutcome::Write(Call::Put {
+                    object: Box::new(obj.clone()),
+                    status: false,
+                })
+            }
+            _ => {
+                if self.cleanup_failed {
+                    self.leaked += 1;
+                } else {
+                    self.cleaned += 1;
+                }
+                StepOutcome::Finish(ReconcileResult::Success)
+            }
+        }
     }
 
     fn edit_finalizers(&mut self, name: &str, add: bool) -> StepOutcome {

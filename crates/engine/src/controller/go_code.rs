@@ -5,6 +5,7 @@
 //! The page shows it next to the animation and highlights the lines each fix changes.
 
 use super::program::{ListScope, Program, ReturnValue, StatusValue, Step, WriteVerb};
+use crate::scenario::{CacheConfig, CodeConfig, FinalizerMode, LogMode, PodList};
 
 /// What the renderer needs besides the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,13 +20,50 @@ pub struct GoCodeContext<'a> {
 
 /// Renders the CRD markers, `SetupWithManager` and `Reconcile` as Go source lines.
 pub fn render(program: &Program, ctx: &GoCodeContext<'_>) -> Vec<String> {
+    render_with(
+        program,
+        ctx,
+        &CodeConfig::default(),
+        &CacheConfig::default(),
+    )
+}
+
+/// Like [`render`], with the code switches and cache options of a scenario (`[code]`, `[cache]`).
+pub fn render_with(
+    program: &Program,
+    ctx: &GoCodeContext<'_>,
+    code: &CodeConfig,
+    cache: &CacheConfig,
+) -> Vec<String> {
     let mut out = Vec::new();
     render_type(&mut out, ctx);
     out.push(String::new());
-    render_setup(&mut out, ctx);
+    let pods = program.steps.iter().any(|s| {
+        matches!(s, Step::ListPods | Step::EnsurePods)
+            || matches!(s, Step::List { kind, .. } if kind == "Pod")
+    });
+    if pods && cache.namespaced {
+        render_cache_options(&mut out, cache);
+        out.push(String::new());
+    }
+    let index = pods && code.pod_list == PodList::FieldIndex;
+    render_setup(&mut out, ctx, index, pods && cache.metadata_only);
     out.push(String::new());
-    render_reconcile(&mut out, program, ctx);
+    render_reconcile(&mut out, program, ctx, code);
     out
+}
+
+fn render_cache_options(out: &mut Vec<String>, cache: &CacheConfig) {
+    out.push("mgr, err := ctrl.NewManager(cfg, ctrl.Options{".into());
+    out.push("	Cache: cache.Options{".into());
+    if cache.namespaced {
+        out.push("		// only the operator's namespaces are listed and watched".into());
+        out.push(
+            "		DefaultNamespaces: map[string]cache.Config{\"team-a\": {}, \"team-b\": {}},".into(),
+        );
+    }
+    out.push("	},".into());
+    out.push("})".into());
 }
 
 fn render_type(out: &mut Vec<String>, ctx: &GoCodeContext<'_>) {
@@ -47,11 +85,28 @@ fn render_type(out: &mut Vec<String>, ctx: &GoCodeContext<'_>) {
     out.push("}".into());
 }
 
-fn render_setup(out: &mut Vec<String>, ctx: &GoCodeContext<'_>) {
+fn render_setup(out: &mut Vec<String>, ctx: &GoCodeContext<'_>, index: bool, metadata: bool) {
     out.push(format!(
         "func (r *{}Reconciler) SetupWithManager(mgr ctrl.Manager) error {{",
         ctx.kind
     ));
+    let pod = if metadata {
+        "&metav1.PartialObjectMetadata{TypeMeta: podType}"
+    } else {
+        "&corev1.Pod{}"
+    };
+    if index {
+        out.push(format!(
+            "	if err := mgr.GetFieldIndexer().IndexField(ctx, {pod}, ownerKey, func(o client.Object) []string {{"
+        ));
+        out.push("		if owner := metav1.GetControllerOf(o); owner != nil {".into());
+        out.push("			return []string{owner.Name}".into());
+        out.push("		}".into());
+        out.push("		return nil".into());
+        out.push("	}); err != nil {".into());
+        out.push("		return err".into());
+        out.push("	}".into());
+    }
     out.push("\treturn ctrl.NewControllerManagedBy(mgr).".into());
     if ctx.predicates.is_empty() {
         out.push(format!("\t\tFor(&myv1.{}{{}}).", ctx.kind));
@@ -67,11 +122,19 @@ fn render_setup(out: &mut Vec<String>, ctx: &GoCodeContext<'_>) {
             preds.join(", ")
         ));
     }
+    if metadata {
+        out.push("\t\tOwns(&corev1.Pod{}, builder.OnlyMetadata).".into());
+    }
     out.push("\t\tComplete(r)".into());
     out.push("}".into());
 }
 
-fn render_reconcile(out: &mut Vec<String>, program: &Program, ctx: &GoCodeContext<'_>) {
+fn render_reconcile(
+    out: &mut Vec<String>,
+    program: &Program,
+    ctx: &GoCodeContext<'_>,
+    code: &CodeConfig,
+) {
     out.push(format!(
         "func (r *{}Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {{",
         ctx.kind
@@ -79,7 +142,7 @@ fn render_reconcile(out: &mut Vec<String>, program: &Program, ctx: &GoCodeContex
     out.push(format!("\tvar obj myv1.{}", ctx.kind));
     let mut returned = false;
     for step in &program.steps {
-        returned = render_step(out, step);
+        returned = render_step(out, step, code);
         if returned {
             break;
         }
@@ -91,7 +154,7 @@ fn render_reconcile(out: &mut Vec<String>, program: &Program, ctx: &GoCodeContex
 }
 
 /// Renders one step; returns whether it ended the function.
-fn render_step(out: &mut Vec<String>, step: &Step) -> bool {
+fn render_step(out: &mut Vec<String>, step: &Step, code: &CodeConfig) -> bool {
     let mut push = |s: &str| out.push(format!("\t{s}"));
     match step {
         Step::Get => {
@@ -133,8 +196,141 @@ fn render_step(out: &mut Vec<String>, step: &Step) -> bool {
             push(&go_return(value));
             return true;
         }
+        Step::ListPods => render_list_pods(&mut push, code.pod_list),
+        Step::OpenWatch => {
+            push("w, err := r.WatchClient.Watch(ctx, &myv1.List{}, client.InNamespace(obj.Namespace))");
+            push("if err != nil {");
+            push("\treturn ctrl.Result{}, err");
+            push("}");
+            if code.stop_watch {
+                push("defer w.Stop() // releases the stream and its goroutines");
+            } else {
+                push("// w is never stopped: its goroutines and buffers outlive Reconcile");
+            }
+        }
+        Step::LogObject { times } => {
+            let line = match code.log {
+                LogMode::WholeObject => "log.Info(\"reconciling\", \"obj\", obj)".to_owned(),
+                LogMode::Counts => {
+                    "log.Info(\"reconciling\", \"conditions\", len(obj.Status.Conditions))"
+                        .to_owned()
+                }
+            };
+            if *times > 1 {
+                push(&format!(
+                    "for i := 0; i < {times}; i++ {{ // one record per phase"
+                ));
+                push(&format!("\t{line}"));
+                push("}");
+            } else {
+                push(&line);
+            }
+        }
+        Step::ExternalCall { duration, .. } => {
+            let t = code.external_timeout;
+            if t.is_zero() {
+                push(&format!(
+                    "resp, err := r.Backend.Sync(ctx, &obj) // ~{}, no deadline",
+                    fmt_duration(*duration)
+                ));
+                push("if err != nil {");
+                push("\treturn ctrl.Result{}, err");
+                push("}");
+            } else {
+                push(&format!(
+                    "callCtx, cancel := context.WithTimeout(ctx, {})",
+                    go_duration(t)
+                ));
+                push("defer cancel()");
+                push(&format!(
+                    "resp, err := r.Backend.Sync(callCtx, &obj) // ~{}",
+                    fmt_duration(*duration)
+                ));
+                push("if errors.Is(err, context.DeadlineExceeded) {");
+                push(&format!(
+                    "\treturn ctrl.Result{{RequeueAfter: {}}}, nil",
+                    go_duration(code.timeout_requeue_after)
+                ));
+                push("}");
+            }
+            push("_ = resp");
+        }
+        Step::Finalize { name, .. } => render_finalize(&mut push, name, code.finalizer),
+        Step::EnsurePods => {
+            if code.check_memory_pressure {
+                push("if pressured, err := r.nodeUnderMemoryPressure(ctx); err != nil || pressured {");
+                push(&format!(
+                    "\treturn ctrl.Result{{RequeueAfter: {}}}, err // NodeCondition MemoryPressure",
+                    go_duration(code.pressure_requeue_after)
+                ));
+                push("}");
+            }
+            push("for _, pod := range r.missingPods(&obj, pods.Items) { // evicted ones included");
+            push("\tif err := r.Create(ctx, pod); err != nil {");
+            push("\t\treturn ctrl.Result{}, err");
+            push("\t}");
+            push("}");
+        }
     }
     false
+}
+
+fn render_list_pods(push: &mut impl FnMut(&str), how: PodList) {
+    push("var pods corev1.PodList");
+    let opts = match how {
+        PodList::AllNamespaces => "",
+        PodList::Namespace => ", client.InNamespace(obj.Namespace)",
+        PodList::FieldIndex => {
+            ", client.InNamespace(obj.Namespace), client.MatchingFields{ownerKey: obj.Name}"
+        }
+    };
+    push(&format!(
+        "if err := r.List(ctx, &pods{opts}); err != nil {{"
+    ));
+    push("\treturn ctrl.Result{}, err");
+    push("}");
+    if how != PodList::FieldIndex {
+        push("var owned []corev1.Pod");
+        push("for _, pod := range pods.Items { // every listed Pod was deep-copied");
+        push("\tif metav1.IsControlledBy(&pod, &obj) {");
+        push("\t\towned = append(owned, pod)");
+        push("\t}");
+        push("}");
+    }
+}
+
+fn render_finalize(push: &mut impl FnMut(&str), name: &str, mode: FinalizerMode) {
+    push("if obj.DeletionTimestamp.IsZero() {");
+    push(&format!(
+        "\tif controllerutil.AddFinalizer(&obj, \"{name}\") {{"
+    ));
+    push("\t\tif err := r.Update(ctx, &obj); err != nil {");
+    push("\t\t\treturn ctrl.Result{}, err");
+    push("\t\t}");
+    push("\t}");
+    push(&format!(
+        "}} else if controllerutil.ContainsFinalizer(&obj, \"{name}\") {{"
+    ));
+    push("\tif err := r.cleanupExternal(ctx, &obj); err != nil {");
+    match mode {
+        FinalizerMode::Safe => {
+            push("\t\treturn ctrl.Result{}, err // keep the finalizer, retry with backoff");
+        }
+        FinalizerMode::RemoveOnFailure => {
+            push("\t\tlog.Error(err, \"cleanup failed, removing the finalizer anyway\")");
+        }
+    }
+    push("\t}");
+    push(&format!(
+        "\tcontrollerutil.RemoveFinalizer(&obj, \"{name}\")"
+    ));
+    push("\tif err := r.Update(ctx, &obj); err != nil {");
+    push("\t\treturn ctrl.Result{}, err // 409: retried with a fresh read");
+    push("\t}");
+    push("\treturn ctrl.Result{}, nil");
+    push("} else {");
+    push("\treturn ctrl.Result{}, nil");
+    push("}");
 }
 
 fn render_list(push: &mut impl FnMut(&str), kind: &str, scope: &ListScope) {

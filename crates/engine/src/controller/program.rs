@@ -144,11 +144,57 @@ pub enum Step {
         #[serde(default)]
         failure_probability: f64,
     },
+    /// Lists the Pods the object owns, the way `code.pod_list` says, from the Pod informer's
+    /// cache (started by the first List of Pods, as controller-runtime starts an informer on the
+    /// first read of a type).
+    ListPods,
+    /// `w, err := r.watchClient.Watch(ctx, &list, ...)`: opens a watch on the custom resources;
+    /// it is stopped when Reconcile returns only if `code.stop_watch`.
+    OpenWatch,
+    /// Logs the object `times` times, the way `code.log` says.
+    LogObject {
+        /// Log calls per reconcile that carry the object.
+        times: u32,
+    },
+    /// Calls a service outside the cluster; with `code.external_timeout` it runs under a context
+    /// deadline, without one a hung call waits until `hang_for` is over.
+    ExternalCall {
+        /// How long an answered call takes.
+        #[serde(with = "crate::scenario::duration_str")]
+        duration: Duration,
+        /// The chance that the service never answers, from 0 to 1.
+        #[serde(default)]
+        hang_probability: f64,
+        /// How long a call without a deadline hangs (the server keeps the connection open).
+        #[serde(default = "default_hang", with = "crate::scenario::duration_str")]
+        hang_for: Duration,
+    },
+    /// The finalizer state machine: without a deletionTimestamp, adds `name` if missing (Update);
+    /// with one, runs the external cleanup and removes `name` (Update), the way
+    /// `code.finalizer` says, and ends the reconcile.
+    Finalize {
+        /// The finalizer.
+        name: String,
+        /// How long the external cleanup takes.
+        #[serde(with = "crate::scenario::duration_str")]
+        cleanup: Duration,
+        /// The chance that the cleanup fails, from 0 to 1.
+        #[serde(default)]
+        failure_probability: f64,
+    },
+    /// Makes sure the object's Pods (`pods.per_object`) exist: recreates missing (evicted) ones
+    /// at once, or first checks the Node's `MemoryPressure` condition if
+    /// `code.check_memory_pressure`.
+    EnsurePods,
     /// Returns from Reconcile.
     Return {
         /// The value returned.
         value: ReturnValue,
     },
+}
+
+fn default_hang() -> Duration {
+    Duration::from_secs(3600)
 }
 
 /// Upper bound on program length (every loop and buffer in the engine has a named bound).
@@ -232,6 +278,44 @@ fn validate_step(step: &Step, field: &str) -> Result<(), ConfigError> {
                     format!("{field}.external_cleanup.failure_probability"),
                     msg,
                 ));
+            }
+        }
+        Step::LogObject { times } if !(1..=1000).contains(times) => {
+            let msg = format!("must be from 1 to 1000 (got {times})");
+            return Err(ConfigError::new(format!("{field}.log_object.times"), msg));
+        }
+        Step::ExternalCall {
+            duration,
+            hang_probability,
+            hang_for,
+        } => {
+            validate_duration(*duration, &format!("{field}.external_call.duration"))?;
+            validate_duration(*hang_for, &format!("{field}.external_call.hang_for"))?;
+            if !(0.0..=1.0).contains(hang_probability) {
+                let msg = format!("must be between 0 and 1 (got {hang_probability})");
+                return Err(ConfigError::new(
+                    format!("{field}.external_call.hang_probability"),
+                    msg,
+                ));
+            }
+        }
+        Step::Finalize {
+            name,
+            cleanup,
+            failure_probability,
+        } => {
+            validate_duration(*cleanup, &format!("{field}.finalize.cleanup"))?;
+            if !(0.0..=1.0).contains(failure_probability) {
+                let msg = format!("must be between 0 and 1 (got {failure_probability})");
+                return Err(ConfigError::new(
+                    format!("{field}.finalize.failure_probability"),
+                    msg,
+                ));
+            }
+            if name.is_empty() || name.len() > 253 || !name.contains('/') {
+                let msg =
+                    format!("must be a qualified name such as example.com/cleanup (got '{name}')");
+                return Err(ConfigError::new(format!("{field}.finalize.name"), msg));
             }
         }
         Step::SetStatus { field: name, .. } if !is_identifier(name) => {

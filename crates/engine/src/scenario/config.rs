@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::serde_units::{bytes_str, duration_str, opt_bytes_str};
+use super::serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
+use super::workload::{CacheConfig, CodeConfig, NodesConfig, PodsConfig};
 use super::ScenarioError;
 use crate::controller::program::Program;
 
@@ -133,6 +134,18 @@ pub struct Scenario {
     /// Things that happen at given times.
     #[serde(default)]
     pub actions: Vec<ScheduledAction>,
+    /// The switches of the Reconcile code that the seed-001/004 fixes flip.
+    #[serde(default)]
+    pub code: CodeConfig,
+    /// The manager's cache options for Pods.
+    #[serde(default)]
+    pub cache: CacheConfig,
+    /// The cluster's Pods.
+    #[serde(default)]
+    pub pods: PodsConfig,
+    /// The cluster's Nodes and kubelets.
+    #[serde(default)]
+    pub nodes: NodesConfig,
 }
 
 fn default_seed() -> u64 {
@@ -176,6 +189,9 @@ pub struct ObjectsConfig {
     /// When they are created: all at once at this time.
     #[serde(with = "duration_str")]
     pub create_at: Duration,
+    /// Finalizers they carry from the start (put there by an earlier run of the operator).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub finalizers: Vec<String>,
 }
 
 impl Default for ObjectsConfig {
@@ -185,6 +201,7 @@ impl Default for ObjectsConfig {
             namespaces: 1,
             size_bytes: 4096,
             create_at: Duration::from_secs(1),
+            finalizers: Vec::new(),
         }
     }
 }
@@ -332,9 +349,31 @@ pub struct ScheduledAction {
     /// What.
     #[serde(rename = "do")]
     pub action: ActionKind,
-    /// On how many of the objects (the first N); absent ⇒ all.
+    /// On how many of the objects (the first N); absent ⇒ all. For `delete_namespaces`: how
+    /// many of the operator's namespaces (the first N).
     #[serde(default)]
     pub count: Option<u32>,
+    /// Repeats the action this often after `at`.
+    #[serde(
+        default,
+        with = "opt_duration_str",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub every: Option<Duration>,
+    /// Stops repeating at this time; absent ⇒ until the end.
+    #[serde(
+        default,
+        with = "opt_duration_str",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub until: Option<Duration>,
+    /// For `set_memory_limit`: the operator container's new memory limit.
+    #[serde(
+        default,
+        with = "opt_bytes_str",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub memory_limit: Option<u64>,
 }
 
 /// What a scheduled action does.
@@ -349,6 +388,15 @@ pub enum ActionKind {
     Delete,
     /// The operator's container is killed.
     KillOperator,
+    /// Another controller writes an annotation with a new value on the objects (an update event
+    /// each time, no spec change).
+    Annotate,
+    /// A user deletes the operator's namespaces (`kubectl delete namespace`): the namespace
+    /// controller deletes what is inside.
+    DeleteNamespaces,
+    /// `kubectl set resources --limits=memory=…` on the operator's Deployment: its Pod is
+    /// replaced with one under the new limit.
+    SetMemoryLimit,
 }
 
 /// Largest object count a scenario may ask for.
@@ -415,6 +463,38 @@ impl Scenario {
         self.reconcile.validate("reconcile.steps")?;
         for (i, a) in self.actions.iter().enumerate() {
             check_duration(&format!("actions[{i}].at"), a.at, MAX_DURATION)?;
+            if let Some(every) = a.every {
+                if every < Duration::from_millis(100) || every > MAX_DURATION {
+                    return Err(range_err(
+                        &format!("actions[{i}].every"),
+                        "from 100ms to 168h",
+                        super::units::format_duration(every),
+                    ));
+                }
+            }
+            if a.action == ActionKind::SetMemoryLimit {
+                let limit = a.memory_limit.unwrap_or(0);
+                if !(16 * 1024 * 1024..=1024 * 1024 * 1024 * 1024).contains(&limit) {
+                    return Err(range_err(
+                        &format!("actions[{i}].memory_limit"),
+                        "from 16Mi to 1024Gi for set_memory_limit",
+                        limit,
+                    ));
+                }
+            }
+        }
+        self.code.validate()?;
+        self.pods
+            .validate(self.objects.count, self.objects.namespaces)?;
+        self.nodes.validate()?;
+        for (i, f) in self.objects.finalizers.iter().enumerate() {
+            if f.is_empty() || f.len() > 253 || !f.contains('/') {
+                return Err(range_err(
+                    &format!("objects.finalizers[{i}]"),
+                    "a qualified name such as batch.example.com/finalizer",
+                    format!("'{f}'"),
+                ));
+            }
         }
         Ok(())
     }

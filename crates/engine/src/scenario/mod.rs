@@ -5,15 +5,20 @@
 //! the parsed document before it is checked, so they are validated exactly like the file.
 
 mod config;
+pub mod myths;
 pub mod presets;
 mod serde_units;
 pub mod units;
 pub mod variant;
+pub mod workload;
 
 use std::fmt;
 
 pub use config::*;
 pub use serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
+pub use workload::{
+    CacheConfig, CodeConfig, FinalizerMode, LogMode, NodesConfig, PodList, PodsConfig,
+};
 
 /// Why a scenario could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]

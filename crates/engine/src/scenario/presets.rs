@@ -37,6 +37,42 @@ pub const PRESETS: &[(&str, &str)] = &[
         "seed-000-incident",
         include_str!("../../scenarios/seed-000-incident.toml"),
     ),
+    (
+        "list-full-scan",
+        include_str!("../../scenarios/list-full-scan.toml"),
+    ),
+    (
+        "list-full-scan-small",
+        include_str!("../../scenarios/list-full-scan-small.toml"),
+    ),
+    (
+        "finalizer-deadlock",
+        include_str!("../../scenarios/finalizer-deadlock.toml"),
+    ),
+    (
+        "finalizer-unsafe",
+        include_str!("../../scenarios/finalizer-unsafe.toml"),
+    ),
+    (
+        "watch-leak",
+        include_str!("../../scenarios/watch-leak.toml"),
+    ),
+    (
+        "listener-backlog",
+        include_str!("../../scenarios/listener-backlog.toml"),
+    ),
+    (
+        "log-whole-object",
+        include_str!("../../scenarios/log-whole-object.toml"),
+    ),
+    (
+        "no-context-timeout",
+        include_str!("../../scenarios/no-context-timeout.toml"),
+    ),
+    (
+        "eviction-loop",
+        include_str!("../../scenarios/eviction-loop.toml"),
+    ),
 ];
 
 /// The names of every preset.

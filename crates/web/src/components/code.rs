@@ -1,7 +1,7 @@
 //! The Go (controller-runtime) code of the current reconciler, with the lines that differ from the
 //! seed's broken version (the `flywheel` preset) highlighted.
 
-use flywheel_engine::controller::go_code::{changed_lines, render, GoCodeContext};
+use flywheel_engine::controller::go_code::{changed_lines, render_with, GoCodeContext};
 use flywheel_engine::scenario::{presets, Scenario};
 use yew::prelude::*;
 
@@ -21,7 +21,7 @@ pub fn go_code(s: &Scenario) -> Vec<String> {
         status_subresource: s.crd.status_subresource,
         predicates: &predicates,
     };
-    render(&s.reconcile, &ctx)
+    render_with(&s.reconcile, &ctx, &s.code, &s.cache)
 }
 
 /// The current code and, per line, whether it differs from the broken seed.

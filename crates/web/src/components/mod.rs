@@ -10,6 +10,7 @@ mod fixes;
 mod header;
 mod inspect;
 mod layout;
+mod myths;
 mod notices;
 mod pipelines;
 mod scenario;

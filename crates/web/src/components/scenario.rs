@@ -126,6 +126,10 @@ fn params() -> Html {
     let sliders = PARAMS.iter().map(|p| {
         let value = config.params.get(p.key).copied().or_else(|| (p.get)(&base));
         let disabled = value.is_none();
+        if disabled && crate::params::is_incident_switch(p) {
+            // the seed-001/004 switches show only where their step exists
+            return html! {};
+        }
         let v = value.unwrap_or(p.min);
         let id = format!("param-{}", p.key);
         let (st, key) = (ctx.state.clone(), p.key);

@@ -6,6 +6,7 @@ use super::code::CodePanel;
 use super::event_log::EventLog;
 use super::explain::Explain;
 use super::inspect::Inspect;
+use super::myths::Myths;
 use super::use_ctx;
 use crate::i18n::Msg;
 use crate::state::{Action, Tab};
@@ -34,6 +35,7 @@ pub fn tabs() -> Html {
                 { tab(Tab::Code, "code", Msg::Code) }
                 { tab(Tab::Inspect, "inspect", Msg::Inspect) }
                 { tab(Tab::Log, "log", Msg::EventLog) }
+                { tab(Tab::Myths, "myths", Msg::Myths) }
             </div>
             <div role="tabpanel" id="tabpanel" class="tabpanel">
                 { match s.tab {
@@ -41,6 +43,7 @@ pub fn tabs() -> Html {
                     Tab::Code => html! { <CodePanel /> },
                     Tab::Inspect => html! { <Inspect /> },
                     Tab::Log => html! { <EventLog /> },
+                    Tab::Myths => html! { <Myths /> },
                 } }
             </div>
         </section>

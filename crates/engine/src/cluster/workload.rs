@@ -1,0 +1,612 @@
+//! The rest of the cluster the seed-001 and seed-004 incidents need: the Pods the custom resources
+//! own and the operator's Pod informer, Nodes with kubelets that evict under memory pressure,
+//! namespace deletion, watches a Reconcile opens, log records, and calls to services outside the
+//! cluster.
+//!
+//! Pods are modelled as populations, not as stored objects: 50 000 of them would only be counted
+//! and sized anyway. What each step costs follows the upstream code named on it:
+//!
+//! - The first `List` of Pods starts a Pod informer (controller-runtime
+//!   `pkg/cache/informer_cache.go` starts one on the first read of a type; its initial LIST
+//!   decodes every Pod in scope); the List waits for it to sync (`WaitForCacheSync`). Its scope is
+//!   every namespace, or `cache.namespaced` (`cache.Options.DefaultNamespaces`); with
+//!   `cache.metadata_only` it holds `PartialObjectMetadata`.
+//! - A List from the cache deep-copies every item it returns (`pkg/cache/internal/cache_reader.go`
+//!   `List`: no namespace and no field selector ⇒ `indexer.List()`; `InNamespace` ⇒ the
+//!   `namespace` index; `MatchingFields` ⇒ the `field:<name>` index built by `IndexField`).
+//! - A watch a Reconcile opens and never stops keeps its goroutines (the StreamWatcher's receive
+//!   loop, the HTTP/2 stream) and, since nobody reads its result channel, the frames the server
+//!   keeps sending pile up until the stream's flow-control window is full (client-go
+//!   `tools/watch`/`rest/watch` `StreamWatcher`; golang.org/x/net `http2/transport.go`
+//!   `transportDefaultStreamFlow = 4 MiB`).
+//! - The kubelet's eviction manager (kubernetes `pkg/kubelet/eviction/eviction_manager.go`,
+//!   `helpers.go` `rankMemoryPressure`): every monitoring interval it compares
+//!   `memory.available` with `--eviction-hard`, sets `MemoryPressure` (kept for
+//!   `--eviction-pressure-transition-period` after the signal was last seen) and evicts at most
+//!   one Pod per pass, Pods using more than they requested first, the largest excess first.
+//!   Pods of QoS Burstable/Guaranteed tolerate the `memory-pressure` taint, so the scheduler
+//!   places a recreated Pod on the pressured Node again (kubernetes
+//!   `pkg/scheduler/framework/plugins/tainttoleration`, admission `DefaultTolerationSeconds`,
+//!   "Taint Nodes by Condition").
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::Duration;
+
+use crate::controller::program::Step;
+use crate::process::HeapOwner;
+use crate::scenario::{LogMode, PodList, Scenario};
+use crate::sim::Context;
+use crate::time::SimTime;
+
+use super::memory::SimProcess;
+use super::registry::{metric_key, Registry};
+use super::worker::{Job, ReconcileResult, StepOutcome};
+use super::{Cluster, Ev};
+
+/// Bytes a watch holds besides its buffered frames (response reader, decoder, framer).
+pub const WATCH_BASE_BYTES: u64 = 8 * 1024;
+/// The HTTP/2 stream flow-control window of client-go's transport (golang.org/x/net
+/// `http2/transport.go` `transportDefaultStreamFlow`): what an unread stream buffers at most.
+pub const WATCH_STREAM_WINDOW_BYTES: u64 = 4 << 20;
+/// Goroutines an open watch keeps (the StreamWatcher's receive loop and the stream's reader).
+pub const WATCH_GOROUTINES: u64 = 2;
+/// Goroutines a connection hung in a call keeps besides the worker (the transport's read and
+/// write loops).
+pub const HUNG_CALL_GOROUTINES: u64 = 2;
+/// How much a `log.Info` with the whole object allocates per byte of object: zap encodes it by
+/// reflection into a buffer that doubles as it grows, with the intermediate strings and maps.
+pub const LOG_AMPLIFICATION: u64 = 4;
+/// What a log record with counts allocates.
+pub const LOG_COUNTS_BYTES: u64 = 256;
+/// CPU per KiB a log record allocates (reflection-based JSON encoding).
+pub const LOG_COST_PER_KIB: Duration = Duration::from_micros(2);
+/// API server time per Pod of a LIST (served from the watch cache, encoded).
+pub const LIST_SERVER_COST_PER_ITEM: Duration = Duration::from_micros(10);
+/// CPU of the in-memory loop over one Pod's ownerReferences.
+pub const FILTER_COST_PER_ITEM: Duration = Duration::from_micros(1);
+/// How often the namespace controller revisits terminating namespaces.
+pub const NAMESPACE_RESYNC: Duration = Duration::from_secs(5);
+/// Round trip of a POST of a Pod.
+pub const POD_CREATE_COST: Duration = Duration::from_millis(5);
+
+/// Engine events of the workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkEv {
+    /// The kubelets' eviction managers run.
+    KubeletSync,
+    /// The namespace controller revisits terminating namespaces.
+    NamespaceSync,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum CacheState {
+    #[default]
+    Off,
+    Syncing(SimTime),
+    Synced,
+}
+
+/// One running owned Pod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RunPod {
+    node: usize,
+    started: SimTime,
+}
+
+/// The workload's state; the per-process part is reset when the operator restarts.
+#[derive(Debug, Default)]
+pub struct Workload {
+    incarnation: u64,
+    cache: CacheState,
+    cached_items: u64,
+    cached_item_bytes: u64,
+    /// Event counter value at each leaked watch's opening, oldest first (not yet full).
+    leaked: VecDeque<u64>,
+    leaked_full: u64,
+    leaked_sum: u128,
+    cr_events: u64,
+    pods: BTreeMap<String, Vec<RunPod>>,
+    last_pressure: Vec<Option<SimTime>>,
+    namespace_sync: bool,
+    /// Whether a workload step ever ran (until then the per-event accounting is skipped).
+    active: bool,
+}
+
+impl Workload {
+    /// Forgets what the previous operator process held.
+    fn sync_incarnation(&mut self, incarnation: u64) {
+        if self.incarnation != incarnation {
+            self.incarnation = incarnation;
+            self.cache = CacheState::Off;
+            self.cached_items = 0;
+            self.leaked.clear();
+            self.leaked_full = 0;
+            self.leaked_sum = 0;
+        }
+    }
+
+    fn leaked_count(&self) -> u64 {
+        self.leaked.len() as u64 + self.leaked_full
+    }
+
+    fn leaked_bytes(&self, event_bytes: u64) -> u64 {
+        let open = self.leaked.len() as u128;
+        let unread = (open * u128::from(self.cr_events)).saturating_sub(self.leaked_sum);
+        let buffered = (unread * u128::from(event_bytes)).min(u128::from(u64::MAX)) as u64;
+        self.leaked_count() * WATCH_BASE_BYTES
+            + self.leaked_full * WATCH_STREAM_WINDOW_BYTES
+            + buffered
+    }
+
+    fn on_events(&mut self, n: u64, event_bytes: u64) {
+        self.cr_events += n;
+        let full_after = WATCH_STREAM_WINDOW_BYTES / event_bytes.max(1);
+        while let Some(&at) = self.leaked.front() {
+            if self.cr_events - at < full_after {
+                break;
+            }
+            self.leaked.pop_front();
+            self.leaked_sum -= u128::from(at);
+            self.leaked_full += 1;
+        }
+    }
+
+    fn usage(&self, scenario: &Scenario, node: usize, now: SimTime) -> u64 {
+        let p = &scenario.pods;
+        let warm = p.warmup.as_secs_f64();
+        let pods: u64 = self
+            .pods
+            .values()
+            .flatten()
+            .filter(|r| r.node == node)
+            .map(|r| pod_usage(p.memory_usage, warm, now.saturating_since(r.started)))
+            .sum();
+        scenario.nodes.other_usage + pods
+    }
+
+    fn under_pressure(&self, scenario: &Scenario, node: usize, now: SimTime) -> bool {
+        self.last_pressure
+            .get(node)
+            .copied()
+            .flatten()
+            .is_some_and(|t| now.saturating_since(t) < scenario.nodes.pressure_transition_period)
+    }
+
+    /// The Node the scheduler picks for a new owned Pod: the least requested one whose
+    /// allocatable memory (capacity less what other workloads request) still fits the request.
+    fn schedule(&self, scenario: &Scenario) -> Option<usize> {
+        let n = &scenario.nodes;
+        let req = scenario.pods.memory_request;
+        (0..n.count as usize)
+            .map(|node| {
+                let requested = self
+                    .pods
+                    .values()
+                    .flatten()
+                    .filter(|r| r.node == node)
+                    .count() as u64
+                    * req;
+                (requested, node)
+            })
+            .filter(|(requested, _)| {
+                requested + req <= n.memory_capacity.saturating_sub(n.other_usage)
+            })
+            .min()
+            .map(|(_, node)| node)
+    }
+}
+
+fn pod_usage(usage: u64, warmup_s: f64, age: Duration) -> u64 {
+    if warmup_s <= 0.0 {
+        return usage;
+    }
+    (usage as f64 * (age.as_secs_f64() / warmup_s).min(1.0)) as u64
+}
+
+/// What one workload step of a reconcile does (called from the worker loop).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run_step(
+    w: &mut Workload,
+    scenario: &Scenario,
+    job: &mut Job,
+    process: &mut SimProcess,
+    reg: &mut Registry,
+    ctx: &mut Context<'_, Ev>,
+    incarnation: u64,
+    step: &Step,
+) -> StepOutcome {
+    w.sync_incarnation(incarnation);
+    w.active = true;
+    let now = ctx.now();
+    match step {
+        Step::ListPods => list_pods(w, scenario, job, process, reg, now),
+        Step::OpenWatch => {
+            reg.inc(&request_key("WATCH", 200), 1.0);
+            reg.inc("flywheel_reconcile_watches_opened_total", 1.0);
+            if !scenario.code.stop_watch {
+                w.leaked.push_back(w.cr_events);
+                w.leaked_sum += u128::from(w.cr_events);
+            }
+            StepOutcome::Wait(Duration::from_millis(1))
+        }
+        Step::LogObject { times } => {
+            let bytes = match scenario.code.log {
+                LogMode::WholeObject => {
+                    let size = job
+                        .orig
+                        .as_ref()
+                        .map_or(scenario.objects.size_bytes, |o| o.size_bytes);
+                    u64::from(*times) * size * LOG_AMPLIFICATION
+                }
+                LogMode::Counts => u64::from(*times) * LOG_COUNTS_BYTES,
+            };
+            process.alloc_garbage(HeapOwner::Logging, bytes, now);
+            reg.inc("flywheel_log_bytes_allocated_total", bytes as f64);
+            StepOutcome::Wait(LOG_COST_PER_KIB.mul_f64(bytes as f64 / 1024.0))
+        }
+        Step::ExternalCall {
+            duration,
+            hang_probability,
+            hang_for,
+        } => {
+            if let Some(result) = job.pending_finish.take() {
+                job.extra_goroutines = 0;
+                return StepOutcome::Finish(result);
+            }
+            let timeout = scenario.code.external_timeout;
+            let hangs = ctx.rng.chance(*hang_probability);
+            let takes = if hangs { *hang_for } else { *duration };
+            if timeout.is_zero() || takes <= timeout {
+                if hangs {
+                    reg.inc("flywheel_external_calls_hung_total", 1.0);
+                    job.extra_goroutines = HUNG_CALL_GOROUTINES;
+                    // context.Background(): the call returns when the server gives up.
+                    job.pending_finish = Some(ReconcileResult::Error);
+                    job.pc -= 1;
+                }
+                return StepOutcome::Wait(takes);
+            }
+            reg.inc("flywheel_external_call_timeouts_total", 1.0);
+            job.pending_finish = Some(ReconcileResult::RequeueAfter(
+                scenario.code.timeout_requeue_after,
+            ));
+            job.pc -= 1;
+            StepOutcome::Wait(timeout)
+        }
+        Step::EnsurePods => ensure_pods(w, scenario, job, reg, now),
+        _ => StepOutcome::Continue,
+    }
+}
+
+fn request_key(verb: &str, code: u16) -> String {
+    metric_key(
+        "apiserver_request_total",
+        &[("code", &code.to_string()), ("verb", verb)],
+    )
+}
+
+fn list_pods(
+    w: &mut Workload,
+    scenario: &Scenario,
+    job: &mut Job,
+    process: &mut SimProcess,
+    reg: &mut Registry,
+    now: SimTime,
+) -> StepOutcome {
+    let p = &scenario.pods;
+    let o = &scenario.objects;
+    match w.cache {
+        CacheState::Off => {
+            let items = if scenario.cache.namespaced {
+                p.in_namespaces(o.count, o.namespaces)
+            } else {
+                u64::from(p.count)
+            };
+            let item_bytes = if scenario.cache.metadata_only {
+                p.metadata_size_bytes
+            } else {
+                p.size_bytes
+            };
+            w.cached_items = items;
+            w.cached_item_bytes = item_bytes;
+            let total = items * item_bytes;
+            process.alloc_garbage(HeapOwner::ListCopies, total, now);
+            let lists = if scenario.cache.namespaced {
+                u64::from(o.namespaces)
+            } else {
+                1
+            };
+            reg.inc(&request_key("LIST", 200), lists as f64);
+            reg.inc("flywheel_pod_informer_starts_total", 1.0);
+            let sync = LIST_SERVER_COST_PER_ITEM.mul_f64(items as f64)
+                + scenario
+                    .controller
+                    .informer_cost_per_kib
+                    .mul_f64(total as f64 / 1024.0);
+            w.cache = CacheState::Syncing(now + sync);
+            job.pc -= 1;
+            StepOutcome::Wait(sync)
+        }
+        CacheState::Syncing(at) if now < at => {
+            job.pc -= 1;
+            StepOutcome::Wait(at.saturating_since(now))
+        }
+        _ => {
+            w.cache = CacheState::Synced;
+            let per_ns = p.per_namespace(o.count, o.namespaces);
+            let (items, filtered) = match scenario.code.pod_list {
+                PodList::AllNamespaces => (w.cached_items, w.cached_items),
+                PodList::Namespace => (per_ns, per_ns),
+                PodList::FieldIndex => (u64::from(p.per_object), 0),
+            };
+            let bytes = items * w.cached_item_bytes;
+            job.list_bytes += bytes;
+            reg.inc("flywheel_list_items_copied_total", items as f64);
+            let cost = scenario
+                .controller
+                .cache_read_cost_per_kib
+                .mul_f64(bytes as f64 / 1024.0)
+                + FILTER_COST_PER_ITEM.mul_f64(filtered as f64);
+            StepOutcome::Wait(cost)
+        }
+    }
+}
+
+fn ensure_pods(
+    w: &mut Workload,
+    scenario: &Scenario,
+    job: &mut Job,
+    reg: &mut Registry,
+    now: SimTime,
+) -> StepOutcome {
+    if scenario.nodes.count == 0 || job.obj.is_none() {
+        return StepOutcome::Continue;
+    }
+    let have = w.pods.get(&job.key).map_or(0, Vec::len) as u64;
+    let missing = u64::from(scenario.pods.per_object).saturating_sub(have);
+    if missing == 0 {
+        return StepOutcome::Continue;
+    }
+    if scenario.code.check_memory_pressure
+        && (0..scenario.nodes.count as usize).any(|n| w.under_pressure(scenario, n, now))
+    {
+        reg.inc("flywheel_pod_recreations_deferred_total", 1.0);
+        return StepOutcome::Finish(ReconcileResult::RequeueAfter(
+            scenario.code.pressure_requeue_after,
+        ));
+    }
+    let mut created = 0;
+    for _ in 0..missing {
+        let Some(node) = w.schedule(scenario) else {
+            reg.inc("flywheel_pods_unschedulable_total", 1.0);
+            break;
+        };
+        w.pods
+            .entry(job.key.clone())
+            .or_default()
+            .push(RunPod { node, started: now });
+        created += 1;
+    }
+    reg.inc(&request_key("POST", 201), f64::from(created));
+    reg.inc("flywheel_pods_created_total", f64::from(created));
+    StepOutcome::Wait(POD_CREATE_COST * created)
+}
+
+impl Cluster {
+    /// After the custom resources exist: their Pods start on the Nodes, the kubelets run.
+    pub(super) fn workload_objects_created(&mut self, ctx: &mut Context<'_, Ev>) {
+        let n = &self.scenario.nodes;
+        if n.count == 0 || self.scenario.pods.per_object == 0 {
+            return;
+        }
+        self.work.last_pressure = vec![None; n.count as usize];
+        let now = ctx.now();
+        for obj in self.api.first_objects(None) {
+            for _ in 0..self.scenario.pods.per_object {
+                if let Some(node) = self.work.schedule(&self.scenario) {
+                    self.work
+                        .pods
+                        .entry(obj.key())
+                        .or_default()
+                        .push(RunPod { node, started: now });
+                }
+            }
+        }
+        ctx.schedule_in(n.eviction_interval, Ev::Workload(WorkEv::KubeletSync));
+    }
+
+    /// Handles a workload event.
+    pub(super) fn workload_event(&mut self, ctx: &mut Context<'_, Ev>, ev: WorkEv) {
+        match ev {
+            WorkEv::KubeletSync => self.kubelet_sync(ctx),
+            WorkEv::NamespaceSync => self.namespace_sync(ctx),
+        }
+    }
+
+    /// Each kubelet's eviction manager pass: at most one eviction per Node.
+    fn kubelet_sync(&mut self, ctx: &mut Context<'_, Ev>) {
+        let now = ctx.now();
+        let s = &self.scenario;
+        let warm = s.pods.warmup.as_secs_f64();
+        for node in 0..s.nodes.count as usize {
+            let used = self.work.usage(s, node, now);
+            let available = s.nodes.memory_capacity.saturating_sub(used);
+            if available >= s.nodes.eviction_hard_memory_available {
+                continue;
+            }
+            self.work.last_pressure[node] = Some(now);
+            // rankMemoryPressure: exceeds requests first, then priority (equal here), then the
+            // usage above the request.
+            let req = s.pods.memory_request;
+            let victim = self
+                .work
+                .pods
+                .iter()
+                .flat_map(|(k, ps)| ps.iter().enumerate().map(move |(i, p)| (k, i, p)))
+                .filter(|(_, _, p)| p.node == node)
+                .map(|(k, i, p)| {
+                    let u = pod_usage(s.pods.memory_usage, warm, now.saturating_since(p.started));
+                    ((u > req, u.saturating_sub(req)), k.clone(), i)
+                })
+                .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+            let Some((_, owner, i)) = victim else {
+                continue;
+            };
+            if let Some(ps) = self.work.pods.get_mut(&owner) {
+                ps.remove(i);
+            }
+            self.reg.inc("flywheel_pods_evicted_total", 1.0);
+            ctx.trace(
+                "kubelet",
+                "Evicted",
+                Some(&owner),
+                None,
+                format!("node={node} reason=MemoryPressure"),
+            );
+            // The Owns(&Pod{}) handler maps the Pod's update to its owner.
+            if let Some(op) = self.op.as_mut() {
+                op.queue.add_from_handler(owner, false, now);
+            }
+        }
+        self.kick_workers(ctx);
+        ctx.schedule_in(
+            self.scenario.nodes.eviction_interval,
+            Ev::Workload(WorkEv::KubeletSync),
+        );
+    }
+
+    /// `kubectl delete namespace` of the operator's first `count` namespaces.
+    pub(super) fn delete_namespaces(&mut self, ctx: &mut Context<'_, Ev>, count: u32) {
+        for i in 0..count.min(self.scenario.objects.namespaces) {
+            let code = self.api.delete_namespace(&format!("ns-{i}"), ctx.now());
+            self.count_request("DELETE", code);
+        }
+        if !self.work.namespace_sync {
+            self.work.namespace_sync = true;
+            ctx.schedule_in(Duration::from_secs(1), Ev::Workload(WorkEv::NamespaceSync));
+        }
+    }
+
+    fn namespace_sync(&mut self, ctx: &mut Context<'_, Ev>) {
+        let (deletes, waiting) = self.api.namespace_step(ctx.now());
+        self.count_request_n("DELETE", 200, deletes);
+        self.fan_out_events(ctx);
+        if waiting > 0 {
+            ctx.schedule_in(NAMESPACE_RESYNC, Ev::Workload(WorkEv::NamespaceSync));
+        } else {
+            self.work.namespace_sync = false;
+        }
+    }
+
+    fn count_request_n(&mut self, verb: &str, code: u16, n: usize) {
+        if n > 0 {
+            self.reg.inc(&request_key(verb, code), n as f64);
+        }
+    }
+
+    /// `kubectl set resources` on the operator's Deployment: a new Pod under the new limit
+    /// replaces the old one (a new Pod: its restart count starts at 0).
+    pub(super) fn set_memory_limit(&mut self, ctx: &mut Context<'_, Ev>, limit: u64) {
+        self.scenario.process.memory_limit = Some(limit);
+        let Ok(process) = SimProcess::new(&self.scenario) else {
+            return;
+        };
+        self.process = process;
+        self.op = None;
+        self.pending
+            .retain(|_, p| matches!(p.origin, super::request::Origin::User));
+        ctx.trace(
+            "kubectl",
+            "SetResources",
+            None,
+            None,
+            format!("memory_limit={limit}"),
+        );
+        ctx.schedule_in(Duration::from_secs(2), Ev::ContainerStart);
+    }
+
+    /// Watch events of the custom resources reached the API server's watchers.
+    pub(super) fn workload_cr_events(&mut self, n: usize) {
+        if n > 0 {
+            self.work
+                .on_events(n as u64, self.scenario.objects.size_bytes);
+        }
+    }
+
+    /// A reconcile ended: count the external resources its finalizer cleaned up or leaked.
+    pub(super) fn workload_reconcile_finished(&mut self, job: &Job) {
+        if job.cleaned > 0 {
+            self.reg
+                .inc("flywheel_external_cleanups_total", f64::from(job.cleaned));
+        }
+        if job.leaked > 0 {
+            self.reg.inc(
+                "flywheel_external_resources_leaked_total",
+                f64::from(job.leaked),
+            );
+        }
+    }
+
+    /// Heap owners and goroutines the workload adds to the operator process:
+    /// `(pod cache bytes, list copies, watch buffers, extra goroutines)`.
+    pub(super) fn workload_memory(&mut self) -> (u64, u64, u64, u64) {
+        let Some(op) = self.op.as_ref().filter(|_| self.work.active) else {
+            return (0, 0, 0, 0);
+        };
+        self.work.sync_incarnation(op.incarnation);
+        let store = match self.work.cache {
+            CacheState::Off => 0,
+            _ => self.work.cached_items * self.work.cached_item_bytes,
+        };
+        let jobs = op.workers.iter().flatten();
+        let (lists, hung) = jobs.fold((0, 0), |(l, g), j| {
+            (l + j.list_bytes, g + j.extra_goroutines)
+        });
+        let watches = self.work.leaked_bytes(self.scenario.objects.size_bytes);
+        let goroutines = hung + self.work.leaked_count() * WATCH_GOROUTINES;
+        (store, lists, watches, goroutines)
+    }
+
+    /// Gauges of the workload.
+    pub(super) fn workload_gauges(&mut self, now: SimTime) {
+        let leaked = if self.op.is_some() {
+            self.work.leaked_count()
+        } else {
+            0
+        };
+        self.reg
+            .set("flywheel_reconcile_watches_open", leaked as f64);
+        let cached = if self.op.is_some() && self.work.cache != CacheState::Off {
+            self.work.cached_items
+        } else {
+            0
+        };
+        self.reg.set("flywheel_pod_cache_items", cached as f64);
+        self.reg.set(
+            "flywheel_namespaces_terminating",
+            self.api.namespaces_terminating() as f64,
+        );
+        let s = &self.scenario;
+        if s.nodes.count == 0 {
+            return;
+        }
+        let running: usize = self.work.pods.values().map(Vec::len).sum();
+        self.reg.set("flywheel_pods_running", running as f64);
+        let mut pressured = 0;
+        let mut min_available = u64::MAX;
+        for node in 0..s.nodes.count as usize {
+            if self.work.under_pressure(s, node, now) {
+                pressured += 1;
+            }
+            let used = self.work.usage(s, node, now);
+            min_available = min_available.min(s.nodes.memory_capacity.saturating_sub(used));
+        }
+        let key = metric_key(
+            "kube_node_status_condition",
+            &[("condition", "MemoryPressure"), ("status", "true")],
+        );
+        self.reg.set(&key, f64::from(pressured));
+        self.reg
+            .set("flywheel_node_memory_available_bytes", min_available as f64);
+    }
+}

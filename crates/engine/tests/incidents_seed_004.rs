@@ -1,0 +1,158 @@
+//! Seed 004's incidents: a leaked watch, a slow handler, whole objects in logs, calls without a
+//! deadline, and the eviction loop — each with its fix.
+
+use std::time::Duration;
+
+use flywheel_engine::cluster::report::RunReport;
+use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::scenario::presets;
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn run(preset: &str, pairs: &[(&str, &str)], secs: u64) -> RunReport {
+    let sets: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let scenario = presets::load(preset, &sets).expect("preset loads");
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(secs)),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(scenario, &options).expect("run starts");
+    while !run.advance(1_000_000) {}
+    run.report()
+}
+
+fn peak(r: &RunReport, key: &str) -> f64 {
+    r.series
+        .get(key)
+        .map_or(0.0, |s| s.iter().map(|p| p.1).fold(0.0, f64::max))
+}
+
+const OOM: &str = "flywheel_oom_kills_total";
+
+#[test]
+fn a_watch_opened_per_reconcile_and_never_stopped_piles_up_goroutines_and_buffers_until_oom() {
+    let r = run("watch-leak", &[], 150);
+    assert!(r.metric(OOM) >= 1.0, "OOMKilled");
+    let goroutines = peak(&r, "go_goroutines");
+    assert!(goroutines > 1000.0, "go_goroutines climbs to {goroutines}");
+    let buffers = peak(&r, "flywheel_heap_live_bytes{owner=\"watch_buffers\"}");
+    assert!(
+        buffers > 500.0 * MIB,
+        "watch buffers hold {:.0} MiB",
+        buffers / MIB
+    );
+
+    let fixed = run("watch-leak", &[("code.stop_watch", "true")], 150);
+    assert_eq!(fixed.metric(OOM), 0.0);
+    assert!(peak(&fixed, "go_goroutines") < 50.0);
+    assert_eq!(
+        peak(&fixed, "flywheel_heap_live_bytes{owner=\"watch_buffers\"}"),
+        0.0
+    );
+}
+
+#[test]
+fn a_handler_slower_than_the_event_rate_grows_the_listener_buffer_until_oom_not_the_fifo() {
+    // a smaller limit shows the same OOM sooner
+    let r = run(
+        "listener-backlog",
+        &[("process.memory_limit", "\"512Mi\"")],
+        75,
+    );
+    assert!(r.metric(OOM) >= 1.0, "OOMKilled");
+    let buffered = peak(&r, "flywheel_handler_buffer_length");
+    assert!(buffered > 10_000.0, "{buffered} notifications buffered");
+    let handler = peak(&r, "flywheel_heap_live_bytes{owner=\"handler_buffers\"}");
+    let fifo = peak(&r, "flywheel_heap_live_bytes{owner=\"fifo_deltas\"}");
+    assert!(
+        handler > 10.0 * fifo.max(MIB),
+        "the listener's buffer ({:.0} MiB) holds the heap, not the FIFO ({:.1} MiB)",
+        handler / MIB,
+        fifo / MIB
+    );
+
+    let fixed = run(
+        "listener-backlog",
+        &[
+            ("process.memory_limit", "\"512Mi\""),
+            ("controller.handler_cost", "20us"),
+        ],
+        40,
+    );
+    assert_eq!(fixed.metric(OOM), 0.0);
+    assert!(peak(&fixed, "flywheel_handler_buffer_length") < 1000.0);
+}
+
+#[test]
+fn logging_whole_objects_allocates_megabytes_per_reconcile_and_multiplies_gc_cycles() {
+    let r = run("log-whole-object", &[], 90);
+    let reconciles = r.sum_prefix("controller_runtime_reconcile_total");
+    let per_reconcile = r.metric("flywheel_log_bytes_allocated_total") / reconciles;
+    assert!(
+        per_reconcile > 15.0 * 1e6,
+        "{:.1} MB of log garbage per reconcile (seed: > 15 MB)",
+        per_reconcile / 1e6
+    );
+    let fixed = run("log-whole-object", &[("code.log", "counts")], 90);
+    let (gc, gc_fixed) = (
+        r.metric("go_gc_duration_seconds_count"),
+        fixed.metric("go_gc_duration_seconds_count"),
+    );
+    assert!(gc > 5.0 * gc_fixed, "{gc} GC cycles against {gc_fixed}");
+    assert!(
+        peak(&r, "flywheel_gc_cpu_fraction") > peak(&fixed, "flywheel_gc_cpu_fraction"),
+        "GC CPU share rises"
+    );
+}
+
+#[test]
+fn calls_without_a_deadline_wedge_every_worker_and_a_timeout_with_requeue_after_frees_them() {
+    let r = run("no-context-timeout", &[], 240);
+    assert_eq!(
+        r.metric("controller_runtime_active_workers"),
+        10.0,
+        "all hung"
+    );
+    assert!(r.metric("workqueue_depth") > 150.0, "every key waits");
+    assert!(r.metric("go_goroutines") > peak(&r, "go_goroutines") - 1.0);
+
+    let fixed = run(
+        "no-context-timeout",
+        &[("code.external_timeout", "5s")],
+        240,
+    );
+    assert!(fixed.metric("flywheel_external_call_timeouts_total") > 0.0);
+    assert!(fixed.metric("controller_runtime_active_workers") < 10.0);
+    let total = |r: &RunReport| r.sum_prefix("controller_runtime_reconcile_total");
+    assert!(
+        total(&fixed) > 1.5 * total(&r),
+        "{} reconciles with the deadline against {}",
+        total(&fixed),
+        total(&r)
+    );
+}
+
+#[test]
+fn the_kubelet_evicts_and_the_operator_recreates_at_once_until_it_checks_memory_pressure() {
+    let r = run("eviction-loop", &[], 600);
+    let evicted = r.metric("flywheel_pods_evicted_total");
+    assert!(evicted >= 12.0, "{evicted} evictions in 10 minutes");
+    assert!(r.metric("flywheel_pods_created_total") >= evicted - 1.0);
+    let pressure = "kube_node_status_condition{condition=\"MemoryPressure\",status=\"true\"}";
+    assert_eq!(r.metric(pressure), 1.0);
+
+    let fixed = run(
+        "eviction-loop",
+        &[("code.check_memory_pressure", "true")],
+        600,
+    );
+    let fixed_evicted = fixed.metric("flywheel_pods_evicted_total");
+    assert!(
+        fixed_evicted * 4.0 <= evicted,
+        "{fixed_evicted} evictions with the check against {evicted}"
+    );
+    assert!(fixed.metric("flywheel_pod_recreations_deferred_total") > 0.0);
+}
