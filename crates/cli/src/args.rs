@@ -39,6 +39,17 @@ pub struct RunArgs {
     pub plot: Option<PathBuf>,
     /// `--trace`.
     pub trace: Option<PathBuf>,
+    /// `--max-events`.
+    pub max_events: Option<u64>,
+}
+
+/// What `swarm` was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwarmArgs {
+    /// First seed.
+    pub from: u64,
+    /// How many seeds.
+    pub seeds: u64,
 }
 
 /// A parsed command line.
@@ -56,6 +67,8 @@ pub enum Command {
     Compare(RunArgs),
     /// `flywheel code <preset|file>`.
     Code(String),
+    /// `flywheel swarm [--seeds N] [--from S] | --seed S`.
+    Swarm(SwarmArgs),
 }
 
 /// The usage text.
@@ -67,6 +80,8 @@ Usage:
   flywheel run <preset|file.toml> [options]
   flywheel compare <a> <b> [options]
   flywheel code <preset|file.toml>
+  flywheel swarm [--seeds N] [--from S]   run N random scenarios with invariant checks
+  flywheel swarm --seed S                 replay one swarm seed
 
 Options (run, compare):
   --set key=value      override a scenario field (repeatable), e.g. --set controller.workers=4
@@ -77,6 +92,7 @@ Options (run, compare):
   --out FILE           write the output to FILE instead of stdout
   --plot FILE.svg      also draw the main series as an SVG chart
   --trace FILE         also write the engine's trace (the newest 10000 lines, one event a line)
+  --max-events N       stop after N engine events (default: 2000000000)
 ";
 
 /// Parses `args` (without the program name).
@@ -95,10 +111,53 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         },
         "run" => parse_run(rest, 1).map(Command::Run),
         "compare" => parse_run(rest, 2).map(Command::Compare),
+        "swarm" => parse_swarm(rest).map(Command::Swarm),
         other => Err(format!(
-            "unknown command '{other}' (allowed: list, run, compare, code, help, version)"
+            "unknown command '{other}' (allowed: list, run, compare, code, swarm, help, version)"
         )),
     }
+}
+
+fn parse_swarm(rest: &[String]) -> Result<SwarmArgs, String> {
+    let mut a = SwarmArgs {
+        from: 0,
+        seeds: 200,
+    };
+    let mut it = rest.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_owned())),
+            None => (arg.as_str(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or(format!("{flag} needs a value"))
+        };
+        let number = |v: String, max: u64| -> Result<u64, String> {
+            v.parse().ok().filter(|n| *n <= max).ok_or(format!(
+                "{flag} must be a whole number from 0 to {max} (got '{v}')"
+            ))
+        };
+        match flag {
+            "--seeds" => a.seeds = number(value()?, 100_000_000)?,
+            "--from" => a.from = number(value()?, u64::MAX)?,
+            "--seed" => {
+                a.from = number(value()?, u64::MAX)?;
+                a.seeds = 1;
+            }
+            other => {
+                return Err(format!(
+                    "unknown swarm option '{other}' (allowed: --seeds, --from, --seed)"
+                ))
+            }
+        }
+    }
+    if a.from.checked_add(a.seeds).is_none() {
+        return Err("--from + --seeds must stay below 2^64".into());
+    }
+    Ok(a)
 }
 
 fn no_more(rest: &[String], cmd: &str) -> Result<(), String> {
@@ -119,6 +178,7 @@ fn parse_run(rest: &[String], targets_wanted: usize) -> Result<RunArgs, String> 
         out: None,
         plot: None,
         trace: None,
+        max_events: None,
     };
     let mut it = rest.iter();
     while let Some(arg) = it.next() {
@@ -180,6 +240,13 @@ fn apply_flag(
                 other => return Err(format!("--format must be table, json, csv or prom (got '{other}')")),
             }
         }
+        "--max-events" => {
+            let v = value()?;
+            a.max_events = Some(v.parse().ok().filter(|n| *n > 0).ok_or(format!(
+                "--max-events must be a whole number from 1 to {} (got '{v}')",
+                u64::MAX
+            ))?);
+        }
         "--out" => a.out = Some(PathBuf::from(value()?)),
         "--trace" => a.trace = Some(PathBuf::from(value()?)),
         "--plot" => {
@@ -191,7 +258,7 @@ fn apply_flag(
         }
         other => {
             return Err(format!(
-                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot, --trace)"
+                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot, --trace, --max-events)"
             ))
         }
     }
