@@ -307,4 +307,90 @@ mod tests {
             assert!(err.contains(expected), "{line}: {err}");
         }
     }
+
+    #[test]
+    fn swarm_takes_seeds_from_or_one_seed() {
+        assert_eq!(
+            parse(&args("swarm --seeds 10000 --from 5")),
+            Ok(Command::Swarm(SwarmArgs {
+                from: 5,
+                seeds: 10_000
+            }))
+        );
+        assert_eq!(
+            parse(&args("swarm --seed=42")),
+            Ok(Command::Swarm(SwarmArgs { from: 42, seeds: 1 }))
+        );
+        let err = parse(&args("swarm --seeds many")).expect_err("bad count");
+        assert!(err.contains("--seeds"), "{err}");
+        let err =
+            parse(&args("swarm --from 18446744073709551615 --seeds 2")).expect_err("overflow");
+        assert!(err.contains("--from"), "{err}");
+    }
+
+    mod fuzz {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        const WORDS: &[&str] = &[
+            "run",
+            "compare",
+            "list",
+            "code",
+            "swarm",
+            "help",
+            "version",
+            "flywheel",
+            "fixed",
+            "--set",
+            "--duration",
+            "--seed",
+            "--seeds",
+            "--from",
+            "--profile",
+            "--format",
+            "--out",
+            "--plot",
+            "--trace",
+            "--max-events",
+            "=",
+            "x=1",
+            "controller.workers=4",
+            "10m",
+            "0",
+            "-1",
+            "json",
+            "a.svg",
+            "",
+        ];
+
+        fn word() -> impl Strategy<Value = String> {
+            prop_oneof![
+                3 => proptest::sample::select(WORDS).prop_map(str::to_owned),
+                1 => proptest::sample::select(WORDS)
+                    .prop_flat_map(|w| ".{0,6}".prop_map(move |t| format!("{w}={t}"))),
+                1 => ".{0,12}",
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, .. ProptestConfig::default() })]
+
+            /// Any command line parses or gives one line that names a flag, a command or what
+            /// is expected — never a panic.
+            #[test]
+            fn any_command_line_parses_or_names_the_problem(argv in proptest::collection::vec(word(), 0..7)) {
+                match parse(&argv) {
+                    Ok(_) => {}
+                    Err(e) => {
+                        prop_assert!(!e.is_empty());
+                        prop_assert!(!e.contains('\n'), "{e}");
+                        let named = e.contains("--") || e.contains('\'') || e.contains("expected")
+                            || e.contains("takes");
+                        prop_assert!(named, "{e}");
+                    }
+                }
+            }
+        }
+    }
 }

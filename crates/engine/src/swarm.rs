@@ -102,7 +102,7 @@ pub fn scenario_for(seed: u64) -> Scenario {
         // A 429 storm: a handful of seats and a short queue.
         a.seats = 1 + r.below(4) as u32;
         a.queue_capacity = r.below(8) as u32;
-        a.queue_wait = Duration::from_millis(r.below(2000));
+        a.queue_wait = Duration::from_millis(1 + r.below(2000));
         a.max_requests_in_flight = 1 + r.below(4) as u32;
         a.max_mutating_requests_in_flight = 1 + r.below(3) as u32;
     }
