@@ -243,3 +243,52 @@ pub fn run_seed(seed: u64) -> SwarmOutcome {
     }
     outcome
 }
+
+/// How long each preset runs for the cross-target determinism table: long enough to go through
+/// the informer, the workqueue, the workers and the API server many times, short enough that
+/// 100 seeds of every preset run in seconds in a browser.
+pub fn determinism_duration(preset: &str) -> Duration {
+    if preset == "seed-000-incident" {
+        Duration::from_secs(3)
+    } else {
+        Duration::from_secs(8)
+    }
+}
+
+/// Overrides for the determinism table: the incident keeps its settings but not its 150k
+/// objects (creating them would dominate the table's time).
+pub fn determinism_sets(preset: &str) -> Vec<(String, String)> {
+    if preset == "seed-000-incident" {
+        vec![("objects.count".to_owned(), "300".to_owned())]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Seeds of the determinism table.
+pub const DETERMINISM_SEEDS: u64 = 100;
+
+/// The trace hash of `preset` run for [`determinism_duration`] with `seed`, and its event count.
+pub fn preset_trace_hash(preset: &str, seed: u64) -> Result<(u64, u64), ScenarioError> {
+    let scenario = presets::load(preset, &determinism_sets(preset))?;
+    let options = RunOptions {
+        duration: Some(determinism_duration(preset)),
+        seed: Some(seed),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(scenario, &options)?;
+    while !run.advance(1_000_000) {}
+    Ok((run.trace().hash(), run.events()))
+}
+
+/// The determinism table: one line `preset seed hash events` per preset and seed.
+pub fn determinism_table() -> Result<String, ScenarioError> {
+    let mut out = String::new();
+    for name in presets::names() {
+        for seed in 0..DETERMINISM_SEEDS {
+            let (hash, events) = preset_trace_hash(name, seed)?;
+            out.push_str(&format!("{name} {seed} {hash:016x} {events}\n"));
+        }
+    }
+    Ok(out)
+}

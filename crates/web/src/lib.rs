@@ -13,6 +13,7 @@ pub mod i18n;
 pub mod objects;
 pub mod panic;
 pub mod params;
+pub mod persist;
 pub mod pipeline_draw;
 pub mod sim;
 pub mod state;

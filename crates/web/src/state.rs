@@ -32,6 +32,8 @@ pub enum Notice {
     Ignored(Ignored),
     /// The scenario rejected a setting.
     Invalid(String),
+    /// The stored settings were unreadable and set aside (why).
+    StoredSetAside(String),
 }
 
 /// The page's state.

@@ -224,3 +224,21 @@ fn the_error_panel_offers_the_permalink_and_a_report() {
     assert!(panel.query_selector("button").expect("query").is_some());
     app.remove();
 }
+
+/// Native == WASM: the trace hash of every preset for 100 seeds, computed here in Chromium, equals
+/// the table the native test `crates/engine/tests/determinism_table.rs` checks.
+#[wasm_bindgen_test]
+fn trace_hashes_in_the_browser_equal_the_native_table() {
+    const NATIVE: &str = include_str!("../../engine/tests/data/trace_hashes.txt");
+    let table = flywheel_engine::swarm::determinism_table().expect("every preset runs");
+    let differing: Vec<String> = NATIVE
+        .lines()
+        .zip(table.lines())
+        .filter(|(n, w)| n != w)
+        .take(5)
+        .map(|(n, w)| format!("native {n}, wasm {w}"))
+        .collect();
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    assert_eq!(NATIVE.lines().count(), table.lines().count());
+    assert_eq!(NATIVE.lines().count(), 900);
+}
