@@ -3,6 +3,7 @@
 // Also: settings survive a reload, and a corrupted stored value is reported and set aside.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { openSite } from './harness.mjs';
 
 const LONG_TASK_MS = 200;
@@ -126,5 +127,29 @@ test('settings survive a reload; a corrupted stored value is reported and set as
   assert.deepEqual(named, ['stored'], 'the notice names the stored settings');
   assert.equal(await page.evaluate(() => localStorage.getItem('flywheel.settings.corrupt')), 'garbage{');
   await assertResponsive('storage');
+  await page.evaluate(() => localStorage.clear());
+});
+
+test('export and import as a file round-trip exactly; a bad file is refused by a notice', async () => {
+  const { page } = site;
+  await open('?preset=predicate-only&workers=5&seed=9&speed=250&b=sub.status-patch.pred.guard&lang=zh');
+  await page.waitForFunction(() => location.search.startsWith('?preset=predicate-only'));
+  const before = await page.evaluate(() => location.search);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-settings')]);
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  assert.equal(text, `flywheel-settings/1\n${before.slice(1)}\n`);
+  await open('?preset=flywheel');
+  await page.setInputFiles('#import-settings', {
+    name: 'flywheel-settings.txt', mimeType: 'text/plain', buffer: Buffer.from(text),
+  });
+  await page.waitForFunction((q) => location.search === q, before);
+  assert.equal(await page.inputValue('#preset'), 'predicate-only');
+  assert.equal(await page.inputValue('#seed'), '9');
+  await page.setInputFiles('#import-settings', {
+    name: 'bad.txt', mimeType: 'text/plain', buffer: Buffer.from('flywheel-settings/1\nworkers=9999'),
+  });
+  await page.waitForSelector('#notices .notice[data-param="import"]');
+  assert.equal(await page.evaluate(() => location.search), before, 'a refused file changes nothing');
+  await assertResponsive('export / import');
   await page.evaluate(() => localStorage.clear());
 });

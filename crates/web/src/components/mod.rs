@@ -13,6 +13,7 @@ mod layout;
 mod notices;
 mod pipelines;
 mod scenario;
+mod settings_file;
 mod tabs;
 
 pub use layout::Layout;
