@@ -37,6 +37,9 @@ pub struct Run {
     seed: u64,
     max_events: u64,
     checker: Option<Box<InvariantChecker>>,
+    /// How to check: set only where checking is turned on, so a release build that never turns it
+    /// on (the page) links none of the checkers.
+    check_fn: Option<fn(&mut Run)>,
     check_interval: u64,
     next_check_at: u64,
 }
@@ -63,16 +66,25 @@ impl Run {
         // Debug builds check the invariants as they go, at a cost that stays a small share of
         // the run (each check reads every object once).
         let check_interval = DEBUG_CHECK_INTERVAL.max(objects.saturating_mul(8));
-        let checker = cfg!(debug_assertions).then(|| Box::new(InvariantChecker::new()));
-        Ok(Run {
+        let mut run = Run {
             sim,
             end,
             seed,
             max_events: options.max_events.unwrap_or(DEFAULT_MAX_EVENTS),
-            checker,
+            checker: None,
+            check_fn: None,
             check_interval,
             next_check_at: check_interval,
-        })
+        };
+        #[cfg(debug_assertions)]
+        run.check_invariants_every(check_interval);
+        Ok(run)
+    }
+
+    fn run_check(run: &mut Run) {
+        if let Some(checker) = run.checker.as_mut() {
+            checker.check(run.sim.model(), run.sim.trace(), run.sim.now());
+        }
     }
 
     /// Checks the invariants every `interval` events from now on (tests and the swarm; debug
@@ -83,12 +95,13 @@ impl Run {
         if self.checker.is_none() {
             self.checker = Some(Box::new(InvariantChecker::new()));
         }
+        self.check_fn = Some(Run::run_check);
     }
 
     /// Checks the invariants now (if checking is on); returns the violations found so far.
     pub fn check_invariants_now(&mut self) -> &[Violation] {
-        if let Some(checker) = self.checker.as_mut() {
-            checker.check(self.sim.model(), self.sim.trace(), self.sim.now());
+        if let Some(check) = self.check_fn {
+            check(self);
         }
         self.invariant_violations()
     }
@@ -115,16 +128,19 @@ impl Run {
         let mut left = max_events.min(budget_left);
         let mut handled = 0;
         loop {
-            let chunk = match self.checker {
+            let chunk = match self.check_fn {
                 Some(_) => left.min(self.next_check_at.saturating_sub(self.sim.steps()).max(1)),
                 None => left,
             };
             let n = self.sim.step_until_bounded(deadline, chunk);
             handled += n;
             left -= n;
-            if self.checker.is_some() && self.sim.steps() >= self.next_check_at {
+            if let Some(check) = self
+                .check_fn
+                .filter(|_| self.sim.steps() >= self.next_check_at)
+            {
                 self.next_check_at = self.sim.steps() + self.check_interval;
-                self.check_invariants_now();
+                check(self);
             }
             if n < chunk || left == 0 {
                 return handled;
