@@ -39,6 +39,17 @@ pub struct RunArgs {
     pub plot: Option<PathBuf>,
     /// `--trace`.
     pub trace: Option<PathBuf>,
+    /// `--max-events`.
+    pub max_events: Option<u64>,
+}
+
+/// What `swarm` was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwarmArgs {
+    /// First seed.
+    pub from: u64,
+    /// How many seeds.
+    pub seeds: u64,
 }
 
 /// A parsed command line.
@@ -58,6 +69,8 @@ pub enum Command {
     Code(String),
     /// `flywheel bench [--format table|json]`: native benchmarks.
     Bench(Format),
+    /// `flywheel swarm [--seeds N] [--from S] | --seed S`.
+    Swarm(SwarmArgs),
 }
 
 /// The usage text.
@@ -70,6 +83,8 @@ Usage:
   flywheel compare <a> <b> [options]
   flywheel code <preset|file.toml>
   flywheel bench [--format table|json]   native benchmarks (see BENCHMARKS.md)
+  flywheel swarm [--seeds N] [--from S]   run N random scenarios with invariant checks
+  flywheel swarm --seed S                 replay one swarm seed
 
 Options (run, compare):
   --set key=value      override a scenario field (repeatable), e.g. --set controller.workers=4
@@ -80,6 +95,7 @@ Options (run, compare):
   --out FILE           write the output to FILE instead of stdout
   --plot FILE.svg      also draw the main series as an SVG chart
   --trace FILE         also write the engine's trace (the newest 10000 lines, one event a line)
+  --max-events N       stop after N engine events (default: 2000000000)
 ";
 
 /// Parses `args` (without the program name).
@@ -104,10 +120,53 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             _ => Err("'bench' takes only --format table|json".into()),
         },
         "compare" => parse_run(rest, 2).map(Command::Compare),
+        "swarm" => parse_swarm(rest).map(Command::Swarm),
         other => Err(format!(
-            "unknown command '{other}' (allowed: list, run, compare, code, bench, help, version)"
+            "unknown command '{other}' (allowed: list, run, compare, code, bench, swarm, help, version)"
         )),
     }
+}
+
+fn parse_swarm(rest: &[String]) -> Result<SwarmArgs, String> {
+    let mut a = SwarmArgs {
+        from: 0,
+        seeds: 200,
+    };
+    let mut it = rest.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_owned())),
+            None => (arg.as_str(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or(format!("{flag} needs a value"))
+        };
+        let number = |v: String, max: u64| -> Result<u64, String> {
+            v.parse().ok().filter(|n| *n <= max).ok_or(format!(
+                "{flag} must be a whole number from 0 to {max} (got '{v}')"
+            ))
+        };
+        match flag {
+            "--seeds" => a.seeds = number(value()?, 100_000_000)?,
+            "--from" => a.from = number(value()?, u64::MAX)?,
+            "--seed" => {
+                a.from = number(value()?, u64::MAX)?;
+                a.seeds = 1;
+            }
+            other => {
+                return Err(format!(
+                    "unknown swarm option '{other}' (allowed: --seeds, --from, --seed)"
+                ))
+            }
+        }
+    }
+    if a.from.checked_add(a.seeds).is_none() {
+        return Err("--from + --seeds must stay below 2^64".into());
+    }
+    Ok(a)
 }
 
 fn no_more(rest: &[String], cmd: &str) -> Result<(), String> {
@@ -128,6 +187,7 @@ fn parse_run(rest: &[String], targets_wanted: usize) -> Result<RunArgs, String> 
         out: None,
         plot: None,
         trace: None,
+        max_events: None,
     };
     let mut it = rest.iter();
     while let Some(arg) = it.next() {
@@ -189,6 +249,13 @@ fn apply_flag(
                 other => return Err(format!("--format must be table, json, csv or prom (got '{other}')")),
             }
         }
+        "--max-events" => {
+            let v = value()?;
+            a.max_events = Some(v.parse().ok().filter(|n| *n > 0).ok_or(format!(
+                "--max-events must be a whole number from 1 to {} (got '{v}')",
+                u64::MAX
+            ))?);
+        }
         "--out" => a.out = Some(PathBuf::from(value()?)),
         "--trace" => a.trace = Some(PathBuf::from(value()?)),
         "--plot" => {
@@ -200,7 +267,7 @@ fn apply_flag(
         }
         other => {
             return Err(format!(
-                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot, --trace)"
+                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot, --trace, --max-events)"
             ))
         }
     }
@@ -247,6 +314,92 @@ mod tests {
         for (line, expected) in cases {
             let err = parse(&args(line)).expect_err(line);
             assert!(err.contains(expected), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn swarm_takes_seeds_from_or_one_seed() {
+        assert_eq!(
+            parse(&args("swarm --seeds 10000 --from 5")),
+            Ok(Command::Swarm(SwarmArgs {
+                from: 5,
+                seeds: 10_000
+            }))
+        );
+        assert_eq!(
+            parse(&args("swarm --seed=42")),
+            Ok(Command::Swarm(SwarmArgs { from: 42, seeds: 1 }))
+        );
+        let err = parse(&args("swarm --seeds many")).expect_err("bad count");
+        assert!(err.contains("--seeds"), "{err}");
+        let err =
+            parse(&args("swarm --from 18446744073709551615 --seeds 2")).expect_err("overflow");
+        assert!(err.contains("--from"), "{err}");
+    }
+
+    mod fuzz {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        const WORDS: &[&str] = &[
+            "run",
+            "compare",
+            "list",
+            "code",
+            "swarm",
+            "help",
+            "version",
+            "flywheel",
+            "fixed",
+            "--set",
+            "--duration",
+            "--seed",
+            "--seeds",
+            "--from",
+            "--profile",
+            "--format",
+            "--out",
+            "--plot",
+            "--trace",
+            "--max-events",
+            "=",
+            "x=1",
+            "controller.workers=4",
+            "10m",
+            "0",
+            "-1",
+            "json",
+            "a.svg",
+            "",
+        ];
+
+        fn word() -> impl Strategy<Value = String> {
+            prop_oneof![
+                3 => proptest::sample::select(WORDS).prop_map(str::to_owned),
+                1 => proptest::sample::select(WORDS)
+                    .prop_flat_map(|w| ".{0,6}".prop_map(move |t| format!("{w}={t}"))),
+                1 => ".{0,12}",
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, .. ProptestConfig::default() })]
+
+            /// Any command line parses or gives one line that names a flag, a command or what
+            /// is expected — never a panic.
+            #[test]
+            fn any_command_line_parses_or_names_the_problem(argv in proptest::collection::vec(word(), 0..7)) {
+                match parse(&argv) {
+                    Ok(_) => {}
+                    Err(e) => {
+                        prop_assert!(!e.is_empty());
+                        prop_assert!(!e.contains('\n'), "{e}");
+                        let named = e.contains("--") || e.contains('\'') || e.contains("expected")
+                            || e.contains("takes");
+                        prop_assert!(named, "{e}");
+                    }
+                }
+            }
         }
     }
 }

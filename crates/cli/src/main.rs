@@ -24,7 +24,7 @@ fn main() -> ExitCode {
     match execute(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(e)) => usage_error(&e),
-        Err(Failure::Io(e)) => {
+        Err(Failure::Io(e) | Failure::Found(e)) => {
             eprintln!("flywheel: {e}");
             ExitCode::from(1)
         }
@@ -36,6 +36,8 @@ enum Failure {
     Usage(String),
     /// A file could not be written: exit 1.
     Io(String),
+    /// The swarm found a failing seed: exit 1.
+    Found(String),
 }
 
 fn usage_error(message: &str) -> ExitCode {
@@ -52,6 +54,7 @@ fn execute(command: Command) -> Result<(), Failure> {
         Command::Run(a) => run(&a)?,
         Command::Compare(a) => run(&a)?,
         Command::Bench(format) => print_bench(format),
+        Command::Swarm(a) => swarm(&a)?,
     }
     Ok(())
 }
@@ -139,6 +142,7 @@ fn run(a: &RunArgs) -> Result<(), Failure> {
             duration: a.duration,
             seed: a.seed,
             profile: a.profile,
+            max_events: a.max_events,
         };
         let started = Instant::now();
         let (report, trace) = simulate(scenario, &options)?;
@@ -201,7 +205,55 @@ fn simulate(scenario: Scenario, options: &RunOptions) -> Result<(RunReport, Stri
     if shown {
         eprintln!();
     }
+    if run.budget_exhausted() {
+        eprintln!(
+            "flywheel: {name}: stopped at the event budget ({} events) at {} of {}; raise it with --max-events",
+            run.events(),
+            run.now(),
+            run.end()
+        );
+    }
+    for v in run.invariant_violations() {
+        eprintln!("flywheel: {name}: invariant violated: {v}");
+    }
     Ok((run.report(), run.trace().to_text()))
+}
+
+/// Runs swarm seeds with invariant checks; a failed seed prints its replay command.
+fn swarm(a: &args::SwarmArgs) -> Result<(), Failure> {
+    let started = Instant::now();
+    let (mut failed, mut events) = (0u64, 0u64);
+    let show = std::io::stderr().is_terminal();
+    for (i, seed) in (a.from..a.from + a.seeds).enumerate() {
+        let outcome = flywheel_engine::swarm::run_seed(seed);
+        events += outcome.events;
+        if a.seeds == 1 {
+            println!(
+                "seed {seed} ({}): {} events, {} checks, trace hash {:016x}",
+                outcome.scenario, outcome.events, outcome.checks, outcome.trace_hash
+            );
+        }
+        if !outcome.passed() {
+            failed += 1;
+            println!("{}", outcome.failure_report());
+        }
+        if show && i % 100 == 99 {
+            progress("swarm", (i + 1) as f64 / a.seeds as f64);
+        }
+    }
+    if show && a.seeds >= 100 {
+        eprintln!();
+    }
+    println!(
+        "swarm: {} seeds from {}, {failed} failed, {events} events in {:.1}s",
+        a.seeds,
+        a.from,
+        started.elapsed().as_secs_f64()
+    );
+    if failed > 0 {
+        return Err(Failure::Found(format!("{failed} swarm seeds failed")));
+    }
+    Ok(())
 }
 
 fn progress(name: &str, fraction: f64) {

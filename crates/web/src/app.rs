@@ -12,8 +12,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::components::{Layout, Notices};
-use crate::config::UrlState;
 use crate::i18n::Lang;
+use crate::persist;
 use crate::pipeline_draw::{self, DrawCtx};
 use crate::sim::Engine;
 use crate::state::{Action, AppState, Notice};
@@ -82,9 +82,18 @@ impl Ctx {
     }
 }
 
+/// The state from the address bar, else from the settings stored by the last visit; unreadable
+/// stored settings are set aside with a notice.
 fn initial_state() -> AppState {
-    let (url, ignored) = UrlState::from_query(&web::query());
-    AppState::from_url(url, ignored, Lang::from_browser(&web::languages()))
+    let stored = persist::load_stored();
+    let start = persist::initial(&web::query(), stored.as_deref());
+    let lang = Lang::from_browser(&web::languages());
+    let mut state = AppState::from_url(start.url, start.ignored, lang);
+    if let (Some(why), Some(text)) = (start.corrupt, stored) {
+        persist::set_aside(&text);
+        state.notices.push(Notice::StoredSetAside(why));
+    }
+    state
 }
 
 /// The page.
@@ -264,6 +273,7 @@ fn use_url_sync(state: &UseReducerHandle<AppState>) {
     let deps = (state.url.clone(), state.lang);
     use_effect_with(deps, move |(url, lang)| {
         web::replace_query(&url.to_query());
+        persist::save(url);
         web::set_root_attrs(lang.code(), url.theme.as_str());
     });
 }

@@ -181,6 +181,10 @@ messages! {
     MythRun => "Run", "运行";
     MythFiles => "Upstream", "上游文件";
     NoticeIgnored => "Ignored URL parameter", "已忽略的 URL 参数";
+    NoticeStored => "Saved settings could not be read and were set aside (localStorage flywheel.settings.corrupt)", "已保存的设置无法读取，已另存到 localStorage 的 flywheel.settings.corrupt";
+    NoticeImport => "The settings file was not imported", "设置文件未导入";
+    ExportSettings => "Export settings", "导出设置";
+    ImportSettings => "Import settings…", "导入设置…";
     NoticeInvalid => "The scenario rejected a parameter, using the preset's value", "场景拒绝了一个参数，已改用预设值";
     Dismiss => "Dismiss", "关闭";
     ErrorTitle => "Flywheel stopped because of an internal error", "Flywheel 因内部错误而停止";

@@ -14,6 +14,7 @@ pub mod incident_params;
 pub mod objects;
 pub mod panic;
 pub mod params;
+pub mod persist;
 pub mod pipeline_draw;
 pub mod sim;
 pub mod state;
@@ -54,7 +55,7 @@ pub fn bench_run(preset: &str, seconds: f64, seed: f64) -> Vec<f64> {
             seconds.clamp(0.001, 86_400.0),
         )),
         seed: Some(seed.max(0.0) as u64),
-        profile: None,
+        ..flywheel_engine::cluster::run::RunOptions::default()
     };
     let Ok(mut run) = flywheel_engine::cluster::run::Run::new(scenario, &options) else {
         return Vec::new();

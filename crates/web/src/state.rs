@@ -34,6 +34,10 @@ pub enum Notice {
     Ignored(Ignored),
     /// The scenario rejected a setting.
     Invalid(String),
+    /// The stored settings were unreadable and set aside (why).
+    StoredSetAside(String),
+    /// An imported settings file was refused (why).
+    ImportFailed(String),
 }
 
 /// The page's state.
@@ -155,6 +159,8 @@ pub enum Action {
     Dismiss(usize),
     /// The link was copied.
     Copied(bool),
+    /// Settings imported from a file (the page's embed flags stay).
+    ImportSettings(UrlState),
 }
 
 impl Reducible for AppState {
@@ -194,6 +200,16 @@ impl Reducible for AppState {
             }
             Action::SetCompare(b) => {
                 s.url.compare = b;
+                s.restart();
+            }
+            Action::ImportSettings(url) => {
+                s.lang = url.lang.unwrap_or(s.lang);
+                s.url = UrlState {
+                    embed: s.url.embed,
+                    autoplay: s.url.autoplay,
+                    ..url
+                };
+                s.selected = None;
                 s.restart();
             }
             other => s.reduce_view(other),
@@ -312,5 +328,17 @@ mod tests {
         assert!(!AppState::from_url(u, vec![], Lang::En).playing);
         let (u, _) = UrlState::from_query("embed=1&autoplay=1");
         assert!(AppState::from_url(u, vec![], Lang::En).playing);
+    }
+
+    #[test]
+    fn imported_settings_replace_the_state_but_keep_the_embed_flags() {
+        let (embedded, _) = UrlState::from_query("embed=1");
+        let s = Rc::new(AppState::from_url(embedded, vec![], Lang::En));
+        let (imported, _) = UrlState::from_query("preset=fixed&workers=3&lang=zh");
+        let s = s.reduce(Action::ImportSettings(imported.clone()));
+        assert_eq!(s.url.config, imported.config);
+        assert!(s.url.embed, "the page stays an embed");
+        assert_eq!(s.lang, Lang::Zh);
+        assert_eq!(s.epoch, 1, "the runs restart");
     }
 }

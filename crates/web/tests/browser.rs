@@ -20,6 +20,9 @@ use yew::Reducible;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Every preset the engine ships (the determinism table has 100 seeds of each).
+const PRESET_COUNT: usize = flywheel_engine::scenario::presets::PRESETS.len();
+
 fn document() -> web_sys::Document {
     gloo::utils::document()
 }
@@ -270,4 +273,22 @@ async fn the_myth_cards_name_upstream_and_run_their_scenario() {
         .dyn_into()
         .expect("a select");
     assert_eq!(preset.value(), "list-full-scan");
+}
+
+/// Native == WASM: the trace hash of every preset for 100 seeds, computed here in Chromium, equals
+/// the table the native test `crates/engine/tests/determinism_table.rs` checks.
+#[wasm_bindgen_test]
+fn trace_hashes_in_the_browser_equal_the_native_table() {
+    const NATIVE: &str = include_str!("../../engine/tests/data/trace_hashes.txt");
+    let table = flywheel_engine::swarm::determinism_table().expect("every preset runs");
+    let differing: Vec<String> = NATIVE
+        .lines()
+        .zip(table.lines())
+        .filter(|(n, w)| n != w)
+        .take(5)
+        .map(|(n, w)| format!("native {n}, wasm {w}"))
+        .collect();
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+    assert_eq!(NATIVE.lines().count(), table.lines().count());
+    assert_eq!(NATIVE.lines().count(), PRESET_COUNT * 100);
 }

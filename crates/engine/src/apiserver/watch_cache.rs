@@ -230,6 +230,11 @@ impl WatchCache {
         self.events.front().map(|e| e.event.resource_version)
     }
 
+    /// The resourceVersion of the newest buffered event, if any (for invariant checkers).
+    pub fn newest_resource_version(&self) -> Option<u64> {
+        self.events.back().map(|e| e.event.resource_version)
+    }
+
     /// Appends an event recorded at `now`, resizing first and evicting the oldest when full
     /// (`updateCache` → `resizeCacheLocked`).
     pub fn add(&mut self, event: WatchEvent, now: SimTime) {

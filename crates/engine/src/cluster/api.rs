@@ -314,6 +314,23 @@ impl SimApiServer {
         self.server.terminating("Namespace")
     }
 
+    /// Every stored custom resource in key order, without counting a request (invariant checks).
+    pub fn objects(&self) -> Vec<ObjectRef> {
+        self.server.snapshot(&self.kind)
+    }
+
+    /// The resourceVersion of the newest watch event of the custom resource kind, if any.
+    pub fn newest_event_rv(&self) -> Option<u64> {
+        self.server
+            .watch_cache(&self.kind)
+            .and_then(|c| c.newest_resource_version())
+    }
+
+    /// Watch events produced but not yet sent to watchers.
+    pub fn undelivered_events(&self) -> usize {
+        self.server.pending_events().len()
+    }
+
     /// Custom resources with a deletionTimestamp.
     pub fn terminating(&self) -> usize {
         self.server.terminating(&self.kind)

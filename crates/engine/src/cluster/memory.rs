@@ -70,6 +70,11 @@ impl SimProcess {
         })
     }
 
+    /// Heap accounting errors of the running process (a free of more than was allocated).
+    pub fn heap_accounting_errors(&self) -> u64 {
+        self.go.as_ref().map_or(0, |g| g.heap().accounting_errors())
+    }
+
     /// Starts the container if the kubelet may (first start, or its backoff is over).
     pub fn start_container(&mut self, now: SimTime) -> bool {
         let may = if self.started_once {

@@ -6,6 +6,7 @@ use crate::scenario::{Profile, Scenario, ScenarioError};
 use crate::sim::Simulation;
 use crate::time::SimTime;
 
+use super::invariants::{InvariantChecker, Violation, DEBUG_CHECK_INTERVAL};
 use super::report::RunReport;
 use super::snapshot::Snapshot;
 use super::Cluster;
@@ -19,13 +20,28 @@ pub struct RunOptions {
     pub seed: Option<u64>,
     /// Use this version profile instead of the scenario's.
     pub profile: Option<Profile>,
+    /// Stop after this many events even if virtual time has not reached the end (absent ⇒
+    /// [`DEFAULT_MAX_EVENTS`]); [`Run::budget_exhausted`] then says so.
+    pub max_events: Option<u64>,
 }
+
+/// The event budget of a run unless [`RunOptions::max_events`] says otherwise: far above any
+/// preset (the 150k-object incident handles about 30 million events in 10 minutes), low enough
+/// that no input keeps a caller busy for ever.
+pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000_000;
 
 /// A scenario being run.
 pub struct Run {
     sim: Simulation<Cluster>,
     end: SimTime,
     seed: u64,
+    max_events: u64,
+    checker: Option<Box<InvariantChecker>>,
+    /// How to check: set only where checking is turned on, so a release build that never turns it
+    /// on (the page) links none of the checkers.
+    check_fn: Option<fn(&mut Run)>,
+    check_interval: u64,
+    next_check_at: u64,
 }
 
 impl Run {
@@ -40,31 +56,114 @@ impl Run {
         scenario.validate()?;
         let seed = options.seed.unwrap_or(scenario.seed);
         let end = SimTime::ZERO + scenario.duration;
+        let objects = u64::from(scenario.objects.count);
         let cluster = Cluster::new(scenario)?;
         let initial = cluster.initial_events();
         let mut sim = Simulation::new(cluster, seed);
         for (at, ev) in initial {
             sim.schedule(at, ev);
         }
-        Ok(Run { sim, end, seed })
+        // Debug builds check the invariants as they go, at a cost that stays a small share of
+        // the run (each check reads every object once).
+        let check_interval = DEBUG_CHECK_INTERVAL.max(objects.saturating_mul(8));
+        let mut run = Run {
+            sim,
+            end,
+            seed,
+            max_events: options.max_events.unwrap_or(DEFAULT_MAX_EVENTS),
+            checker: None,
+            check_fn: None,
+            check_interval,
+            next_check_at: check_interval,
+        };
+        #[cfg(debug_assertions)]
+        run.check_invariants_every(check_interval);
+        Ok(run)
     }
 
-    /// Handles up to `max_events` events toward the end; returns whether the run is over.
+    fn run_check(run: &mut Run) {
+        if let Some(checker) = run.checker.as_mut() {
+            checker.check(run.sim.model(), run.sim.trace(), run.sim.now());
+        }
+    }
+
+    /// Checks the invariants every `interval` events from now on (tests and the swarm; debug
+    /// builds already check at a sparser interval).
+    pub fn check_invariants_every(&mut self, interval: u64) {
+        self.check_interval = interval.max(1);
+        self.next_check_at = self.sim.steps() + self.check_interval;
+        if self.checker.is_none() {
+            self.checker = Some(Box::new(InvariantChecker::new()));
+        }
+        self.check_fn = Some(Run::run_check);
+    }
+
+    /// Checks the invariants now (if checking is on); returns the violations found so far.
+    pub fn check_invariants_now(&mut self) -> &[Violation] {
+        if let Some(check) = self.check_fn {
+            check(self);
+        }
+        self.invariant_violations()
+    }
+
+    /// Invariant violations found so far (none when checking is off).
+    pub fn invariant_violations(&self) -> &[Violation] {
+        self.checker.as_ref().map_or(&[], |c| c.violations())
+    }
+
+    /// The invariant checker, when checking is on.
+    pub fn invariant_checker(&self) -> Option<&InvariantChecker> {
+        self.checker.as_deref()
+    }
+
+    /// The simulated cluster (read-only).
+    pub fn cluster(&self) -> &Cluster {
+        self.sim.model()
+    }
+
+    /// Steps toward `deadline`, at most `max_events` events and within the event budget,
+    /// checking invariants at their interval.
+    fn step_checked(&mut self, deadline: SimTime, max_events: u64) -> u64 {
+        let budget_left = self.max_events.saturating_sub(self.sim.steps());
+        let mut left = max_events.min(budget_left);
+        let mut handled = 0;
+        loop {
+            let chunk = match self.check_fn {
+                Some(_) => left.min(self.next_check_at.saturating_sub(self.sim.steps()).max(1)),
+                None => left,
+            };
+            let n = self.sim.step_until_bounded(deadline, chunk);
+            handled += n;
+            left -= n;
+            if let Some(check) = self
+                .check_fn
+                .filter(|_| self.sim.steps() >= self.next_check_at)
+            {
+                self.next_check_at = self.sim.steps() + self.check_interval;
+                check(self);
+            }
+            if n < chunk || left == 0 {
+                return handled;
+            }
+        }
+    }
+
+    /// Handles up to `max_events` events toward the end; returns whether the run is over (its
+    /// end reached, or its event budget spent).
     pub fn advance(&mut self, max_events: u64) -> bool {
-        self.sim.step_until_bounded(self.end, max_events);
-        self.is_finished()
+        self.step_checked(self.end, max_events);
+        self.is_finished() || self.budget_exhausted()
     }
 
     /// Handles events up to `deadline` (capped at the end), at most `max_events` of them;
     /// returns how many were handled. The page calls this once per frame.
     pub fn advance_to(&mut self, deadline: SimTime, max_events: u64) -> u64 {
-        self.sim
-            .step_until_bounded(deadline.min(self.end), max_events)
+        self.step_checked(deadline.min(self.end), max_events)
     }
 
     /// Handles exactly one event (the page's "step").
     pub fn step(&mut self) -> bool {
-        if self.is_finished() {
+        if self.is_finished() || self.budget_exhausted() {
             return false;
         }
         self.sim.step()
@@ -73,6 +172,16 @@ impl Run {
     /// Whether virtual time reached the end.
     pub fn is_finished(&self) -> bool {
         self.sim.now() >= self.end
+    }
+
+    /// Whether the run spent its event budget ([`RunOptions::max_events`]) before its end.
+    pub fn budget_exhausted(&self) -> bool {
+        self.sim.steps() >= self.max_events && !self.is_finished()
+    }
+
+    /// Events handled so far.
+    pub fn events(&self) -> u64 {
+        self.sim.steps()
     }
 
     /// The current virtual time.

@@ -564,11 +564,13 @@ impl Scenario {
         let a = &self.apiserver;
         check_u32("apiserver.seats", a.seats, 1, 100_000)?;
         check_u32("apiserver.queue_capacity", a.queue_capacity, 0, 1_000_000)?;
-        check_duration(
-            "apiserver.queue_wait",
-            a.queue_wait,
-            Duration::from_secs(60),
-        )?;
+        if a.queue_wait < Duration::from_millis(1) || a.queue_wait > Duration::from_secs(60) {
+            return Err(range_err(
+                "apiserver.queue_wait",
+                "from 1ms to 1m",
+                super::units::format_duration(a.queue_wait),
+            ));
+        }
         check_u32(
             "apiserver.max_requests_in_flight",
             a.max_requests_in_flight,

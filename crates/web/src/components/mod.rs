@@ -14,6 +14,7 @@ mod myths;
 mod notices;
 mod pipelines;
 mod scenario;
+mod settings_file;
 mod tabs;
 
 pub use layout::Layout;

@@ -18,10 +18,14 @@ pub fn notices() -> Html {
         let text = match n {
             Notice::Ignored(ig) => format!("{}: {} — {}", Msg::NoticeIgnored.text(lang), ig.key, ig.reason),
             Notice::Invalid(e) => format!("{}: {e}", Msg::NoticeInvalid.text(lang)),
+            Notice::StoredSetAside(e) => format!("{}: {e}", Msg::NoticeStored.text(lang)),
+            Notice::ImportFailed(e) => format!("{}: {e}", Msg::NoticeImport.text(lang)),
         };
         let key = match n {
             Notice::Ignored(ig) => ig.key.clone(),
             Notice::Invalid(_) => String::new(),
+            Notice::StoredSetAside(_) => "stored".to_owned(),
+            Notice::ImportFailed(_) => "import".to_owned(),
         };
         let state = ctx.state.clone();
         let dismiss = Callback::from(move |_| state.dispatch(Action::Dismiss(i)));

@@ -1,0 +1,105 @@
+//! Fuzzing the page's URL-state parser natively with proptest: any query string — hand-edited,
+//! truncated, percent-mangled — yields a state (bad parameters fall back and are named), the
+//! state's URL reads back to the same state, and the scenario it describes is valid.
+#![cfg(not(target_arch = "wasm32"))]
+
+use flywheel_web::config::UrlState;
+use flywheel_web::params::PARAMS;
+use proptest::prelude::*;
+
+const KEYS: &[&str] = &[
+    "preset",
+    "v",
+    "b",
+    "profile",
+    "seed",
+    "speed",
+    "lang",
+    "theme",
+    "embed",
+    "autoplay",
+    "objects",
+    "logic",
+    "workers",
+    "zzz",
+    "",
+    "%",
+    "%zz",
+    "preset%3D",
+];
+
+const VALUES: &[&str] = &[
+    "flywheel",
+    "fixed",
+    "subresource+predicate",
+    "subresource%2Bpredicate",
+    "sub.status-patch",
+    "sub.pred.guard.ts",
+    "modern",
+    "seed",
+    "0",
+    "1",
+    "-1",
+    "1e308",
+    "NaN",
+    "inf",
+    "-0",
+    "0.1",
+    "10000",
+    "10000.0001",
+    "18446744073709551615",
+    "18446744073709551616",
+    "zh",
+    "en",
+    "dark",
+    "",
+    "%",
+    "%E4%B8%AD",
+    "%FF%FE",
+    "a=b=c",
+    "true",
+    "2",
+];
+
+fn pair() -> impl Strategy<Value = String> {
+    let key = prop_oneof![
+        4 => proptest::sample::select(KEYS).prop_map(str::to_owned),
+        1 => proptest::sample::select(PARAMS.iter().map(|p| p.key).collect::<Vec<_>>())
+            .prop_map(str::to_owned),
+        1 => "[a-z%0-9]{0,6}",
+    ];
+    let value = prop_oneof![
+        4 => proptest::sample::select(VALUES).prop_map(str::to_owned),
+        1 => any::<f64>().prop_map(|v| v.to_string()),
+        1 => ".{0,10}",
+    ];
+    (key, value, any::<bool>()).prop_map(|(k, v, eq)| if eq { format!("{k}={v}") } else { k })
+}
+
+fn query() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => (any::<bool>(), proptest::collection::vec(pair(), 0..8))
+            .prop_map(|(q, ps)| format!("{}{}", if q { "?" } else { "" }, ps.join("&"))),
+        1 => ".{0,80}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1500, failure_persistence: None, .. ProptestConfig::default() })]
+
+    #[test]
+    fn any_query_yields_a_valid_state_that_round_trips(q in query()) {
+        let (st, ignored) = UrlState::from_query(&q);
+        for i in &ignored {
+            prop_assert!(!i.reason.is_empty(), "{i:?}");
+        }
+        // What the page keeps is valid: its scenario builds.
+        if let Err(e) = st.config.scenario() {
+            prop_assert!(false, "{q:?} gave an invalid scenario: {e}");
+        }
+        // Its URL reads back to the same state with nothing ignored.
+        let (back, again) = UrlState::from_query(&st.to_query());
+        prop_assert!(again.is_empty(), "{q:?} -> {} -> {again:?}", st.to_query());
+        prop_assert_eq!(back, st);
+    }
+}
