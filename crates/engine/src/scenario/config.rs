@@ -616,6 +616,11 @@ impl Scenario {
                 ));
             }
         }
+        if let Some(limit) = p.gomemlimit {
+            if !(1024 * 1024..=1024 * 1024 * 1024 * 1024).contains(&limit) {
+                return Err(range_err("process.gomemlimit", "from 1Mi to 1024Gi", limit));
+            }
+        }
         if p.baseline > 4 * 1024 * 1024 * 1024 {
             return Err(range_err("process.baseline", "at most 4Gi", p.baseline));
         }
