@@ -272,16 +272,6 @@ pub fn determinism_duration(preset: &str) -> Duration {
     }
 }
 
-/// Overrides for the determinism table: the incident keeps its settings but not its 150k
-/// objects (creating them would dominate the table's time).
-pub fn determinism_sets(preset: &str) -> Vec<(String, String)> {
-    if preset == "seed-000-incident" {
-        vec![("objects.count".to_owned(), "300".to_owned())]
-    } else {
-        Vec::new()
-    }
-}
-
 /// Seeds of the determinism table.
 pub const DETERMINISM_SEEDS: u64 = 100;
 
