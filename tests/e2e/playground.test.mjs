@@ -69,6 +69,8 @@ test('A/B: compare runs a second variant on the same clock', async () => {
   const { page } = site;
   await page.click('#compare');
   await page.waitForSelector('#pipeline-b');
+  // B's counters appear once the runs were rebuilt with B, which restarts the clock
+  await page.waitForSelector('#stat-loop-b');
   await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 40);
   assert.ok((await num('#stat-loop-a')) > 10, 'A loops');
   assert.equal(await num('#stat-loop-b'), 0, 'B (fixed) does not');
@@ -100,6 +102,28 @@ test('the permalink reproduces the state', async () => {
   assert.ok(await page.isChecked('#fix-sub'));
   assert.ok(await page.isChecked('#fix-pred'));
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  noProblems();
+});
+
+test('what the user types or drags is not overwritten by the running page', async () => {
+  await open('?preset=flywheel&speed=1000');
+  const { page } = site;
+  await page.fill('#seed', '');
+  await page.type('#seed', '777', { delay: 120 });
+  await page.waitForTimeout(300);
+  assert.equal(await page.inputValue('#seed'), '777', 'the draft survives re-renders');
+  await page.press('#seed', 'Enter');
+  await page.waitForFunction(() => location.search.includes('seed=777'));
+  // a slider mid-drag: its input events move it, its change event (on release) commits it
+  await page.$eval('#param-workers', (el) => {
+    el.value = '600';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForTimeout(300);
+  assert.equal(await page.inputValue('#param-workers'), '600', 'the thumb stays where it was dragged');
+  assert.ok(!page.url().includes('workers='), 'nothing is committed before the release');
+  await page.$eval('#param-workers', (el) => el.dispatchEvent(new Event('change', { bubbles: true })));
+  await page.waitForFunction(() => location.search.includes('workers='));
   noProblems();
 });
 

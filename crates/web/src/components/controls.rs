@@ -56,15 +56,28 @@ pub fn controls() -> Html {
             }
         })
     };
+    // What the user is typing: kept across the page's per-frame re-renders until committed.
+    let seed_draft = use_state(|| None::<String>);
+    let on_seed_input = {
+        let draft = seed_draft.clone();
+        Callback::from(move |e: InputEvent| {
+            let v: HtmlInputElement = e.target_unchecked_into();
+            draft.set(Some(v.value()));
+        })
+    };
     let on_seed = {
-        let st = ctx.state.clone();
+        let (st, draft) = (ctx.state.clone(), seed_draft.clone());
         Callback::from(move |e: Event| {
             let v: HtmlInputElement = e.target_unchecked_into();
             if let Ok(seed) = v.value().trim().parse::<u64>() {
                 st.dispatch(Action::SetSeed(seed));
             }
+            draft.set(None);
         })
     };
+    let seed_shown = (*seed_draft)
+        .clone()
+        .unwrap_or_else(|| s.url.config.seed.to_string());
     let play_label = if s.playing { Msg::Pause } else { Msg::Play };
     html! {
         <section class="controls" aria-label={Msg::Clock.text(lang)}>
@@ -82,7 +95,7 @@ pub fn controls() -> Html {
             if !s.url.embed {
                 <label for="seed">{ Msg::Seed.text(lang) }</label>
                 <input id="seed" class="seed" type="number" min="0" step="1"
-                    value={s.url.config.seed.to_string()} onchange={on_seed} />
+                    value={seed_shown} oninput={on_seed_input} onchange={on_seed} />
             }
             <output id="clock" class="clock" aria-label={Msg::Clock.text(lang)} data-seconds={format!("{now:.3}")}>
                 { format!("{} / {}", clock(now), clock(end)) }

@@ -124,6 +124,8 @@ fn params() -> Html {
     let lang = s.lang;
     let config = s.url.config.clone();
     let base = use_memo((config.preset.clone(), config.profile), |_| config.base());
+    // A slider being dragged keeps its position across the page's per-frame re-renders until released.
+    let dragging = use_state(|| None::<(&'static str, String)>);
     let sliders = PARAMS.iter().map(|p| {
         let value = config.params.get(p.key).copied().or_else(|| (p.get)(&base));
         let disabled = value.is_none();
@@ -133,14 +135,29 @@ fn params() -> Html {
         }
         let v = value.unwrap_or(p.min);
         let id = format!("param-{}", p.key);
-        let (st, key) = (ctx.state.clone(), p.key);
-        let input = Callback::from(move |e: Event| {
+        let (st, key, drag) = (ctx.state.clone(), p.key, dragging.clone());
+        let change = Callback::from(move |e: Event| {
             let el: HtmlInputElement = e.target_unchecked_into();
             if let Ok(pos) = el.value().parse::<f64>() {
                 let spec = crate::params::spec(key).expect("slider keys come from PARAMS");
                 st.dispatch(Action::SetParam(key.to_owned(), spec.from_position(pos)));
             }
+            drag.set(None);
         });
+        let drag = dragging.clone();
+        let input = Callback::from(move |e: InputEvent| {
+            let el: HtmlInputElement = e.target_unchecked_into();
+            drag.set(Some((key, el.value())));
+        });
+        let draft = dragging
+            .as_ref()
+            .filter(|(k, _)| *k == p.key)
+            .map(|(_, pos)| pos.clone());
+        let v = match draft.as_deref().map(str::parse::<f64>) {
+            Some(Ok(pos)) => p.from_position(pos),
+            _ => v,
+        };
+        let position = draft.unwrap_or_else(|| p.to_position(v).to_string());
         let shown = p.format(v, Msg::Off.text(lang), Msg::NoLimit.text(lang));
         html! {
             <div class="param">
@@ -149,7 +166,7 @@ fn params() -> Html {
                     <output for={id.clone()} id={format!("{id}-value")}>{ shown.clone() }</output>
                 </label>
                 <input type="range" id={id} min="0" max="1000" step="1" disabled={disabled}
-                    value={p.to_position(v).to_string()} onchange={input} aria-valuetext={shown} />
+                    value={position} oninput={input} onchange={change} aria-valuetext={shown} />
             </div>
         }
     });
