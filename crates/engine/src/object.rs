@@ -110,7 +110,65 @@ pub fn meta_namespace_key(namespace: &str, name: &str) -> String {
     if namespace.is_empty() {
         name.to_owned()
     } else {
-        format!("{namespace}/{name}")
+        // Built by hand rather than with format!: this runs for every informer pop and write.
+        let mut key = String::with_capacity(namespace.len() + 1 + name.len());
+        key.push_str(namespace);
+        key.push('/');
+        key.push_str(name);
+        key
+    }
+}
+
+/// Whether [`field_values`] can read `field`.
+pub fn is_indexable_field(field: &str) -> bool {
+    let known = [
+        ".metadata.name",
+        ".metadata.namespace",
+        ".metadata.ownerReferences.name",
+    ];
+    let paths = [".metadata.labels.", ".spec.", ".status."];
+    known.contains(&field)
+        || paths.iter().any(|p| {
+            field.strip_prefix(p).is_some_and(|rest| {
+                !rest.is_empty() && rest.split('.').all(|part| !part.is_empty())
+            })
+        })
+}
+
+/// The values of `field` on `obj`, as an `IndexField` extractor would return them: `.metadata.name`,
+/// `.metadata.namespace`, `.metadata.ownerReferences.name`, `.metadata.labels.<key>`, or a string or
+/// number under `.spec.` / `.status.` (a dotted path). Anything else has no values.
+pub fn field_values(obj: &Object, field: &str) -> Vec<String> {
+    let m = &obj.metadata;
+    match field {
+        ".metadata.name" => return vec![m.name.clone()],
+        ".metadata.namespace" => return vec![m.namespace.clone()],
+        ".metadata.ownerReferences.name" => {
+            return m.owner_references.iter().map(|o| o.name.clone()).collect()
+        }
+        _ => {}
+    }
+    if let Some(label) = field.strip_prefix(".metadata.labels.") {
+        return m
+            .labels
+            .as_ref()
+            .and_then(|l| l.get(label))
+            .cloned()
+            .into_iter()
+            .collect();
+    }
+    let (root, path) = if let Some(p) = field.strip_prefix(".spec.") {
+        (&obj.spec, p)
+    } else if let Some(p) = field.strip_prefix(".status.") {
+        (&obj.status, p)
+    } else {
+        return Vec::new();
+    };
+    let found = path.split('.').try_fold(root, |v, part| v.get(part));
+    match found {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Number(n)) => vec![n.to_string()],
+        _ => Vec::new(),
     }
 }
 

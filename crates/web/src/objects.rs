@@ -98,7 +98,7 @@ impl Objects {
     /// Updates the model with one trace event.
     pub fn observe(&mut self, ev: &TraceEvent) {
         let t = ev.time.as_secs_f64();
-        match (ev.component.as_str(), ev.event.as_str()) {
+        match (&*ev.component, &*ev.event) {
             ("kubectl", "EditSpec") => self.pending_edits += self.objects.len().max(1) as u64,
             ("kubectl", "Label") => self.pending_labels += self.objects.len().max(1) as u64,
             ("worker", "Reconcile") => {

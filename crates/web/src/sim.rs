@@ -119,7 +119,7 @@ impl Lane {
             generation: gen,
             detail,
         };
-        let entry = match (ev.component.as_str(), ev.event.as_str()) {
+        let entry = match (&*ev.component, &*ev.event) {
             ("handler", "Enqueue") if ev.detail.contains("own_write=true") => {
                 self.loop_count += 1;
                 self.loop_flash_ms = wall_ms;

@@ -87,7 +87,7 @@ pub const MAX_ALIVE: usize = 240;
 /// The token an event becomes, if any: `(edge, carry)`.
 pub fn token_for(ev: &TraceEvent) -> Option<(Edge, Carry)> {
     let own = ev.detail.contains("own_write=true");
-    Some(match (ev.component.as_str(), ev.event.as_str()) {
+    Some(match (&*ev.component, &*ev.event) {
         ("watch", "ADDED") => (Edge::Watch, Carry::Added),
         ("watch", "MODIFIED") => (Edge::Watch, Carry::Modified),
         ("watch", "DELETED") => (Edge::Watch, Carry::Deleted),
@@ -159,7 +159,7 @@ mod tests {
     use super::*;
     use flywheel_engine::SimTime;
 
-    fn ev(component: &str, event: &str, detail: &str) -> TraceEvent {
+    fn ev(component: &'static str, event: &'static str, detail: &str) -> TraceEvent {
         TraceEvent {
             time: SimTime::ZERO,
             component: component.into(),

@@ -121,7 +121,7 @@ impl Cluster {
         }
         ctx.trace(
             "kubectl",
-            &format!("{:?}", action.action),
+            format!("{:?}", action.action),
             None,
             None,
             String::new(),

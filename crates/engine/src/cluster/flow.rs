@@ -298,8 +298,8 @@ impl Cluster {
                     }
                 }
                 StepOutcome::ListCache(step) => {
-                    let (bytes, n) = list_from_cache(informer, &step);
-                    job.held_bytes += bytes;
+                    let (bytes, n) = list_from_cache(informer, &step, &job.key);
+                    job.list_bytes += bytes;
                     outcome = StepOutcome::Wait(
                         read_cost.mul_f64(bytes as f64 / 1024.0) + Duration::from_nanos(50 * n),
                     );
@@ -391,11 +391,26 @@ fn notification_rv(n: &crate::informer::indexer::Notification) -> u64 {
     }
 }
 
-/// The bytes a cache `List` deep-copies and the number of items, per scope.
-fn list_from_cache(informer: &super::informer::SimInformer, step: &Step) -> (u64, u64) {
-    let Step::List { .. } = step else {
+/// The bytes a cache `List` deep-copies and the number of items, per scope: every cached object,
+/// those in the reconciled object's namespace (the cache's namespace index), or those whose field
+/// equals the reconciled object's name (a field index, `MatchingFields`; controller-runtime
+/// `pkg/cache/internal/cache_reader.go` `List`). Only the matches are copied.
+fn list_from_cache(informer: &super::informer::SimInformer, step: &Step, key: &str) -> (u64, u64) {
+    use crate::controller::program::ListScope;
+    let Step::List { scope, .. } = step else {
         return (0, 0);
     };
+    let (namespace, name) = key.split_once('/').unwrap_or(("", key));
     let items = informer.indexer.list();
-    (items.iter().map(|o| o.size_bytes).sum(), items.len() as u64)
+    let matches = |o: &&crate::object::ObjectRef| match scope {
+        ListScope::AllNamespaces => true,
+        ListScope::Namespace => o.metadata.namespace == namespace,
+        ListScope::FieldIndex { field } => crate::object::field_values(o, field)
+            .iter()
+            .any(|v| v == name),
+    };
+    items
+        .iter()
+        .filter(matches)
+        .fold((0, 0), |(bytes, n), o| (bytes + o.size_bytes, n + 1))
 }

@@ -295,7 +295,7 @@ impl InvariantChecker {
         let skip = (self.trace_seen - first_kept) as usize;
         let mut found = Vec::new();
         for e in trace.events().skip(skip) {
-            match (e.component.as_str(), e.event.as_str()) {
+            match (&*e.component, &*e.event) {
                 ("kubelet", "ContainerStarted") | ("apiserver", "LIST") => self.watch.reset(),
                 ("apiserver", _) if e.detail.starts_with("code=2") => {
                     if let Some(rv) = e.resource_version {

@@ -83,8 +83,9 @@ impl Cluster {
     /// GC run and the kernel judge the container's RSS against its limit.
     pub(super) fn account_memory(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
-        let (pod_store, list_copies, watch_buffers, goroutines) = self.workload_memory();
+        let (pod_store, watch_buffers, goroutines) = self.workload_memory();
         let Some(op) = self.op.as_ref() else { return };
+        let list_copies: u64 = op.workers.iter().flatten().map(|j| j.list_bytes).sum();
         let queue_entries = (op.queue.len() + op.queue.waiting_len() + op.active_workers()) as u64;
         let inflight: u64 = op.workers.iter().flatten().map(|j| j.held_bytes).sum();
         let owners = [

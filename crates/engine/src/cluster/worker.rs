@@ -60,11 +60,11 @@ pub struct Job {
     pub orig: Option<ObjectRef>,
     /// When the reconcile started.
     pub started_at: SimTime,
-    /// Heap bytes this reconcile holds (deep copy, heavy-logic allocations, list copies).
+    /// Heap bytes this reconcile holds (deep copy, heavy-logic allocations).
     pub held_bytes: u64,
     /// Requests this reconcile sent.
     pub requests: u32,
-    /// Bytes of Pods a `list_pods` deep-copied (the `ListCopies` heap owner).
+    /// Bytes a `list` or `list_pods` step deep-copied (the `ListCopies` heap owner).
     pub list_bytes: u64,
     /// Goroutines this reconcile keeps besides its worker (a hung call's connection).
     pub extra_goroutines: u64,

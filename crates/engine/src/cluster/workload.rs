@@ -548,23 +548,25 @@ impl Cluster {
     }
 
     /// Heap owners and goroutines the workload adds to the operator process:
-    /// `(pod cache bytes, list copies, watch buffers, extra goroutines)`.
-    pub(super) fn workload_memory(&mut self) -> (u64, u64, u64, u64) {
+    /// `(pod cache bytes, watch buffers, extra goroutines)`.
+    pub(super) fn workload_memory(&mut self) -> (u64, u64, u64) {
         let Some(op) = self.op.as_ref().filter(|_| self.work.active) else {
-            return (0, 0, 0, 0);
+            return (0, 0, 0);
         };
         self.work.sync_incarnation(op.incarnation);
         let store = match self.work.cache {
             CacheState::Off => 0,
             _ => self.work.cached_items * self.work.cached_item_bytes,
         };
-        let jobs = op.workers.iter().flatten();
-        let (lists, hung) = jobs.fold((0, 0), |(l, g), j| {
-            (l + j.list_bytes, g + j.extra_goroutines)
-        });
+        let hung: u64 = op
+            .workers
+            .iter()
+            .flatten()
+            .map(|j| j.extra_goroutines)
+            .sum();
         let watches = self.work.leaked_bytes(self.scenario.objects.size_bytes);
         let goroutines = hung + self.work.leaked_count() * WATCH_GOROUTINES;
-        (store, lists, watches, goroutines)
+        (store, watches, goroutines)
     }
 
     /// Gauges of the workload.

@@ -334,7 +334,7 @@ fn render_finalize(push: &mut impl FnMut(&str), name: &str, mode: FinalizerMode)
 }
 
 fn render_list(push: &mut impl FnMut(&str), kind: &str, scope: &ListScope) {
-    push(&format!("var list corev1.{kind}List"));
+    push(&format!("var list myv1.{kind}List"));
     let opts = match scope {
         ListScope::AllNamespaces => String::new(),
         ListScope::Namespace => ", client.InNamespace(obj.Namespace)".into(),

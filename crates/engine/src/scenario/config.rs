@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
 use super::workload::{CacheConfig, CodeConfig, NodesConfig, PodsConfig};
 use super::ScenarioError;
-use crate::controller::program::Program;
+use crate::controller::program::{ListScope, Program, Step};
 
 /// Versions of Kubernetes, client-go and controller-runtime whose defaults the operator follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -461,6 +461,7 @@ impl Scenario {
         self.validate_apiserver()?;
         self.validate_process()?;
         self.reconcile.validate("reconcile.steps")?;
+        self.validate_list_kinds()?;
         for (i, a) in self.actions.iter().enumerate() {
             check_duration(&format!("actions[{i}].at"), a.at, MAX_DURATION)?;
             if let Some(every) = a.every {
@@ -525,6 +526,31 @@ impl Scenario {
             ));
         }
         check_duration("objects.create_at", o.create_at, MAX_DURATION)
+    }
+
+    /// A `list` step reads the custom resource's own cache; Pods are listed by `list_pods`, whose
+    /// informer, scopes and memory are modelled separately.
+    fn validate_list_kinds(&self) -> Result<(), ScenarioError> {
+        for (i, step) in self.reconcile.steps.iter().enumerate() {
+            if let Step::List { kind, scope } = step {
+                if let ListScope::FieldIndex { field } = scope {
+                    if !crate::object::is_indexable_field(field) {
+                        let f = format!("reconcile.steps[{i}].list.scope.field_index.field");
+                        let allowed = ".metadata.name, .metadata.namespace, .metadata.ownerReferences.name, .metadata.labels.<key>, .spec.<path> or .status.<path>";
+                        return Err(range_err(&f, allowed, format!("{field:?}")));
+                    }
+                }
+                if *kind != self.crd.kind {
+                    let allowed = format!(
+                        "the custom resource's kind {:?} (Pods are listed by the list_pods step)",
+                        self.crd.kind
+                    );
+                    let field = format!("reconcile.steps[{i}].list.kind");
+                    return Err(range_err(&field, &allowed, format!("{kind:?}")));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn validate_controller(&self) -> Result<(), ScenarioError> {

@@ -14,6 +14,7 @@ mod queue;
 mod rng;
 mod trace;
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 pub use queue::EventQueue;
@@ -51,16 +52,16 @@ impl<E> Context<'_, E> {
     /// Records a trace line stamped with the current time.
     pub fn trace(
         &mut self,
-        component: &str,
-        event: &str,
+        component: &'static str,
+        event: impl Into<Cow<'static, str>>,
         key: Option<&str>,
         rv: Option<u64>,
         detail: String,
     ) {
         self.trace.record(TraceEvent {
             time: self.now,
-            component: component.to_owned(),
-            event: event.to_owned(),
+            component: Cow::Borrowed(component),
+            event: event.into(),
             key: key.map(str::to_owned),
             resource_version: rv,
             detail,

@@ -5,6 +5,7 @@
 //! it, and its running hash proves that two runs (native and WebAssembly) were identical.
 //! The ring keeps only the newest lines (a bounded buffer); the hash and count cover every line.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 
@@ -17,10 +18,11 @@ use crate::time::SimTime;
 pub struct TraceEvent {
     /// When it happened.
     pub time: SimTime,
-    /// Which component emitted it (`apiserver`, `reflector`, `workqueue`, …).
-    pub component: String,
-    /// What happened (`PUT`, `ADDED`, `Get`, `Reconcile`, …).
-    pub event: String,
+    /// Which component emitted it (`apiserver`, `reflector`, `workqueue`, …); a static name, so
+    /// recording an event does not allocate for it.
+    pub component: Cow<'static, str>,
+    /// What happened (`PUT`, `ADDED`, `Get`, `Reconcile`, …); static except for rare events.
+    pub event: Cow<'static, str>,
     /// The object key (`namespace/name`) it concerns, if any.
     pub key: Option<String>,
     /// The resourceVersion involved, if any.
@@ -129,7 +131,7 @@ impl Trace {
 mod tests {
     use super::*;
 
-    fn ev(ms: u64, event: &str) -> TraceEvent {
+    fn ev(ms: u64, event: &'static str) -> TraceEvent {
         TraceEvent {
             time: SimTime::from_millis(ms),
             component: "apiserver".into(),
