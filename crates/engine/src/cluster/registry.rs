@@ -12,8 +12,22 @@ pub fn metric_key(name: &str, labels: &[(&str, &str)]) -> String {
     if labels.is_empty() {
         return name.to_owned();
     }
-    let inner: Vec<String> = labels.iter().map(|(k, v)| format!("{k}=\"{v}\"")).collect();
-    format!("{name}{{{}}}", inner.join(","))
+    // Built by hand rather than with format!: requests and reconciles count on every event.
+    let len = labels
+        .iter()
+        .map(|(k, v)| k.len() + v.len() + 4)
+        .sum::<usize>();
+    let mut key = String::with_capacity(name.len() + 1 + len);
+    key.push_str(name);
+    for (i, (k, v)) in labels.iter().enumerate() {
+        key.push(if i == 0 { '{' } else { ',' });
+        key.push_str(k);
+        key.push_str("=\"");
+        key.push_str(v);
+        key.push('"');
+    }
+    key.push('}');
+    key
 }
 
 /// Counters, gauges and histograms of one run.
@@ -21,7 +35,34 @@ pub fn metric_key(name: &str, labels: &[(&str, &str)]) -> String {
 pub struct Registry {
     counters: BTreeMap<String, f64>,
     gauges: BTreeMap<String, f64>,
-    histograms: BTreeMap<String, Histogram>,
+    histograms: BTreeMap<String, HistogramEntry>,
+}
+
+/// A histogram and the keys of what it exports, built once when it is created.
+#[derive(Clone, Debug, Serialize)]
+struct HistogramEntry {
+    histogram: Histogram,
+    /// `_count`, `_sum`, then the quantiles 0.5, 0.9 and 0.99.
+    keys: [String; 5],
+}
+
+const QUANTILES: [(&str, f64); 3] = [("0.5", 0.5), ("0.9", 0.9), ("0.99", 0.99)];
+
+impl HistogramEntry {
+    fn new(key: &str, histogram: Histogram) -> HistogramEntry {
+        let (name, labels) = split_key(key);
+        let [(q1, _), (q2, _), (q3, _)] = QUANTILES;
+        HistogramEntry {
+            histogram,
+            keys: [
+                join_key(&format!("{name}_count"), labels, None),
+                join_key(&format!("{name}_sum"), labels, None),
+                join_key(name, labels, Some(q1)),
+                join_key(name, labels, Some(q2)),
+                join_key(name, labels, Some(q3)),
+            ],
+        }
+    }
 }
 
 impl Registry {
@@ -54,11 +95,12 @@ impl Registry {
         buckets: impl FnOnce() -> Result<Histogram, ConfigError>,
     ) {
         match self.histograms.get_mut(key) {
-            Some(h) => h.observe(value),
+            Some(e) => e.histogram.observe(value),
             None => {
                 if let Ok(mut h) = buckets() {
                     h.observe(value);
-                    self.histograms.insert(key.to_owned(), h);
+                    let entry = HistogramEntry::new(key, h);
+                    self.histograms.insert(key.to_owned(), entry);
                 }
             }
         }
@@ -76,30 +118,34 @@ impl Registry {
 
     /// A histogram.
     pub fn histogram(&self, key: &str) -> Option<&Histogram> {
-        self.histograms.get(key)
+        self.histograms.get(key).map(|e| &e.histogram)
     }
 
     /// Every value as `key → number`: counters, gauges, and for each histogram its `_count`,
     /// `_sum` and the quantiles 0.5, 0.9 and 0.99 (as `{quantile="0.99"}`).
     pub fn flatten(&self) -> BTreeMap<String, f64> {
-        let mut out: BTreeMap<String, f64> = self.counters.clone();
-        out.extend(self.gauges.iter().map(|(k, v)| (k.clone(), *v)));
-        for (key, h) in &self.histograms {
-            let (name, labels) = split_key(key);
-            out.insert(
-                join_key(&format!("{name}_count"), labels, None),
-                h.count() as f64,
-            );
-            out.insert(join_key(&format!("{name}_sum"), labels, None), h.sum());
-            for q in ["0.5", "0.9", "0.99"] {
-                let v = h.quantile(q.parse().unwrap_or(0.5));
-                out.insert(
-                    join_key(name, labels, Some(q)),
-                    if v.is_finite() { v } else { 0.0 },
-                );
+        let mut out = BTreeMap::new();
+        self.for_each_value(|key, value| {
+            out.insert(key.to_owned(), value);
+        });
+        out
+    }
+
+    /// Visits what [`Registry::flatten`] returns, without building the map: counters, then
+    /// gauges, then the histograms' values (a gauge named like a counter is visited after it).
+    pub fn for_each_value(&self, mut visit: impl FnMut(&str, f64)) {
+        for (key, value) in self.counters.iter().chain(&self.gauges) {
+            visit(key, *value);
+        }
+        for e in self.histograms.values() {
+            let h = &e.histogram;
+            visit(&e.keys[0], h.count() as f64);
+            visit(&e.keys[1], h.sum());
+            for (key, (_, q)) in e.keys[2..].iter().zip(QUANTILES) {
+                let v = h.quantile(q);
+                visit(key, if v.is_finite() { v } else { 0.0 });
             }
         }
-        out
     }
 }
 

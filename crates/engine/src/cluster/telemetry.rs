@@ -1,5 +1,6 @@
 //! Metrics with upstream names, sampled into series, and the process's memory accounting.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use crate::error::ConfigError;
@@ -36,9 +37,15 @@ fn client_wait_buckets() -> Result<Histogram, ConfigError> {
 impl Cluster {
     /// Counts an answered request (`apiserver_request_total{code,verb}`).
     pub(super) fn count_request(&mut self, verb: &str, code: u16) {
+        let code_text = match code {
+            200 => Cow::Borrowed("200"),
+            201 => Cow::Borrowed("201"),
+            429 => Cow::Borrowed("429"),
+            other => Cow::Owned(other.to_string()),
+        };
         let key = metric_key(
             "apiserver_request_total",
-            &[("code", &code.to_string()), ("verb", verb)],
+            &[("code", &code_text), ("verb", verb)],
         );
         self.reg.inc(&key, 1.0);
     }
@@ -85,9 +92,15 @@ impl Cluster {
         let now = ctx.now();
         let (pod_store, watch_buffers, goroutines) = self.workload_memory();
         let Some(op) = self.op.as_ref() else { return };
-        let list_copies: u64 = op.workers.iter().flatten().map(|j| j.list_bytes).sum();
-        let queue_entries = (op.queue.len() + op.queue.waiting_len() + op.active_workers()) as u64;
-        let inflight: u64 = op.workers.iter().flatten().map(|j| j.held_bytes).sum();
+        // one pass over the workers: this runs after every event
+        let (active, list_copies, inflight) = op
+            .workers
+            .iter()
+            .flatten()
+            .fold((0, 0, 0), |(n, lists, held), j| {
+                (n + 1, lists + j.list_bytes, held + j.held_bytes)
+            });
+        let queue_entries = (op.queue.len() + op.queue.waiting_len() + active) as u64;
         let owners = [
             (
                 HeapOwner::InformerStore,
@@ -115,9 +128,9 @@ impl Cluster {
     pub(super) fn sample(&mut self, ctx: &mut Context<'_, Ev>) {
         self.update_gauges(ctx.now());
         let t = ctx.now().as_secs_f64();
-        for (key, value) in self.reg.flatten() {
-            self.series.record(&key, t, value);
-        }
+        let series = &mut self.series;
+        self.reg
+            .for_each_value(|key, value| series.record(key, t, value));
         ctx.schedule_in(SAMPLE_INTERVAL, Ev::Sample);
     }
 

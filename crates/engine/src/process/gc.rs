@@ -440,10 +440,13 @@ impl GcPacer {
     /// The fraction of the process's CPU the GC uses at `now` (0 outside marking): what the
     /// simulation takes away from reconciles.
     pub fn gc_cpu_fraction(&self, now: SimTime) -> f64 {
+        // Marks run one after another (a cycle's mark starts no earlier than the previous one
+        // ends), so only the newest mark that has started can cover `now`.
         self.history
             .iter()
             .rev()
-            .find(|c| c.mark_start <= now && now < c.mark_end)
+            .find(|c| c.mark_start <= now)
+            .filter(|c| now < c.mark_end)
             .map_or(0.0, |c| c.utilization)
     }
 

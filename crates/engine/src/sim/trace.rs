@@ -71,13 +71,49 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// Folds written text into an FNV-1a 64 hash.
 struct FnvWriter(u64);
 
-impl fmt::Write for FnvWriter {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for b in s.bytes() {
+impl FnvWriter {
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(FNV_PRIME);
         }
-        Ok(())
+    }
+
+    /// `n` in decimal, at least `width` digits (zero-padded), as `{n:0width$}` writes it.
+    fn decimal(&mut self, mut n: u64, width: usize) {
+        let mut digits = [b'0'; 20];
+        let mut i = digits.len();
+        while n > 0 || digits.len() - i < width.max(1) {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        self.bytes(&digits[i..]);
+    }
+
+    /// Folds in exactly the bytes of `format!("{event}\n")`, without formatting machinery.
+    fn line(&mut self, e: &TraceEvent) {
+        let millis = e.time.as_nanos() / 1_000_000;
+        self.decimal(millis / 1000, 1);
+        self.bytes(b".");
+        self.decimal(millis % 1000, 3);
+        self.bytes(b"s ");
+        self.bytes(e.component.as_bytes());
+        self.bytes(b" ");
+        self.bytes(e.event.as_bytes());
+        if let Some(key) = &e.key {
+            self.bytes(b" ");
+            self.bytes(key.as_bytes());
+        }
+        if let Some(rv) = e.resource_version {
+            self.bytes(b" rv=");
+            self.decimal(rv, 1);
+        }
+        if !e.detail.is_empty() {
+            self.bytes(b" ");
+            self.bytes(e.detail.as_bytes());
+        }
+        self.bytes(b"\n");
     }
 }
 
@@ -97,7 +133,7 @@ impl Trace {
     pub fn record(&mut self, event: TraceEvent) {
         // Hash the line as Display writes it, without building a String.
         let mut hasher = FnvWriter(self.hash);
-        let _ = fmt::Write::write_fmt(&mut hasher, format_args!("{event}\n"));
+        hasher.line(&event);
         self.hash = hasher.0;
         self.total += 1;
         if self.ring.len() == self.capacity {
@@ -161,6 +197,31 @@ mod tests {
         assert_eq!(small.events().count(), 2);
         assert_eq!(small.total(), 5);
         assert_eq!(small.hash(), big.hash());
+    }
+
+    /// FNV-1a 64 of `text`, byte by byte.
+    fn fnv_of(text: &str) -> u64 {
+        text.bytes().fold(FNV_OFFSET, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
+        })
+    }
+
+    #[test]
+    fn the_hash_folds_exactly_the_displayed_line() {
+        let mut events = vec![ev(0, "ADDED"), ev(7, "PUT"), ev(61_005, "GET")];
+        let mut bare = ev(u64::MAX / 1_000_000, "LIST");
+        bare.key = None;
+        bare.resource_version = None;
+        bare.detail = String::new();
+        events.push(bare);
+        let mut rv0 = ev(999, "PATCH");
+        rv0.resource_version = Some(0);
+        events.push(rv0);
+        for e in events {
+            let mut t = Trace::default();
+            t.record(e.clone());
+            assert_eq!(t.hash(), fnv_of(&format!("{e}\n")), "{e}");
+        }
     }
 
     #[test]
