@@ -27,6 +27,10 @@ async function wasmVsNative(page) {
     const native = nativeRun(preset, seconds);
     const wasm = await page.evaluate(async ([p, s]) => {
       const m = await import(new URL('pkg/flywheel_web.js', document.baseURI).href);
+      // V8 first runs wasm in its baseline tier and optimizes hot functions as they run; the
+      // page runs for minutes, so measure after one warm-up run, as the native binary is
+      // already compiled ahead of time.
+      m.bench_run(p, s / 4, 2);
       const t0 = performance.now();
       const r = m.bench_run(p, s, 1);
       return { events: r[0], wall: (performance.now() - t0) / 1000 };
@@ -83,15 +87,30 @@ async function sizeAndStart(site) {
   row('wasm size, raw', wasm.length / 1024, 'KiB', null, '—');
   row('wasm size, gzipped', gz / 1024, 'KiB', 300 * 1000 / 1024, '≤ 300 KB', gz <= 300 * 1000);
   const { page } = site;
-  let transfer = 0;
-  const onResponse = async (res) => { try { transfer += (await res.body()).length; } catch { /* redirect */ } };
+  // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
+  const served = new Set();
+  const onResponse = (res) => {
+    const u = new URL(res.url());
+    if (u.hostname === '127.0.0.1' && res.status() === 200) served.add(u.pathname);
+  };
   page.on('response', onResponse);
   const t0 = Date.now();
   await page.goto(`${site.url}?preset=flywheel`);
   await page.waitForSelector('#play:not([disabled])');
   const interactive = Date.now() - t0;
   page.off('response', onResponse);
-  row('total transfer (uncompressed)', transfer / 1024, 'KiB', null, '—');
+  let raw = 0;
+  let zipped = 0;
+  for (const pathname of served) {
+    const rel = decodeURIComponent(pathname).slice(new URL(site.url).pathname.length) || 'index.html';
+    const file = path.join(ROOT, 'dist', rel.endsWith('/') ? `${rel}index.html` : rel);
+    if (!fs.existsSync(file)) continue;
+    const body = fs.readFileSync(file);
+    raw += body.length;
+    zipped += zlib.gzipSync(body, { level: 9 }).length;
+  }
+  row(`total transfer, ${served.size} files (uncompressed)`, raw / 1024, 'KiB', null, '—');
+  row('total transfer, gzipped', zipped / 1024, 'KiB', null, '—');
   row('time to first interactive on 127.0.0.1', interactive, 'ms', 1000, '≤ 1 s', interactive <= 1000);
 }
 

@@ -51,7 +51,8 @@ test('the maximum objects at the maximum speed stay responsive with a bounded he
   const heap0 = await heapMb();
   const c0 = await clock();
   await site.page.waitForTimeout(5000);
-  assert.ok((await clock()) > c0, 'the clock runs');
+  const finished = (await site.page.$('#clock .done')) !== null;
+  assert.ok((await clock()) > c0 || finished, 'the clock runs (or the run already reached its end)');
   const heap1 = await heapMb();
   assert.ok(heap1 < Math.max(64, heap0 * 3), `JS heap ${heap0.toFixed(1)} → ${heap1.toFixed(1)} MiB`);
   await assertResponsive('max objects at max speed');

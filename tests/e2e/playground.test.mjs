@@ -77,6 +77,15 @@ test('A/B: compare runs a second variant on the same clock', async () => {
   assert.equal(await page.getAttribute('#verdict-b', 'data-state'), 'converged');
   assert.ok((await inkedPixels(page, '#pipeline-b')) > 10000);
   assert.match(page.url(), /b=sub\.status-patch\.pred\.guard/);
+  // the event log shows either run: A's is full of its own MODIFIED events, B's is not
+  await page.click('#play'); // pause, so both logs are read at the same moment
+  await page.click('#tab-log');
+  const modified = () => page.$$eval('#event-log .line', (els) => els.filter((e) => e.textContent.startsWith('MODIFIED')).length);
+  const inA = await modified();
+  await page.click('#side-b');
+  assert.equal(await page.getAttribute('#side-b', 'aria-pressed'), 'true');
+  const inB = await modified();
+  assert.ok(inA > 2 * inB, `A's log has more MODIFIED lines (${inA}) than B's (${inB})`);
   await site.screenshot('compare');
   noProblems();
 });

@@ -45,14 +45,19 @@ const SCENARIOS: [(&str, u64); 3] = [
     ("list-full-scan", 60),
 ];
 
-/// Runs a preset for `seconds` of simulated time; returns (events, wall seconds).
-pub fn time_preset(name: &str, seconds: u64) -> Option<(u64, f64)> {
+/// A run of a preset that ends after `seconds` of simulated time.
+fn start(name: &str, seconds: u64) -> Option<Run> {
     let scenario = presets::load(name, &[]).ok()?;
     let options = RunOptions {
         duration: Some(Duration::from_secs(seconds)),
         ..RunOptions::default()
     };
-    let mut run = Run::new(scenario, &options).ok()?;
+    Run::new(scenario, &options).ok()
+}
+
+/// Runs a preset for `seconds` of simulated time; returns (events, wall seconds).
+pub fn time_preset(name: &str, seconds: u64) -> Option<(u64, f64)> {
+    let mut run = start(name, seconds)?;
     let started = Instant::now();
     while !run.advance(1_000_000) {}
     let wall = started.elapsed().as_secs_f64();
@@ -198,11 +203,49 @@ fn long_run_row(rows: &mut Vec<Row>) {
     });
 }
 
+/// The longest single engine event of `seconds` of a preset, and its first trace line: the page
+/// cannot split one event across frames, so this bounds its longest task.
+pub fn longest_event(name: &str, seconds: u64) -> Option<(Duration, String)> {
+    let mut run = start(name, seconds)?;
+    let mut longest = (Duration::ZERO, String::new());
+    loop {
+        let seen = run.trace().total();
+        let started = Instant::now();
+        let finished = run.advance(1);
+        let took = started.elapsed();
+        if took > longest.0 {
+            let line = run.trace_since(seen).next().map(ToString::to_string);
+            longest = (took, line.unwrap_or_default());
+        }
+        if finished {
+            return Some(longest);
+        }
+    }
+}
+
+fn longest_event_row(rows: &mut Vec<Row>) {
+    let (name, seconds) = ("seed-000-incident", 60);
+    let Some((took, line)) = longest_event(name, seconds) else {
+        return;
+    };
+    let ms = took.as_secs_f64() * 1000.0;
+    rows.push(Row {
+        figure: format!("longest single engine event, {name} ({seconds} s): {line}"),
+        value: ms,
+        unit: "ms".into(),
+        peer: Some(50.0),
+        ratio: Some(ms / 50.0),
+        target: "— (a page task over 50 ms is a long task)".into(),
+        pass: None,
+    });
+}
+
 /// Every native figure.
 pub fn native_rows() -> Vec<Row> {
     let mut rows = Vec::new();
     memory_rows(&mut rows);
     long_run_row(&mut rows);
     event_rate_rows(&mut rows);
+    longest_event_row(&mut rows);
     rows
 }

@@ -163,6 +163,7 @@ messages! {
     InspectDerived => "Reconstructed from the run's events; highlighted: changed since the previous event.",
         "由运行事件重建；高亮部分为自上一事件以来的变化。";
     EventLog => "Event log", "事件日志";
+    ShowRun => "Show run", "显示运行";
     Explain => "What happens", "发生了什么";
     Myths => "Myth vs upstream", "传言与上游代码";
     FixFieldIndex => "Fix: FieldIndexer on the owner", "修复：按 owner 建 FieldIndexer";

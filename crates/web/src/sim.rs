@@ -220,6 +220,14 @@ impl Engine {
         Ok(Engine { a, b })
     }
 
+    /// The lane the panels show: B for `side` 1 when comparing, A otherwise.
+    pub fn lane(&self, side: usize) -> &Lane {
+        match (side, &self.b) {
+            (1, Some(b)) => b,
+            _ => &self.a,
+        }
+    }
+
     /// The lanes.
     pub fn lanes(&self) -> impl Iterator<Item = &Lane> {
         std::iter::once(&self.a).chain(self.b.as_ref())

@@ -59,6 +59,8 @@ pub struct AppState {
     pub embed_dialog: bool,
     /// The inspected object.
     pub selected: Option<String>,
+    /// Which run the inspect panel and the event log show when comparing: 0 is A, 1 is B.
+    pub side: usize,
     /// The panel shown.
     pub tab: Tab,
     /// Notices.
@@ -79,6 +81,7 @@ impl AppState {
             help: false,
             embed_dialog: false,
             selected: None,
+            side: 0,
             tab: Tab::Explain,
             notices: ignored.into_iter().map(Notice::Ignored).collect(),
             copied: false,
@@ -151,6 +154,8 @@ pub enum Action {
     CloseDialogs,
     /// Inspect an object.
     Select(String),
+    /// Show run A (0) or B (1) in the inspect panel and the event log.
+    SetSide(usize),
     /// Show a panel.
     SetTab(Tab),
     /// Add a notice.
@@ -251,6 +256,7 @@ impl AppState {
                 self.tab = Tab::Inspect;
             }
             Action::SetTab(t) => self.tab = t,
+            Action::SetSide(side) => self.side = side.min(1),
             Action::Notify(n) if !self.notices.contains(&n) => self.notices.push(n),
             Action::Dismiss(i) if i < self.notices.len() => {
                 self.notices.remove(i);

@@ -66,7 +66,7 @@ impl Run {
         // Debug builds check the invariants as they go, at a cost that stays a small share of
         // the run (each check reads every object once).
         let check_interval = DEBUG_CHECK_INTERVAL.max(objects.saturating_mul(8));
-        let mut run = Run {
+        let run = Run {
             sim,
             end,
             seed,
@@ -77,7 +77,11 @@ impl Run {
             next_check_at: check_interval,
         };
         #[cfg(debug_assertions)]
-        run.check_invariants_every(check_interval);
+        let run = {
+            let mut run = run;
+            run.check_invariants_every(check_interval);
+            run
+        };
         Ok(run)
     }
 

@@ -17,7 +17,7 @@
 //! - There is no transformer (`TransformFunc`) and no key function: keys are always
 //!   `MetaNamespaceKeyFunc` ([`crate::object::Object::key`]) or a tombstone's key.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::informer::delta::{
     dedup_deltas, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
@@ -33,6 +33,14 @@ pub trait KnownObjects {
     /// Every stored key (`KeyLister.ListKeys`); the order is the order in which the FIFOs emit
     /// tombstones and syncs, so it must be deterministic.
     fn list_keys(&self) -> Vec<String>;
+
+    /// Visits every stored key in [`KnownObjects::list_keys`] order, without copying the keys
+    /// (a relist of a large cache visits them all).
+    fn for_each_key(&self, visit: &mut dyn FnMut(&str)) {
+        for key in self.list_keys() {
+            visit(&key);
+        }
+    }
 }
 
 /// No known objects: client-go's `knownObjects == nil` (client-go `tools/cache/delta_fifo.go`).
@@ -62,6 +70,10 @@ impl KnownObjects for BTreeMap<String, ObjectRef> {
     /// The map's keys, sorted.
     fn list_keys(&self) -> Vec<String> {
         self.keys().cloned().collect()
+    }
+
+    fn for_each_key(&self, visit: &mut dyn FnMut(&str)) {
+        self.keys().for_each(|k| visit(k));
     }
 }
 
@@ -178,12 +190,20 @@ impl DeltaFifo {
         known: &K,
     ) {
         let action = self.replace_action();
-        let mut listed_keys = BTreeSet::new();
+        // keys queued before this LIST are the only ones that can be unlisted: the LIST's own
+        // keys go to the back of the queue
+        let queued_before = self.queue.len();
+        let mut listed_keys = Vec::with_capacity(objects.len());
         for obj in objects {
-            listed_keys.insert(obj.key());
-            self.queue_action(action, DeltaObject::Object(obj));
+            let key = obj.key();
+            listed_keys.push(key.clone());
+            self.queue_action_keyed(key, action, DeltaObject::Object(obj));
         }
-        let mut queued_deletions = self.tombstone_unlisted_queued(&listed_keys);
+        // A LIST comes in key order, so this sort only checks it.
+        listed_keys.sort_unstable();
+        listed_keys.dedup();
+        let listed_keys = ListedKeys(listed_keys);
+        let mut queued_deletions = self.tombstone_unlisted_queued(&listed_keys, queued_before);
         queued_deletions += self.tombstone_unlisted_known(&listed_keys, known);
         if !self.populated {
             self.populated = true;
@@ -298,11 +318,16 @@ impl DeltaFifo {
 
     /// Tombstones every queued key that is not listed; returns how many (client-go
     /// `tools/cache/delta_fifo.go` `Replace`, "deletion detection against objects in the queue").
-    fn tombstone_unlisted_queued(&mut self, listed_keys: &BTreeSet<String>) -> usize {
+    fn tombstone_unlisted_queued(
+        &mut self,
+        listed_keys: &ListedKeys,
+        queued_before: usize,
+    ) -> usize {
         let unlisted: Vec<String> = self
             .queue
             .iter()
-            .filter(|key| !listed_keys.contains(*key))
+            .take(queued_before)
+            .filter(|key| !listed_keys.contains(key))
             .cloned()
             .collect();
         for key in &unlisted {
@@ -316,18 +341,18 @@ impl DeltaFifo {
     /// `tools/cache/delta_fifo.go` `Replace`, "objects not present in the queue").
     fn tombstone_unlisted_known<K: KnownObjects + ?Sized>(
         &mut self,
-        listed_keys: &BTreeSet<String>,
+        listed_keys: &ListedKeys,
         known: &K,
     ) -> usize {
         let mut count = 0;
-        for key in known.list_keys() {
-            if listed_keys.contains(&key) || self.items.contains_key(&key) {
-                continue;
+        known.for_each_key(&mut |key| {
+            if listed_keys.contains(key) || self.items.contains_key(key) {
+                return;
             }
-            let stored = known.get_by_key(&key);
-            self.queue_tombstone(key, stored);
+            let stored = known.get_by_key(key);
+            self.queue_tombstone(key.to_owned(), stored);
             count += 1;
-        }
+        });
         count
     }
 
@@ -347,15 +372,24 @@ impl DeltaFifo {
     /// Appends a delta to its key's accumulator, deduplicates, and queues the key if it was not
     /// queued (client-go `tools/cache/delta_fifo.go` `queueActionInternalLocked`).
     fn queue_action(&mut self, delta_type: DeltaType, object: DeltaObject) {
-        let key = object.key();
-        let deltas = self.items.entry(key.clone()).or_default();
-        let newly_queued = deltas.is_empty();
-        let before = deltas.len();
-        deltas.push(Delta { delta_type, object });
-        dedup_deltas(deltas);
-        self.pending = self.pending + deltas.len() - before;
-        if newly_queued {
-            self.queue.push_back(key);
+        self.queue_action_keyed(object.key(), delta_type, object);
+    }
+
+    /// [`DeltaFifo::queue_action`] with the object's key already computed.
+    fn queue_action_keyed(&mut self, key: String, delta_type: DeltaType, object: DeltaObject) {
+        let delta = Delta { delta_type, object };
+        match self.items.get_mut(&key) {
+            Some(deltas) if !deltas.is_empty() => {
+                let before = deltas.len();
+                deltas.push(delta);
+                dedup_deltas(deltas);
+                self.pending = self.pending + deltas.len() - before;
+            }
+            _ => {
+                self.pending += 1;
+                self.queue.push_back(key.clone());
+                self.items.insert(key, vec![delta]);
+            }
         }
     }
 
@@ -372,5 +406,18 @@ impl DeltaFifo {
         if self.populated && self.initial_population_count == 0 {
             self.synced = true;
         }
+    }
+}
+
+/// The keys of a LIST, sorted, for the deletion detection of `Replace`.
+struct ListedKeys(Vec<String>);
+
+impl ListedKeys {
+    fn contains(&self, key: &str) -> bool {
+        self.0.binary_search_by(|k| k.as_str().cmp(key)).is_ok()
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
     }
 }

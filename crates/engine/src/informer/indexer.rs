@@ -416,6 +416,10 @@ impl KnownObjects for Indexer {
     fn list_keys(&self) -> Vec<String> {
         Indexer::list_keys(self)
     }
+
+    fn for_each_key(&self, visit: &mut dyn FnMut(&str)) {
+        self.items.keys().for_each(|k| visit(k));
+    }
 }
 
 /// A handler notification produced by applying deltas to the cache (client-go

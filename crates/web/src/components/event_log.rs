@@ -26,10 +26,14 @@ pub fn event_log() -> Html {
     let engine = ctx.engine.borrow();
     let lines: Vec<String> = engine
         .as_ref()
-        .map(|e| e.a.log.iter().rev().take(120).map(format_line).collect())
+        .map(|e| {
+            let lane = e.lane(ctx.state.side);
+            lane.log.iter().rev().take(120).map(format_line).collect()
+        })
         .unwrap_or_default();
     html! {
         <div class="log">
+            <super::side_picker::SidePicker />
             <p class="cmd"><code>{ "$ kubectl get mycrd -A -w --output-watch-events" }</code></p>
             <pre id="event-log" tabindex="0" aria-label="event log"><code>
                 { format!("{HEADER}\n") }

@@ -12,7 +12,7 @@ pub fn inspect() -> Html {
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let engine = ctx.engine.borrow();
-    let Some(objects) = engine.as_ref().map(|e| &e.a.objects) else {
+    let Some(objects) = engine.as_ref().map(|e| &e.lane(ctx.state.side).objects) else {
         return html! {};
     };
     let keys: Vec<String> = objects.keys().take(60).cloned().collect();
@@ -39,6 +39,7 @@ pub fn inspect() -> Html {
     });
     html! {
         <div class="inspect">
+            <super::side_picker::SidePicker />
             <p class="muted">{ Msg::InspectHint.text(lang) }</p>
             <ul class="objects">{ for buttons }</ul>
             <p class="cmd"><code>{ format!("$ kubectl get mycrd {} -n {} -o yaml", selected.split('/').nth(1).unwrap_or(""), selected.split('/').next().unwrap_or("")) }</code></p>

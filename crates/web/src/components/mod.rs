@@ -15,6 +15,7 @@ mod notices;
 mod pipelines;
 mod scenario;
 mod settings_file;
+mod side_picker;
 mod tabs;
 
 pub use layout::Layout;

@@ -82,6 +82,7 @@ pub fn pipelines() -> Html {
                     lane.and_then(|l| pipeline_draw::hit(l, x, y, web::now_ms()))
                 });
                 if let Some(k) = key {
+                    ctx.dispatch(Action::SetSide(i));
                     ctx.dispatch(Action::Select(k));
                 }
             })
