@@ -44,7 +44,9 @@ ensure_wasm_bindgen() {
   local want have
   want=$(wasm_bindgen_version)
   [ -n "$want" ] || die "no wasm-bindgen entry in Cargo.lock"
-  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')
+  # `|| true`: on a fresh machine the CLI is absent, and under `set -o pipefail` its exit
+  # status 127 would otherwise end the script here.
+  have=$( (wasm-bindgen --version 2>/dev/null || true) | awk '{print $2}')
   if [ "$have" != "$want" ]; then
     say "installing wasm-bindgen-cli $want (found: ${have:-none}; a cold install takes about 4 minutes)"
     # --locked is not used: the registry lacks a crate that the CLI's own lock file pins.
