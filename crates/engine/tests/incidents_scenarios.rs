@@ -65,7 +65,7 @@ fn each_fix_shows_in_the_go_code_it_stands_for() {
             ("cache.namespaced", "true"),
         ],
     );
-    assert!(fixed.contains("IndexField(ctx, &corev1.Pod{}, ownerKey"));
+    assert!(fixed.contains("IndexField(context.Background(), &corev1.Pod{}, ownerKey"));
     assert!(fixed.contains("client.MatchingFields{ownerKey: obj.Name}"));
     assert!(fixed.contains("DefaultNamespaces"));
     assert!(go("list-full-scan", &[("cache.metadata_only", "true")]).contains("OnlyMetadata"));

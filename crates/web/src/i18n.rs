@@ -160,8 +160,10 @@ messages! {
     InspectHint => "Click an object (or a token in the pipeline) to see it as kubectl get -o yaml prints it.",
         "点击一个对象（或管线中的令牌）即可看到 kubectl get -o yaml 的输出。";
     InspectNothing => "No object yet: press play.", "还没有对象：请按播放。";
-    InspectDerived => "Reconstructed from the run's events; highlighted: changed since the previous event.",
-        "由运行事件重建；高亮部分为自上一事件以来的变化。";
+    InspectDerived => "The object as the API server stores it; highlighted: changed since its previous version.",
+        "API server 中存储的对象；高亮部分为相对上一个版本的变化。";
+    InspectDeleted => "Deleted: this is the last state its DELETED watch event carried.",
+        "已删除：这是其 DELETED watch 事件携带的最后状态。";
     EventLog => "Event log", "事件日志";
     ShowRun => "Show run", "显示运行";
     Explain => "What happens", "发生了什么";

@@ -1,293 +1,190 @@
-//! The custom resources as `kubectl get -o yaml` would print them, reconstructed from the run's
-//! trace (the engine exposes events, not its store): resourceVersion from the API server's
-//! replies and watch events, generation from the CRD's rules (without `/status` every change bumps
-//! it; with `/status` only spec changes do), status from the reconcile program's steps.
+//! A custom resource as `kubectl get -o yaml` prints it: the object the engine's API server
+//! stores, in its wire shape (`flywheel_engine::apiserver::wire`), with map keys in sorted order
+//! and strings quoted where YAML would read them as something else, as `sigs.k8s.io/yaml` does.
+//! Lines that differ from the version before it (from the API server's watch cache) are marked.
 
-use std::collections::{BTreeMap, BTreeSet};
+use flywheel_engine::apiserver::wire::object_to_value;
+use flywheel_engine::cluster::inspect::Inspected;
+use flywheel_engine::cluster::worker::rfc3339_seconds;
+use flywheel_engine::controller::go_code::changed_lines;
+use flywheel_engine::object::Object;
+use flywheel_engine::time::SimTime;
+use serde_json::{Map, Value};
 
-use flywheel_engine::controller::program::{StatusValue, Step};
-use flywheel_engine::scenario::Scenario;
-use flywheel_engine::sim::TraceEvent;
+/// The `apiVersion` printed for the custom resource.
+const API_VERSION: &str = "example.com/v1";
 
-/// One object's reconstructed state.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ObjectState {
-    /// `metadata.resourceVersion`.
-    pub resource_version: u64,
-    /// `metadata.generation`.
-    pub generation: u64,
-    /// `spec.replicas` (what a spec edit changes).
-    pub replicas: u64,
-    /// Labels added by `label` actions.
-    pub labeled: bool,
-    /// When it was created (virtual seconds).
-    pub created_s: f64,
-    /// Status fields in order.
-    pub status: BTreeMap<String, String>,
-    /// Deleted (a `DELETED` watch event arrived).
-    pub deleted: bool,
-    /// The YAML before the latest change (for highlighting).
-    pub previous: Vec<String>,
+/// The YAML of `inspected`, and for each line whether it changed since the previous version.
+pub fn yaml(inspected: &Inspected) -> (Vec<String>, Vec<bool>) {
+    let now = object_yaml(&inspected.object);
+    let changed = match &inspected.previous {
+        Some(before) => changed_lines(&object_yaml(before), &now),
+        None => vec![false; now.len()],
+    };
+    (now, changed)
 }
 
-/// How the scenario writes status, read once from its program.
-#[derive(Clone, Debug, PartialEq)]
-struct Writer {
-    kind: String,
-    status_subresource: bool,
-    status_endpoint: bool,
-    fields: Vec<(String, StatusValue)>,
+/// `kubectl get -o yaml` lines of one object.
+pub fn object_yaml(obj: &Object) -> Vec<String> {
+    let mut value = object_to_value(obj);
+    if let Some(root) = value.as_object_mut() {
+        root.insert("apiVersion".into(), Value::String(API_VERSION.into()));
+        if let Some(meta) = root.get_mut("metadata").and_then(Value::as_object_mut) {
+            // The wire shape keeps the deletion time as virtual nanoseconds; kubectl prints RFC 3339.
+            if let Some(ns) = meta.get("deletionTimestamp").and_then(Value::as_u64) {
+                let ts = rfc3339_seconds(SimTime::from_nanos(ns));
+                meta.insert("deletionTimestamp".into(), Value::String(ts));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Value::Object(map) = &value {
+        emit_map(map, 0, &mut out);
+    }
+    out
 }
 
-/// Every object, by `namespace/name`.
-#[derive(Clone, Debug)]
-pub struct Objects {
-    writer: Writer,
-    objects: BTreeMap<String, ObjectState>,
-    own_writes: BTreeSet<u64>,
-    reconciling_generation: BTreeMap<String, u64>,
-    pending_edits: u64,
-    pending_labels: u64,
-    counter: u64,
+fn emit_map(map: &Map<String, Value>, indent: usize, out: &mut Vec<String>) {
+    let pad = " ".repeat(indent);
+    for (key, value) in map {
+        let key = scalar(key);
+        match value {
+            Value::Object(m) if !m.is_empty() => {
+                out.push(format!("{pad}{key}:"));
+                emit_map(m, indent + 2, out);
+            }
+            Value::Array(items) if !items.is_empty() => {
+                // kubectl (go-yaml) writes a list under a key at the key's own indentation.
+                out.push(format!("{pad}{key}:"));
+                emit_list(items, indent, out);
+            }
+            v => out.push(format!("{pad}{key}: {}", inline(v))),
+        }
+    }
 }
 
-impl Objects {
-    /// An empty cluster for `scenario`.
-    pub fn new(scenario: &Scenario) -> Objects {
-        let fields = scenario
-            .reconcile
-            .steps
-            .iter()
-            .filter_map(|s| match s {
-                Step::SetStatus { field, value } => Some((field.clone(), value.clone())),
-                _ => None,
-            })
-            .collect();
-        let status_endpoint = scenario.reconcile.writes().is_some_and(|w| w.is_status());
-        Objects {
-            writer: Writer {
-                kind: scenario.crd.kind.clone(),
-                status_subresource: scenario.crd.status_subresource,
-                status_endpoint,
-                fields,
-            },
-            objects: BTreeMap::new(),
-            own_writes: BTreeSet::new(),
-            reconciling_generation: BTreeMap::new(),
-            pending_edits: 0,
-            pending_labels: 0,
-            counter: 0,
-        }
-    }
-
-    /// The keys, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.objects.keys()
-    }
-
-    /// One object.
-    pub fn get(&self, key: &str) -> Option<&ObjectState> {
-        self.objects.get(key)
-    }
-
-    /// The generation of `key` now (0 when unknown).
-    pub fn generation(&self, key: &str) -> u64 {
-        self.objects.get(key).map_or(0, |o| o.generation)
-    }
-
-    /// Updates the model with one trace event.
-    pub fn observe(&mut self, ev: &TraceEvent) {
-        let t = ev.time.as_secs_f64();
-        match (&*ev.component, &*ev.event) {
-            ("kubectl", "EditSpec") => self.pending_edits += self.objects.len().max(1) as u64,
-            ("kubectl", "Label") => self.pending_labels += self.objects.len().max(1) as u64,
-            ("worker", "Reconcile") => {
-                if let Some(k) = &ev.key {
-                    let g = self.generation(k);
-                    self.reconciling_generation.insert(k.clone(), g);
-                }
-            }
-            ("apiserver", "PUT" | "PATCH") if ev.detail == "code=200" => self.own_write(ev, t),
-            ("watch", kind) => self.watch(ev, kind, t),
-            _ => {}
-        }
-    }
-
-    fn own_write(&mut self, ev: &TraceEvent, t: f64) {
-        let (Some(key), Some(rv)) = (&ev.key, ev.resource_version) else {
-            return;
-        };
-        let Some(obj) = self.objects.get(key) else {
-            return;
-        };
-        if rv == obj.resource_version {
-            return;
-        }
-        self.own_writes.insert(rv);
-        self.counter += 1;
-        let observed = self.reconciling_generation.get(key).copied();
-        let w = self.writer.clone();
-        let counter = self.counter;
-        let Some(obj) = self.objects.get_mut(key) else {
-            return;
-        };
-        obj.previous = yaml_of(&w, key, obj);
-        obj.resource_version = rv;
-        if !w.status_subresource || w.status_endpoint {
-            for (field, value) in &w.fields {
-                obj.status
-                    .insert(field.clone(), status_value(value, t, observed, counter));
-            }
-        }
-        if !w.status_subresource && !w.status_endpoint {
-            obj.generation += 1;
-        }
-    }
-
-    fn watch(&mut self, ev: &TraceEvent, kind: &str, t: f64) {
-        let (Some(key), Some(rv)) = (&ev.key, ev.resource_version) else {
-            return;
-        };
-        let w = self.writer.clone();
-        match kind {
-            "ADDED" if !self.objects.contains_key(key) => {
-                let obj = ObjectState {
-                    resource_version: rv,
-                    generation: 1,
-                    replicas: 1,
-                    created_s: t,
-                    ..ObjectState::default()
-                };
-                self.objects.insert(key.clone(), obj);
-            }
-            "MODIFIED" if !self.own_writes.remove(&rv) => {
-                let edit = self.pending_edits > 0;
-                let label = !edit && self.pending_labels > 0;
-                if let Some(obj) = self.objects.get_mut(key) {
-                    if obj.resource_version >= rv {
-                        return;
-                    }
-                    obj.previous = yaml_of(&w, key, obj);
-                    obj.resource_version = rv;
-                    if edit {
-                        self.pending_edits -= 1;
-                        obj.generation += 1;
-                        obj.replicas += 1;
-                    } else if label {
-                        self.pending_labels -= 1;
-                        obj.labeled = true;
+fn emit_list(items: &[Value], indent: usize, out: &mut Vec<String>) {
+    let pad = " ".repeat(indent);
+    for item in items {
+        match item {
+            Value::Object(m) if !m.is_empty() => {
+                let mut nested = Vec::new();
+                emit_map(m, indent + 2, &mut nested);
+                for (i, line) in nested.into_iter().enumerate() {
+                    if i == 0 {
+                        out.push(format!("{pad}- {}", &line[indent + 2..]));
+                    } else {
+                        out.push(line);
                     }
                 }
             }
-            "DELETED" => {
-                if let Some(obj) = self.objects.get_mut(key) {
-                    obj.previous = yaml_of(&w, key, obj);
-                    obj.deleted = true;
-                    obj.resource_version = rv;
-                }
-            }
-            _ => {}
+            v => out.push(format!("{pad}- {}", inline(v))),
         }
-    }
-
-    /// The YAML of `key` now, and for each line whether it changed since the previous event.
-    pub fn yaml(&self, key: &str) -> Option<(Vec<String>, Vec<bool>)> {
-        let obj = self.objects.get(key)?;
-        let now = yaml_of(&self.writer, key, obj);
-        let changed = if obj.previous.is_empty() {
-            vec![false; now.len()]
-        } else {
-            flywheel_engine::controller::go_code::changed_lines(&obj.previous, &now)
-        };
-        Some((now, changed))
     }
 }
 
-fn status_value(v: &StatusValue, t: f64, observed: Option<u64>, counter: u64) -> String {
+/// A value on one line: scalars, and `{}` / `[]` for empty collections.
+fn inline(v: &Value) -> String {
     match v {
-        StatusValue::Constant(s) => s.clone(),
-        StatusValue::Now => format!("\"{}\"", rfc3339(t, false)),
-        StatusValue::NowMicro => format!("\"{}\"", rfc3339(t, true)),
-        StatusValue::Counter => counter.to_string(),
-        StatusValue::ObservedGeneration => observed.unwrap_or(0).to_string(),
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => scalar(s),
+        Value::Array(_) => "[]".into(),
+        Value::Object(_) => "{}".into(),
     }
 }
 
-fn yaml_of(w: &Writer, key: &str, o: &ObjectState) -> Vec<String> {
-    let (ns, name) = key.split_once('/').unwrap_or(("default", key));
-    let mut y = vec![
-        "apiVersion: example.com/v1".to_owned(),
-        format!("kind: {}", w.kind),
-        "metadata:".to_owned(),
-        format!("  creationTimestamp: \"{}\"", rfc3339(o.created_s, false)),
-    ];
-    if o.deleted {
-        y.push("  deletionTimestamp: (deleted)".to_owned());
-    }
-    y.push(format!("  generation: {}", o.generation));
-    if o.labeled {
-        y.push("  labels:".to_owned());
-        y.push("    team: flywheel".to_owned());
-    }
-    y.push(format!("  name: {name}"));
-    y.push(format!("  namespace: {ns}"));
-    y.push(format!("  resourceVersion: \"{}\"", o.resource_version));
-    y.push(format!("  uid: {}", fake_uid(key)));
-    y.push("spec:".to_owned());
-    y.push(format!("  replicas: {}", o.replicas));
-    if !o.status.is_empty() {
-        y.push("status:".to_owned());
-        for (k, v) in &o.status {
-            y.push(format!("  {k}: {v}"));
-        }
-    }
-    y
-}
-
-fn fake_uid(key: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in key.bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    let s = format!("{h:016x}{:016x}", h.rotate_left(17) ^ 0x5bd1_e995);
-    format!(
-        "{}-{}-{}-{}-{}",
-        &s[0..8],
-        &s[8..12],
-        &s[12..16],
-        &s[16..20],
-        &s[20..32]
-    )
-}
-
-/// RFC 3339 time of `t` virtual seconds after 2024-05-01T09:00:00Z (the run's wall-clock epoch).
-pub fn rfc3339(t: f64, micros: bool) -> String {
-    let whole = t.max(0.0).floor() as u64;
-    let secs = 9 * 3600 + whole;
-    let (day, rem) = (secs / 86_400, secs % 86_400);
-    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
-    let date = format!("2024-05-{:02}T{h:02}:{m:02}:{s:02}", 1 + day.min(30));
-    if micros {
-        format!("{date}.{:06}Z", ((t - t.floor()) * 1e6) as u64)
+/// A string as go-yaml writes it: plain when it reads back as the same string, else quoted.
+fn scalar(s: &str) -> String {
+    if needs_quotes(s) {
+        serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
     } else {
-        format!("{date}Z")
+        s.to_owned()
     }
+}
+
+fn needs_quotes(s: &str) -> bool {
+    const WORDS: [&str; 12] = [
+        "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", "none", "nan",
+    ];
+    let first = s.chars().next();
+    s.is_empty()
+        || s.parse::<f64>().is_ok()
+        || WORDS.contains(&s.to_ascii_lowercase().as_str())
+        || first.is_some_and(|c| c.is_ascii_digit() || "-?:,[]{}#&*!|>'\"%@` ".contains(c))
+        || s.ends_with(' ')
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.contains('\n')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use flywheel_engine::object::ObjectRef;
+    use serde_json::json;
 
-    #[test]
-    fn times_are_rfc3339() {
-        assert_eq!(rfc3339(0.0, false), "2024-05-01T09:00:00Z");
-        assert_eq!(rfc3339(3661.5, true), "2024-05-01T10:01:01.500000Z");
+    fn demo(rv: u64, phase: &str) -> Object {
+        let mut o = Object::new("MyCRD", "ns-0", "demo-0");
+        o.metadata.resource_version = rv;
+        o.metadata.generation = 2;
+        o.metadata.uid = "uid-1".into();
+        o.metadata.finalizers = vec!["example.com/cleanup".into()];
+        o.spec = json!({"replicas": 1});
+        o.status = json!({"phase": phase, "lastUpdated": "2024-05-01T09:00:03Z"});
+        o
     }
 
     #[test]
-    fn uids_look_like_uids() {
-        let u = fake_uid("ns-0/demo-0");
-        assert_eq!(u.len(), 36);
-        assert_ne!(u, fake_uid("ns-0/demo-1"));
+    fn an_object_prints_with_sorted_keys_and_quoted_versions_and_times() {
+        let y = object_yaml(&demo(42, "Running"));
+        assert_eq!(
+            y,
+            [
+                "apiVersion: example.com/v1",
+                "kind: MyCRD",
+                "metadata:",
+                "  finalizers:",
+                "  - example.com/cleanup",
+                "  generation: 2",
+                "  name: demo-0",
+                "  namespace: ns-0",
+                "  resourceVersion: \"42\"",
+                "  uid: uid-1",
+                "spec:",
+                "  replicas: 1",
+                "status:",
+                "  lastUpdated: \"2024-05-01T09:00:03Z\"",
+                "  phase: Running",
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_that_differ_from_the_previous_version_are_marked() {
+        let inspected = Inspected {
+            object: ObjectRef::new(demo(43, "Ready")),
+            previous: Some(ObjectRef::new(demo(42, "Running"))),
+            deleted: false,
+        };
+        let (lines, changed) = yaml(&inspected);
+        let marked: Vec<&str> = lines
+            .iter()
+            .zip(&changed)
+            .filter(|(_, c)| **c)
+            .map(|(l, _)| l.as_str())
+            .collect();
+        assert_eq!(marked, ["  resourceVersion: \"43\"", "  phase: Ready"]);
+    }
+
+    #[test]
+    fn strings_that_would_read_as_other_types_are_quoted() {
+        assert_eq!(scalar("42"), "\"42\"");
+        assert_eq!(scalar("true"), "\"true\"");
+        assert_eq!(scalar(""), "\"\"");
+        assert_eq!(scalar("a: b"), "\"a: b\"");
+        assert_eq!(scalar("Running"), "Running");
+        assert_eq!(scalar("example.com/cleanup"), "example.com/cleanup");
     }
 }

@@ -614,7 +614,7 @@ pub fn hit(lane: &Lane, x: f64, y: f64, now_ms: f64) -> Option<String> {
     }
     let inside = |(rx, ry, rw, rh): Rect| x >= rx && x <= rx + rw && y >= ry && y <= ry + rh;
     if [API, INDEXER, FIFO, REFLECTOR].into_iter().any(inside) {
-        return lane.objects.keys().next().cloned();
+        return lane.run.cluster().object_keys(1).into_iter().next();
     }
     None
 }

@@ -10,7 +10,6 @@ use flywheel_engine::scenario::ScenarioError;
 use flywheel_engine::SimTime;
 
 use crate::config::RunConfig;
-use crate::objects::Objects;
 use crate::tokens::Tokens;
 
 /// Most lines kept in the event log.
@@ -58,8 +57,6 @@ pub struct Lane {
     pub last_result: String,
     /// Moving tokens.
     pub tokens: Tokens,
-    /// Objects reconstructed from events.
-    pub objects: Objects,
     /// The event log, newest last.
     pub log: VecDeque<LogLine>,
     /// The latest snapshot (refreshed each frame).
@@ -70,7 +67,6 @@ impl Lane {
     /// A fresh lane of `config` with `variant`.
     pub fn new(config: &RunConfig, variant: Variant) -> Result<Lane, ScenarioError> {
         let scenario = config.scenario_with(variant)?;
-        let objects = Objects::new(&scenario);
         let run = Run::new(scenario, &RunOptions::default())?;
         let snapshot = run.snapshot();
         Ok(Lane {
@@ -85,7 +81,6 @@ impl Lane {
             list_flash_ms: f64::NEG_INFINITY,
             last_result: String::new(),
             tokens: Tokens::default(),
-            objects,
             log: VecDeque::new(),
             snapshot,
         })
@@ -97,7 +92,6 @@ impl Lane {
         let events: Vec<_> = self.run.trace_since(self.seen).cloned().collect();
         self.seen = total;
         for ev in &events {
-            self.objects.observe(ev);
             if animate {
                 self.tokens.offer(ev, wall_ms);
             }
@@ -143,7 +137,7 @@ impl Lane {
                 None
             }
             ("watch", kind) => {
-                let gen = Some(self.objects.generation(&key));
+                let gen = watch_generation(&ev.detail);
                 Some(line(kind, String::new(), ev.resource_version, gen))
             }
             ("controller", "Reconciled") => {
@@ -184,6 +178,14 @@ impl Lane {
             .collect();
         keys.iter().map(|k| self.rate(k, window)).sum()
     }
+}
+
+/// The object's generation a watch event's trace line carries (`gen=<n>`).
+fn watch_generation(detail: &str) -> Option<u64> {
+    detail
+        .split(' ')
+        .find_map(|part| part.strip_prefix("gen="))
+        .and_then(|g| g.parse().ok())
 }
 
 /// The per-second rate over the last `window` samples of a cumulative counter.
@@ -311,8 +313,23 @@ mod tests {
         let b = e.b.as_ref().expect("B");
         assert_eq!(b.loop_count, 0, "B converged");
         assert_eq!(e.now(), SimTime::from_secs_f64(60.0));
-        assert!(e.a.objects.keys().count() == 10);
-        let (yaml, _) = e.a.objects.yaml("ns-0/demo-0").expect("object");
-        assert!(yaml.iter().any(|l| l.starts_with("  generation: ")));
+        let keys = e.a.run.cluster().object_keys(100);
+        assert_eq!(keys.len(), 10);
+        let a = e.a.run.cluster().inspect(&keys[0]).expect("object");
+        assert!(
+            a.object.metadata.generation > 10,
+            "every full Update bumps generation: {}",
+            a.object.metadata.generation
+        );
+        let b = b.run.cluster().inspect(&keys[0]).expect("object");
+        assert_eq!(
+            b.object.metadata.generation, 1,
+            "status writes leave generation alone"
+        );
+        let gens: Vec<u64> = e.a.log.iter().filter_map(|l| l.generation).collect();
+        assert!(
+            gens.windows(2).any(|w| w[1] > w[0]),
+            "the log shows generation rising"
+        );
     }
 }

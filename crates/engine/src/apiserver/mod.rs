@@ -32,7 +32,7 @@ mod selector;
 mod store;
 mod strategy;
 mod watch_cache;
-mod wire;
+pub mod wire;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -385,6 +385,11 @@ impl ApiServer {
         self.store
             .get(kind, &crate::object::meta_namespace_key(ns, name))
             .map(|s| ObjectRef::clone(&s.object))
+    }
+
+    /// The keys of the stored objects of `kind` in key order, without counting a request.
+    pub fn keys<'a>(&'a self, kind: &str) -> impl Iterator<Item = &'a String> + 'a {
+        self.store.iter_kind(kind).map(|(k, _)| k)
     }
 
     /// Every stored object of `kind` in key order, without counting a request.

@@ -291,6 +291,18 @@ impl WatchCache {
         }
     }
 
+    /// The newest buffered event of the object `namespace/name` whose resourceVersion is below
+    /// `before`: the version an inspector compares the current one against. `None` once the
+    /// window no longer holds one.
+    pub fn event_before(&self, namespace: &str, name: &str, before: u64) -> Option<&WatchEvent> {
+        self.events
+            .iter()
+            .rev()
+            .map(|e| &e.event)
+            .filter(|e| e.resource_version < before)
+            .find(|e| e.object.metadata.name == name && e.object.metadata.namespace == namespace)
+    }
+
     /// Events with resourceVersion > `resource_version`, or 410 Expired
     /// `too old resource version: <rv> (<oldest-1>)` when `resource_version < oldest − 1`
     /// (`GetIntervalLocked`). `oldest` is the initial list RV + 1 while nothing was evicted,

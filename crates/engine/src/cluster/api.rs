@@ -277,6 +277,11 @@ impl SimApiServer {
             .collect()
     }
 
+    /// The API server itself (read-only).
+    pub fn server(&self) -> &ApiServer {
+        &self.server
+    }
+
     /// Seats and queue occupancy.
     pub fn in_flight(&self) -> crate::apiserver::InFlight {
         self.server.limiter().in_flight()

@@ -15,6 +15,7 @@ mod actions;
 pub mod api;
 mod flow;
 pub mod informer;
+pub mod inspect;
 pub mod invariants;
 pub mod memory;
 mod net;

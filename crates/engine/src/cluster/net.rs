@@ -297,12 +297,13 @@ impl Cluster {
             _ => ReflectorEventType::Bookmark,
         };
         let object = event.object.clone();
+        // `kubectl get -w` shows the generation next to the resourceVersion; so does the trace.
         ctx.trace(
             "watch",
             event.event_type.as_str(),
             Some(&object.key()),
             Some(event.resource_version),
-            String::new(),
+            format!("gen={}", object.metadata.generation),
         );
         self.process.decode_event(object.size_bytes, ctx.now());
         self.reg.inc("flywheel_watch_events_total", 1.0);

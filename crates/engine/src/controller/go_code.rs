@@ -47,7 +47,13 @@ pub fn render_with(
         out.push(String::new());
     }
     let index = pods && code.pod_list == PodList::FieldIndex;
-    render_setup(&mut out, ctx, index, pods && cache.metadata_only);
+    render_setup(
+        &mut out,
+        ctx,
+        index,
+        pods && cache.metadata_only,
+        &cr_index_fields(program),
+    );
     out.push(String::new());
     render_reconcile(&mut out, program, ctx, code);
     out
@@ -85,11 +91,37 @@ fn render_type(out: &mut Vec<String>, ctx: &GoCodeContext<'_>) {
     out.push("}".into());
 }
 
-fn render_setup(out: &mut Vec<String>, ctx: &GoCodeContext<'_>, index: bool, metadata: bool) {
+/// The fields the program's `List` steps select through a field index, each once, in order.
+fn cr_index_fields(program: &Program) -> Vec<&str> {
+    let mut fields: Vec<&str> = Vec::new();
+    for step in &program.steps {
+        if let Step::List {
+            scope: ListScope::FieldIndex { field },
+            ..
+        } = step
+        {
+            if !fields.contains(&field.as_str()) {
+                fields.push(field);
+            }
+        }
+    }
+    fields
+}
+
+fn render_setup(
+    out: &mut Vec<String>,
+    ctx: &GoCodeContext<'_>,
+    index: bool,
+    metadata: bool,
+    cr_fields: &[&str],
+) {
     out.push(format!(
         "func (r *{}Reconciler) SetupWithManager(mgr ctrl.Manager) error {{",
         ctx.kind
     ));
+    for field in cr_fields {
+        render_cr_index(out, ctx.kind, field);
+    }
     let pod = if metadata {
         "&metav1.PartialObjectMetadata{TypeMeta: podType}"
     } else {
@@ -97,7 +129,7 @@ fn render_setup(out: &mut Vec<String>, ctx: &GoCodeContext<'_>, index: bool, met
     };
     if index {
         out.push(format!(
-            "	if err := mgr.GetFieldIndexer().IndexField(ctx, {pod}, ownerKey, func(o client.Object) []string {{"
+            "	if err := mgr.GetFieldIndexer().IndexField(context.Background(), {pod}, ownerKey, func(o client.Object) []string {{"
         ));
         out.push("		if owner := metav1.GetControllerOf(o); owner != nil {".into());
         out.push("			return []string{owner.Name}".into());
@@ -127,6 +159,55 @@ fn render_setup(out: &mut Vec<String>, ctx: &GoCodeContext<'_>, index: bool, met
     }
     out.push("\t\tComplete(r)".into());
     out.push("}".into());
+}
+
+/// `mgr.GetFieldIndexer().IndexField` for the custom resource: the extractor returns what
+/// [`crate::object::field_values`] reads, so the Go code and the simulated index agree
+/// (controller-runtime `pkg/client/interfaces.go` `FieldIndexer`).
+fn render_cr_index(out: &mut Vec<String>, kind: &str, field: &str) {
+    out.push(format!(
+        "\tif err := mgr.GetFieldIndexer().IndexField(context.Background(), &myv1.{kind}{{}}, \"{field}\", func(o client.Object) []string {{"
+    ));
+    for line in index_extractor(kind, field) {
+        out.push(format!("\t\t{line}"));
+    }
+    out.push("\t}); err != nil {".into());
+    out.push("\t\treturn err".into());
+    out.push("\t}".into());
+}
+
+/// The body of an `IndexField` extractor for `field` (a field `is_indexable_field` accepts).
+fn index_extractor(kind: &str, field: &str) -> Vec<String> {
+    match field {
+        ".metadata.name" => vec!["return []string{o.GetName()}".into()],
+        ".metadata.namespace" => vec!["return []string{o.GetNamespace()}".into()],
+        ".metadata.ownerReferences.name" => vec![
+            "var names []string".into(),
+            "for _, ref := range o.GetOwnerReferences() {".into(),
+            "\tnames = append(names, ref.Name)".into(),
+            "}".into(),
+            "return names".into(),
+        ],
+        _ => {
+            if let Some(label) = field.strip_prefix(".metadata.labels.") {
+                return vec![
+                    format!("if v, ok := o.GetLabels()[\"{label}\"]; ok {{"),
+                    "\treturn []string{v}".into(),
+                    "}".into(),
+                    "return nil".into(),
+                ];
+            }
+            let path: Vec<String> = field
+                .trim_start_matches('.')
+                .split('.')
+                .map(go_field)
+                .collect();
+            vec![
+                format!("cr := o.(*myv1.{kind})"),
+                format!("return []string{{fmt.Sprint(cr.{})}}", path.join(".")),
+            ]
+        }
+    }
 }
 
 fn render_reconcile(
@@ -520,6 +601,44 @@ mod tests {
         assert!(changed[0].contains("subresource:status"));
         assert!(changed[1].contains("GenerationChangedPredicate"));
         assert!(changed[2].contains("r.Status().Update"));
+    }
+
+    #[test]
+    fn a_list_through_a_field_index_registers_that_index_in_setup() {
+        let list = |field: &str| Step::List {
+            kind: "MyCRD".into(),
+            scope: ListScope::FieldIndex {
+                field: field.into(),
+            },
+        };
+        let prog = Program {
+            steps: vec![
+                Step::Get,
+                list(".spec.parentRef"),
+                list(".spec.parentRef"),
+                list(".metadata.labels.app"),
+            ],
+        };
+        let lines = render(&prog, &ctx(true, &[]));
+        let code = lines.join("\n");
+        let registrations = lines.iter().filter(|l| l.contains("IndexField(")).count();
+        assert_eq!(
+            registrations, 2,
+            "one registration per distinct field:\n{code}"
+        );
+        assert!(code.contains(
+            "IndexField(context.Background(), &myv1.MyCRD{}, \".spec.parentRef\", func(o client.Object) []string {"
+        ));
+        assert!(code.contains("return []string{fmt.Sprint(cr.Spec.ParentRef)}"));
+        assert!(code.contains("if v, ok := o.GetLabels()[\"app\"]; ok {"));
+        let setup = code.find("SetupWithManager").expect("setup");
+        let reconcile = code.find(") Reconcile(").expect("reconcile");
+        let index = code.find("IndexField(").expect("index");
+        assert!(
+            setup < index && index < reconcile,
+            "registered in SetupWithManager"
+        );
+        assert!(code.contains("client.MatchingFields{\".spec.parentRef\": obj.Name}"));
     }
 
     #[test]

@@ -12,20 +12,28 @@ pub fn inspect() -> Html {
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let engine = ctx.engine.borrow();
-    let Some(objects) = engine.as_ref().map(|e| &e.lane(ctx.state.side).objects) else {
+    let Some(cluster) = engine
+        .as_ref()
+        .map(|e| e.lane(ctx.state.side).run.cluster())
+    else {
         return html! {};
     };
-    let keys: Vec<String> = objects.keys().take(60).cloned().collect();
-    if keys.is_empty() {
-        return html! { <p class="muted">{ Msg::InspectNothing.text(lang) }</p> };
+    let mut keys = cluster.object_keys(60);
+    let chosen = ctx.state.selected.clone();
+    let inspected = chosen.as_deref().and_then(|k| cluster.inspect(k));
+    let (selected, inspected) = match (chosen, inspected) {
+        (Some(k), Some(i)) => (k, Some(i)),
+        _ => match keys.first() {
+            Some(k) => (k.clone(), cluster.inspect(k)),
+            None => return html! { <p class="muted">{ Msg::InspectNothing.text(lang) }</p> },
+        },
+    };
+    if !keys.contains(&selected) {
+        keys.push(selected.clone());
     }
-    let selected = ctx
-        .state
-        .selected
-        .clone()
-        .filter(|k| objects.get(k).is_some())
-        .unwrap_or_else(|| keys[0].clone());
-    let yaml = objects.yaml(&selected);
+    let deleted = inspected.as_ref().is_some_and(|i| i.deleted);
+    let yaml = inspected.as_ref().map(crate::objects::yaml);
+    let resource = cluster.scenario.crd.kind.to_lowercase();
     let buttons = keys.iter().map(|k| {
         let st = ctx.state.clone();
         let key = k.clone();
@@ -42,7 +50,10 @@ pub fn inspect() -> Html {
             <super::side_picker::SidePicker />
             <p class="muted">{ Msg::InspectHint.text(lang) }</p>
             <ul class="objects">{ for buttons }</ul>
-            <p class="cmd"><code>{ format!("$ kubectl get mycrd {} -n {} -o yaml", selected.split('/').nth(1).unwrap_or(""), selected.split('/').next().unwrap_or("")) }</code></p>
+            <p class="cmd"><code>{ format!("$ kubectl get {resource} {} -n {} -o yaml", selected.split('/').nth(1).unwrap_or(""), selected.split('/').next().unwrap_or("")) }</code></p>
+            if deleted {
+                <p class="muted small">{ Msg::InspectDeleted.text(lang) }</p>
+            }
             if let Some((lines, changed)) = yaml {
                 <pre id="yaml"><code>
                     { for lines.iter().zip(changed.iter()).map(|(l, c)| html! {
