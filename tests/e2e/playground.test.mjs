@@ -219,6 +219,9 @@ test('inspect an object as YAML and read the event log', async () => {
   assert.match(yaml, /resourceVersion: "\d+"/);
   assert.match(yaml, /generation: \d+/);
   assert.match(yaml, /lastUpdated:/);
+  // The stored object against its previous version in the watch cache: the write changed its
+  // resourceVersion, so that line is marked.
+  assert.match(await page.textContent('#yaml .line.changed'), /resourceVersion|generation|lastUpdated/);
   await page.click('#tab-log');
   assert.match(await page.textContent('#event-log'), /MODIFIED\s+ns-0\s+demo-\d/);
   await page.hover('#chart-memory');

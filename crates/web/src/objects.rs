@@ -112,11 +112,29 @@ fn needs_quotes(s: &str) -> bool {
     s.is_empty()
         || s.parse::<f64>().is_ok()
         || WORDS.contains(&s.to_ascii_lowercase().as_str())
-        || first.is_some_and(|c| c.is_ascii_digit() || "-?:,[]{}#&*!|>'\"%@` ".contains(c))
+        || looks_like_a_date(s)
+        || s.starts_with("0x")
+        || first.is_some_and(|c| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
         || s.ends_with(' ')
         || s.contains(": ")
         || s.contains(" #")
         || s.contains('\n')
+}
+
+/// `YYYY-M-D…`: YAML 1.1 reads it as a timestamp, so go-yaml quotes it.
+fn looks_like_a_date(s: &str) -> bool {
+    let mut parts = s.splitn(3, '-');
+    let leading_digits = |p: &str| p.chars().take_while(char::is_ascii_digit).count();
+    let year = parts
+        .next()
+        .is_some_and(|y| y.len() == 4 && leading_digits(y) == 4);
+    let month = parts
+        .next()
+        .is_some_and(|m| (1..=2).contains(&m.len()) && leading_digits(m) == m.len());
+    let day = parts
+        .next()
+        .is_some_and(|d| (1..=2).contains(&leading_digits(d)));
+    year && month && day
 }
 
 #[cfg(test)]
@@ -186,5 +204,11 @@ mod tests {
         assert_eq!(scalar("a: b"), "\"a: b\"");
         assert_eq!(scalar("Running"), "Running");
         assert_eq!(scalar("example.com/cleanup"), "example.com/cleanup");
+        assert_eq!(scalar("2024-05-01T09:00:00Z"), "\"2024-05-01T09:00:00Z\"");
+        assert_eq!(
+            scalar("00000004-0000-4000-8000-000000000004"),
+            "00000004-0000-4000-8000-000000000004",
+            "a uid is not a date"
+        );
     }
 }
