@@ -103,6 +103,8 @@ messages! {
     ClientQps => "Client QPS", "客户端 QPS";
     ClientBurst => "Client burst", "客户端突发量";
     ApfSeats => "API server seats (APF)", "API server 并发席位 (APF)";
+    ApfQueue => "API server queue (APF requests waiting)", "API server 队列 (APF 排队请求数)";
+    EtcdWrites => "etcd commits per second", "etcd 每秒提交数";
     ObjectSize => "Object size", "对象大小";
     MemoryLimit => "Memory limit", "内存上限";
     Profile => "Version profile", "版本配置";

@@ -18,6 +18,8 @@ pub enum Unit {
     Millis,
     /// Requests per second; 0 means the limiter is off.
     PerSecondOrOff,
+    /// Writes per second; 0 means no limit.
+    PerSecondOrUnlimited,
     /// KiB.
     KiB,
     /// MiB; 0 means no limit.
@@ -120,6 +122,28 @@ pub const PARAMS: &[ParamSpec] = &[
         unit: Unit::Count,
         get: |s| Some(f64::from(s.apiserver.seats)),
         set: |s, v| s.apiserver.seats = v as u32,
+    },
+    ParamSpec {
+        key: "apfqueue",
+        label: Msg::ApfQueue,
+        min: 0.0,
+        max: 6400.0,
+        step: 10.0,
+        log: false,
+        unit: Unit::Count,
+        get: |s| Some(f64::from(s.apiserver.queue_capacity)),
+        set: |s, v| s.apiserver.queue_capacity = v as u32,
+    },
+    ParamSpec {
+        key: "etcd",
+        label: Msg::EtcdWrites,
+        min: 0.0,
+        max: 5000.0,
+        step: 10.0,
+        log: false,
+        unit: Unit::PerSecondOrUnlimited,
+        get: |s| Some(s.apiserver.etcd_writes_per_second),
+        set: |s, v| s.apiserver.etcd_writes_per_second = v.max(0.0),
     },
     ParamSpec {
         key: "size",
@@ -293,6 +317,8 @@ impl ParamSpec {
             Unit::Millis => format!("{v:.0} ms"),
             Unit::PerSecondOrOff if v <= 0.0 => off.to_owned(),
             Unit::PerSecondOrOff => format!("{v:.0}/s"),
+            Unit::PerSecondOrUnlimited if v <= 0.0 => none.to_owned(),
+            Unit::PerSecondOrUnlimited => format!("{v:.0}/s"),
             Unit::KiB => format!("{v:.0} KiB"),
             Unit::MiBOrNone if v < 16.0 => none.to_owned(),
             Unit::MiBOrNone => format!("{v:.0} MiB"),
