@@ -4,7 +4,7 @@ use flywheel_engine::scenario::presets;
 use yew::prelude::*;
 
 use super::use_ctx;
-use crate::i18n::{narration, Msg};
+use crate::i18n::{narration, preset_title, Msg};
 
 /// The narration panel.
 #[function_component(Explain)]
@@ -22,7 +22,7 @@ pub fn explain() -> Html {
     let text = narration(&name, lang).map_or(summary, str::to_owned);
     html! {
         <article class="explain" lang={lang.code()}>
-            <h2>{ title }</h2>
+            <h2>{ preset_title(&name, &title, lang) }</h2>
             <p class="muted">{ format!("{name} · {}: {group}", Msg::Group.text(lang)) }</p>
             <p id="narration">{ text }</p>
         </article>

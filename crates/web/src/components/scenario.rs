@@ -85,7 +85,7 @@ pub fn scenario_panel() -> Html {
                             <optgroup label={g.clone()}>
                                 { for items.iter().map(|(n, t)| html! {
                                     <option value={n.clone()} selected={*n == s.url.config.preset}>
-                                        { format!("{n} — {t}") }
+                                        { format!("{n} — {}", crate::i18n::preset_title(n, t, lang)) }
                                     </option>
                                 }) }
                             </optgroup>

@@ -63,8 +63,8 @@ pub fn settings_file() -> Html {
     html! {
         <div class="settings-file">
             <button class="link" id="export-settings" onclick={export}>{ Msg::ExportSettings.text(lang) }</button>
-            <label class="link" for="import-settings">{ Msg::ImportSettings.text(lang) }</label>
             <input type="file" id="import-settings" class="visually-hidden" accept=".txt,text/plain" onchange={import} />
+            <label class="link" for="import-settings">{ Msg::ImportSettings.text(lang) }</label>
         </div>
     }
 }
