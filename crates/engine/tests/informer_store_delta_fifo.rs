@@ -647,3 +647,63 @@ proptest! {
         prop_assert_eq!(popped_keys, first_seen);
     }
 }
+
+/// Pops every item as `(key, deltas)`, noting whether the queue had synced before each pop.
+fn drain(f: &mut DeltaFifo) -> Vec<(String, Vec<Delta>, bool)> {
+    let mut out = Vec::new();
+    loop {
+        let synced = f.has_synced();
+        let Some((key, deltas)) = f.pop() else {
+            return out;
+        };
+        out.push((key, deltas, synced));
+    }
+}
+
+// Ours: a relist into an empty queue (a restarted informer) queues a Sync delta per listed object,
+// keys in list order, and tombstones known keys it does not list, whether or not the LIST is in
+// key order or repeats a key (only consecutive deletes are deduplicated, as upstream).
+#[test]
+fn a_list_into_an_empty_queue_queues_its_objects_in_list_order_and_tombstones_the_rest() {
+    let listed: Vec<ObjectRef> = ["a", "b", "c", "d"].iter().map(|n| obj(n, 5)).collect();
+    let mut known_objs = listed[..2].to_vec();
+    known_objs.push(obj("zz-deleted", 3));
+    let known = known(&known_objs);
+    for order in [vec![0, 1, 2, 3], vec![3, 1, 0, 2], vec![1, 1, 2]] {
+        let list: Vec<ObjectRef> = order.iter().map(|&i| listed[i].clone()).collect();
+        let mut f = legacy();
+        f.replace(list.clone(), 0, &known);
+        let popped = drain(&mut f);
+        let mut expected_keys: Vec<String> = Vec::new();
+        for o in &list {
+            if !expected_keys.contains(&o.key()) {
+                expected_keys.push(o.key());
+            }
+        }
+        let listed_count = expected_keys.len();
+        let unlisted: Vec<&ObjectRef> = known
+            .values()
+            .filter(|o| !expected_keys.contains(&o.key()))
+            .collect();
+        expected_keys.extend(unlisted.iter().map(|o| o.key()));
+        let keys: Vec<&str> = popped.iter().map(|(k, _, _)| k.as_str()).collect();
+        assert_eq!(keys, expected_keys, "order {order:?}");
+        for (key, deltas, synced) in &popped[..listed_count] {
+            let times = list.iter().filter(|o| o.key() == *key).count();
+            assert_eq!(
+                deltas.len(),
+                times,
+                "{key}: a Sync delta each time it is listed"
+            );
+            assert!(deltas.iter().all(|d| d.delta_type == DeltaType::Sync));
+            assert!(!synced, "not synced before the initial list is popped");
+        }
+        for ((key, deltas, _), o) in popped[listed_count..].iter().zip(&unlisted) {
+            assert_eq!(deltas, &vec![tombstone(key, o)], "{key} is tombstoned");
+        }
+        assert!(
+            f.has_synced(),
+            "synced once the initial list and its deletion are popped"
+        );
+    }
+}

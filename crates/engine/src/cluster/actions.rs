@@ -11,10 +11,15 @@ use super::request::{Call, Origin};
 use super::{Cluster, Ev};
 
 impl Cluster {
-    /// Creates the scenario's objects directly in storage (as if applied before the run).
-    pub(super) fn create_objects(&mut self, ctx: &mut Context<'_, Ev>) {
+    /// Creates the scenario's objects directly in storage (as if applied before the run), from
+    /// index `from`, [`super::CREATE_OBJECTS_PER_EVENT`] per event; the last part records the
+    /// creation and sends the watch events.
+    pub(super) fn create_objects(&mut self, ctx: &mut Context<'_, Ev>, from: u32) {
         let o = self.scenario.objects.clone();
-        for i in 0..o.count {
+        let to = from
+            .saturating_add(super::CREATE_OBJECTS_PER_EVENT)
+            .min(o.count);
+        for i in from..to {
             let namespace = format!("ns-{}", i % o.namespaces);
             let mut obj = Object::new(&self.scenario.crd.kind, &namespace, &format!("demo-{i}"));
             obj.spec = json!({ "replicas": 1 });
@@ -22,6 +27,10 @@ impl Cluster {
             obj.metadata.finalizers = o.finalizers.clone();
             self.api.create_direct(obj, ctx.now());
             self.count_request("POST", 201);
+        }
+        if to < o.count {
+            ctx.continue_with(Ev::CreateObjects { from: to });
+            return;
         }
         ctx.trace(
             "kubectl",

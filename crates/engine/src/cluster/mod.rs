@@ -49,14 +49,22 @@ use series::SeriesSet;
 /// oldest are forgotten first).
 pub const MAX_TRACKED_OWN_WRITES: usize = 200_000;
 
+/// Objects created per engine event at the start of a run: the creation of a large scenario's
+/// objects is one instant of virtual time split into parts, so the page can draw between them.
+pub const CREATE_OBJECTS_PER_EVENT: u32 = 10_000;
+
 /// How often metrics are sampled into series (virtual time).
 pub const SAMPLE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Engine events of the cluster.
 #[derive(Clone, Debug)]
 pub enum Ev {
-    /// Create the scenario's objects.
-    CreateObjects,
+    /// Create the scenario's objects from index `from` on, a part at a time
+    /// ([`CREATE_OBJECTS_PER_EVENT`]).
+    CreateObjects {
+        /// The index of the first object this part creates.
+        from: u32,
+    },
     /// Run the scenario's action with this index.
     Action(usize),
     /// A request reaches the API server (after client-side throttling).
@@ -162,7 +170,7 @@ impl Cluster {
             (crate::time::SimTime::ZERO, Ev::ContainerStart),
             (
                 crate::time::SimTime::ZERO + self.scenario.objects.create_at,
-                Ev::CreateObjects,
+                Ev::CreateObjects { from: 0 },
             ),
             (crate::time::SimTime::ZERO, Ev::Sample),
         ];
@@ -191,7 +199,7 @@ impl Model for Cluster {
 
     fn handle(&mut self, ctx: &mut Context<'_, Ev>, event: Ev) {
         match event {
-            Ev::CreateObjects => self.create_objects(ctx),
+            Ev::CreateObjects { from } => self.create_objects(ctx, from),
             Ev::Action(i) => self.run_action(ctx, i),
             Ev::Arrive(id) => self.arrive(ctx, id),
             Ev::Done(id) => self.done(ctx, id),

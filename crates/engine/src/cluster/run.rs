@@ -136,7 +136,8 @@ impl Run {
                 Some(_) => left.min(self.next_check_at.saturating_sub(self.sim.steps()).max(1)),
                 None => left,
             };
-            let n = self.sim.step_until_bounded(deadline, chunk);
+            // Stops early after an event split into parts, so the page draws between them.
+            let n = self.sim.step_until_yield(deadline, chunk);
             handled += n;
             left -= n;
             if let Some(check) = self

@@ -190,6 +190,24 @@ impl DeltaFifo {
         known: &K,
     ) {
         let action = self.replace_action();
+        let listed = if self.queue.is_empty() {
+            // Nothing queued before this LIST, so nothing queued can be unlisted.
+            self.queue_listing_into_empty(objects, action)
+        } else {
+            self.queue_listing(objects, action)
+        };
+        // Every listed key is now in `items`, so a known key missing from `items` was not listed.
+        let queued_deletions = listed.unlisted_queued + self.tombstone_unlisted_known(known);
+        if !self.populated {
+            self.populated = true;
+            self.initial_population_count = listed.keys + queued_deletions;
+            self.check_synced();
+        }
+    }
+
+    /// Queues a LIST's objects behind what is already queued, then tombstones the keys queued
+    /// before it that it does not list.
+    fn queue_listing(&mut self, objects: Vec<ObjectRef>, action: DeltaType) -> Listing {
         // keys queued before this LIST are the only ones that can be unlisted: the LIST's own
         // keys go to the back of the queue
         let queued_before = self.queue.len();
@@ -203,12 +221,38 @@ impl DeltaFifo {
         listed_keys.sort_unstable();
         listed_keys.dedup();
         let listed_keys = ListedKeys(listed_keys);
-        let mut queued_deletions = self.tombstone_unlisted_queued(&listed_keys, queued_before);
-        queued_deletions += self.tombstone_unlisted_known(&listed_keys, known);
-        if !self.populated {
-            self.populated = true;
-            self.initial_population_count = listed_keys.len() + queued_deletions;
-            self.check_synced();
+        Listing {
+            keys: listed_keys.len(),
+            unlisted_queued: self.tombstone_unlisted_queued(&listed_keys, queued_before),
+        }
+    }
+
+    /// Queues a LIST's objects into an empty queue (the relist of a restarted informer). A LIST
+    /// in strict key order, as the API server sends it, is built in one pass; the result is the
+    /// one `queueActionLocked` per object gives: one delta per key, queued in list order.
+    fn queue_listing_into_empty(&mut self, objects: Vec<ObjectRef>, action: DeltaType) -> Listing {
+        let keyed: Vec<(String, ObjectRef)> = objects.into_iter().map(|o| (o.key(), o)).collect();
+        if !keyed.windows(2).all(|w| w[0].0 < w[1].0) {
+            for (key, obj) in keyed {
+                self.queue_action_keyed(key, action, DeltaObject::Object(obj));
+            }
+        } else {
+            self.queue.extend(keyed.iter().map(|(key, _)| key.clone()));
+            self.pending += keyed.len();
+            self.items = keyed
+                .into_iter()
+                .map(|(key, obj)| {
+                    let delta = Delta {
+                        delta_type: action,
+                        object: DeltaObject::Object(obj),
+                    };
+                    (key, vec![delta])
+                })
+                .collect();
+        }
+        Listing {
+            keys: self.items.len(),
+            unlisted_queued: 0,
         }
     }
 
@@ -339,14 +383,10 @@ impl DeltaFifo {
 
     /// Tombstones every known key that is neither listed nor queued; returns how many (client-go
     /// `tools/cache/delta_fifo.go` `Replace`, "objects not present in the queue").
-    fn tombstone_unlisted_known<K: KnownObjects + ?Sized>(
-        &mut self,
-        listed_keys: &ListedKeys,
-        known: &K,
-    ) -> usize {
+    fn tombstone_unlisted_known<K: KnownObjects + ?Sized>(&mut self, known: &K) -> usize {
         let mut count = 0;
         known.for_each_key(&mut |key| {
-            if listed_keys.contains(key) || self.items.contains_key(key) {
+            if self.items.contains_key(key) {
                 return;
             }
             let stored = known.get_by_key(key);
@@ -407,6 +447,12 @@ impl DeltaFifo {
             self.synced = true;
         }
     }
+}
+
+/// What queueing a LIST did: its distinct keys, and the queued keys it tombstoned.
+struct Listing {
+    keys: usize,
+    unlisted_queued: usize,
 }
 
 /// The keys of a LIST, sorted, for the deletion detection of `Replace`.

@@ -31,6 +31,7 @@ pub struct Context<'a, E> {
     pub rng: &'a mut Rng,
     /// The simulation's trace.
     pub trace: &'a mut Trace,
+    continuation: Option<E>,
 }
 
 impl<E> Context<'_, E> {
@@ -47,6 +48,15 @@ impl<E> Context<'_, E> {
     /// Schedules `event` at `at` (an instant in the past is treated as now).
     pub fn schedule_at(&mut self, at: SimTime, event: E) {
         self.queue.schedule(at.max(self.now), event);
+    }
+
+    /// Continues the current event in `event`, handled next, before anything else pending: one
+    /// long piece of work split into parts so that a front end can draw between them
+    /// ([`Simulation::step_until_yield`] stops after each part). The parts run at the same
+    /// instant and in the same order relative to every other event as one event would; only the
+    /// event count differs. At most one per event: a second call replaces the first.
+    pub fn continue_with(&mut self, event: E) {
+        self.continuation = Some(event);
     }
 
     /// Records a trace line stamped with the current time.
@@ -86,6 +96,7 @@ pub struct Simulation<M: Model> {
     rng: Rng,
     trace: Trace,
     steps: u64,
+    continued: bool,
 }
 
 impl<M: Model> Simulation<M> {
@@ -98,6 +109,7 @@ impl<M: Model> Simulation<M> {
             rng: Rng::seeded(seed),
             trace: Trace::default(),
             steps: 0,
+            continued: false,
         }
     }
 
@@ -119,7 +131,7 @@ impl<M: Model> Simulation<M> {
 
     /// Handles the earliest pending event; returns `false` when none is pending.
     pub fn step(&mut self) -> bool {
-        let Some((at, event)) = self.queue.pop() else {
+        let Some((at, seq, event)) = self.queue.pop_entry() else {
             return false;
         };
         self.now = at;
@@ -129,8 +141,14 @@ impl<M: Model> Simulation<M> {
             queue: &mut self.queue,
             rng: &mut self.rng,
             trace: &mut self.trace,
+            continuation: None,
         };
         self.model.handle(&mut ctx, event);
+        let continuation = ctx.continuation.take();
+        self.continued = continuation.is_some();
+        if let Some(next) = continuation {
+            self.queue.schedule_as(at, seq, next);
+        }
         true
     }
 
@@ -143,12 +161,26 @@ impl<M: Model> Simulation<M> {
     /// Like [`Simulation::step_until`] but handles at most `max_events`; the clock only moves to
     /// `deadline` if every due event was handled. This is how a front end keeps a frame budget.
     pub fn step_until_bounded(&mut self, deadline: SimTime, max_events: u64) -> u64 {
+        self.step_until_inner(deadline, max_events, false)
+    }
+
+    /// Like [`Simulation::step_until_bounded`], but also stops right after an event that
+    /// continued its work in another ([`Context::continue_with`]), so a front end can draw
+    /// between the parts. Returns the number of events handled.
+    pub fn step_until_yield(&mut self, deadline: SimTime, max_events: u64) -> u64 {
+        self.step_until_inner(deadline, max_events, true)
+    }
+
+    fn step_until_inner(&mut self, deadline: SimTime, max_events: u64, yielding: bool) -> u64 {
         let mut handled = 0;
         while handled < max_events {
             match self.queue.peek_time() {
                 Some(at) if at <= deadline => {
                     self.step();
                     handled += 1;
+                    if yielding && self.continued {
+                        return handled;
+                    }
                 }
                 _ => {
                     self.now = self.now.max(deadline);
@@ -290,5 +322,92 @@ mod tests {
         let handled = sim.step_until_bounded(SimTime::from_millis(10_000), 3);
         assert_eq!(handled, 3);
         assert!(sim.now() < SimTime::from_millis(10_000));
+    }
+
+    /// A model whose "work" event does its items three at a time, continuing itself.
+    struct Splitter;
+
+    enum Job {
+        Work { from: u32, to: u32 },
+        Other(&'static str),
+    }
+
+    impl Model for Splitter {
+        type Event = Job;
+
+        fn handle(&mut self, ctx: &mut Context<'_, Job>, event: Job) {
+            match event {
+                Job::Work { from, to } => {
+                    let end = (from + 3).min(to);
+                    ctx.trace(
+                        "splitter",
+                        "part",
+                        None,
+                        Some(u64::from(from)),
+                        String::new(),
+                    );
+                    ctx.schedule_in(Duration::ZERO, Job::Other("scheduled-by-work"));
+                    if end < to {
+                        ctx.continue_with(Job::Work { from: end, to });
+                    }
+                }
+                Job::Other(name) => ctx.trace("splitter", name, None, None, String::new()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_continued_event_runs_its_parts_before_anything_else_at_that_instant() {
+        let mut sim = Simulation::new(Splitter, 1);
+        sim.schedule(SimTime::ZERO, Job::Work { from: 0, to: 9 });
+        sim.schedule(SimTime::ZERO, Job::Other("scheduled-before"));
+        sim.step_until(SimTime::from_millis(1));
+        let order: Vec<String> = sim
+            .trace()
+            .events()
+            .map(|e| {
+                format!(
+                    "{}{}",
+                    e.event,
+                    e.resource_version.map_or(String::new(), |v| v.to_string())
+                )
+            })
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "part0",
+                "part3",
+                "part6",
+                "scheduled-before",
+                "scheduled-by-work",
+                "scheduled-by-work",
+                "scheduled-by-work"
+            ]
+        );
+    }
+
+    #[test]
+    fn stepping_until_a_yield_stops_after_each_part_and_bounded_stepping_does_not() {
+        let mut yielding = Simulation::new(Splitter, 1);
+        yielding.schedule(SimTime::ZERO, Job::Work { from: 0, to: 9 });
+        let deadline = SimTime::from_millis(1);
+        assert_eq!(yielding.step_until_yield(deadline, 100), 1);
+        assert_eq!(
+            yielding.now(),
+            SimTime::ZERO,
+            "the clock waits for the remaining parts"
+        );
+        assert_eq!(yielding.step_until_yield(deadline, 100), 1);
+        assert_eq!(
+            yielding.step_until_yield(deadline, 100),
+            4,
+            "the last part, then the rest"
+        );
+        assert_eq!(yielding.now(), deadline);
+        let mut bounded = Simulation::new(Splitter, 1);
+        bounded.schedule(SimTime::ZERO, Job::Work { from: 0, to: 9 });
+        assert_eq!(bounded.step_until_bounded(deadline, 100), 6);
+        assert_eq!(bounded.trace().hash(), yielding.trace().hash());
     }
 }

@@ -70,7 +70,18 @@ impl<E> EventQueue<E> {
 
     /// Removes and returns the earliest event.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.heap.pop().map(|Reverse(e)| (e.at, e.event))
+        self.pop_entry().map(|(at, _, event)| (at, event))
+    }
+
+    /// Removes and returns the earliest event with its sequence number.
+    pub(crate) fn pop_entry(&mut self) -> Option<(SimTime, u64, E)> {
+        self.heap.pop().map(|Reverse(e)| (e.at, e.seq, e.event))
+    }
+
+    /// Schedules `event` at `at` under the sequence number `seq` of an event already handled, so
+    /// it sorts exactly where that event did: before every event scheduled after it.
+    pub(crate) fn schedule_as(&mut self, at: SimTime, seq: u64, event: E) {
+        self.heap.push(Reverse(Entry { at, seq, event }));
     }
 
     /// Number of pending events.

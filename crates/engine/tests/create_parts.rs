@@ -1,0 +1,55 @@
+//! A large scenario's objects are created at one instant in parts, so a front end stepping with
+//! `advance_to` can draw between them; the run is otherwise the same as one creation event.
+
+use std::time::Duration;
+
+use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::cluster::CREATE_OBJECTS_PER_EVENT;
+use flywheel_engine::scenario::presets;
+use flywheel_engine::SimTime;
+
+fn run_with(objects: u32) -> Run {
+    let mut s = presets::load("fixed", &[]).expect("preset loads");
+    s.objects.count = objects;
+    s.objects.create_at = Duration::ZERO;
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(5)),
+        ..RunOptions::default()
+    };
+    Run::new(s, &options).expect("run starts")
+}
+
+fn stored(run: &Run) -> usize {
+    run.cluster().object_keys(usize::MAX).len()
+}
+
+#[test]
+fn each_call_creates_one_part_of_the_objects_at_time_zero() {
+    let total = 2 * CREATE_OBJECTS_PER_EVENT + 5_000;
+    let mut run = run_with(total);
+    let deadline = SimTime::from_millis(5_000);
+    run.advance_to(deadline, 1_000_000);
+    assert_eq!(stored(&run), CREATE_OBJECTS_PER_EVENT as usize);
+    assert_eq!(
+        run.now(),
+        SimTime::ZERO,
+        "the clock waits for the other parts"
+    );
+    run.advance_to(deadline, 1_000_000);
+    assert_eq!(stored(&run), 2 * CREATE_OBJECTS_PER_EVENT as usize);
+    assert_eq!(run.advance_to(deadline, 1), 1, "the last part");
+    assert_eq!(stored(&run), total as usize);
+    let created: Vec<String> = run
+        .trace()
+        .events()
+        .filter(|e| e.event == "Created")
+        .map(|e| format!("{} {}", e.time, e.detail))
+        .collect();
+    assert_eq!(
+        created,
+        [format!("0.000s objects={total}")],
+        "one creation, at 0 s"
+    );
+    while !run.advance(1_000_000) {}
+    assert_eq!(run.now(), deadline);
+}
