@@ -42,7 +42,7 @@ impl Cluster {
         ctx: &mut Context<'_, Ev>,
         restart_at: crate::time::SimTime,
     ) {
-        self.op = None;
+        self.retire_operator(ctx);
         self.pending.retain(|_, p| matches!(p.origin, Origin::User));
         ctx.trace(
             "kubelet",

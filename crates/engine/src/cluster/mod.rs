@@ -21,6 +21,7 @@ pub mod memory;
 mod net;
 pub mod operator;
 pub mod registry;
+mod release;
 pub mod report;
 pub mod request;
 pub mod run;
@@ -65,6 +66,8 @@ pub enum Ev {
         /// The index of the first object this part creates.
         from: u32,
     },
+    /// Free one part of a dead operator's memory (a continuation).
+    ReleaseDead,
     /// Run the scenario's action with this index.
     Action(usize),
     /// A request reaches the API server (after client-side throttling).
@@ -131,6 +134,7 @@ pub struct Cluster {
     api: SimApiServer,
     process: SimProcess,
     op: Option<Operator>,
+    dead: Vec<release::DeadPart>,
     incarnations: u64,
     pending: BTreeMap<u64, Pending>,
     next_request: u64,
@@ -152,6 +156,7 @@ impl Cluster {
             api,
             process,
             op: None,
+            dead: Vec::new(),
             incarnations: 0,
             pending: BTreeMap::new(),
             next_request: 0,
@@ -200,6 +205,7 @@ impl Model for Cluster {
     fn handle(&mut self, ctx: &mut Context<'_, Ev>, event: Ev) {
         match event {
             Ev::CreateObjects { from } => self.create_objects(ctx, from),
+            Ev::ReleaseDead => self.release_dead(ctx),
             Ev::Action(i) => self.run_action(ctx, i),
             Ev::Arrive(id) => self.arrive(ctx, id),
             Ev::Done(id) => self.done(ctx, id),

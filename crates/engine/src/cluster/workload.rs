@@ -512,7 +512,7 @@ impl Cluster {
             return;
         };
         self.process = process;
-        self.op = None;
+        self.retire_operator(ctx);
         self.pending
             .retain(|_, p| matches!(p.origin, super::request::Origin::User));
         ctx.trace(

@@ -31,7 +31,7 @@ pub struct Context<'a, E> {
     pub rng: &'a mut Rng,
     /// The simulation's trace.
     pub trace: &'a mut Trace,
-    continuation: Option<E>,
+    continuations: Vec<E>,
 }
 
 impl<E> Context<'_, E> {
@@ -50,13 +50,13 @@ impl<E> Context<'_, E> {
         self.queue.schedule(at.max(self.now), event);
     }
 
-    /// Continues the current event in `event`, handled next, before anything else pending: one
-    /// long piece of work split into parts so that a front end can draw between them
-    /// ([`Simulation::step_until_yield`] stops after each part). The parts run at the same
-    /// instant and in the same order relative to every other event as one event would; only the
-    /// event count differs. At most one per event: a second call replaces the first.
+    /// Continues the current event in `event`, handled before anything else pending (after the
+    /// continuations asked for earlier): one long piece of work split into parts so that a front
+    /// end can draw between them ([`Simulation::step_until_yield`] stops after each part). The
+    /// parts run at the same instant and in the same order relative to every other event as one
+    /// event would; only the event count differs.
     pub fn continue_with(&mut self, event: E) {
-        self.continuation = Some(event);
+        self.continuations.push(event);
     }
 
     /// Records a trace line stamped with the current time.
@@ -141,13 +141,13 @@ impl<M: Model> Simulation<M> {
             queue: &mut self.queue,
             rng: &mut self.rng,
             trace: &mut self.trace,
-            continuation: None,
+            continuations: Vec::new(),
         };
         self.model.handle(&mut ctx, event);
-        let continuation = ctx.continuation.take();
-        self.continued = continuation.is_some();
-        if let Some(next) = continuation {
-            self.queue.schedule_as(at, seq, next);
+        let continuations = std::mem::take(&mut ctx.continuations);
+        self.continued = !continuations.is_empty();
+        for next in continuations {
+            self.queue.schedule_continuation(at, seq, next);
         }
         true
     }
@@ -385,6 +385,33 @@ mod tests {
                 "scheduled-by-work"
             ]
         );
+    }
+
+    #[test]
+    fn continuations_run_in_the_order_they_were_asked_for() {
+        struct Two;
+        impl Model for Two {
+            type Event = u32;
+            fn handle(&mut self, ctx: &mut Context<'_, u32>, n: u32) {
+                ctx.trace("two", "ran", None, Some(u64::from(n)), String::new());
+                if n == 0 {
+                    ctx.continue_with(1);
+                    ctx.continue_with(2);
+                } else if n == 1 {
+                    ctx.continue_with(3);
+                }
+            }
+        }
+        let mut sim = Simulation::new(Two, 1);
+        sim.schedule(SimTime::ZERO, 0);
+        sim.schedule(SimTime::ZERO, 9);
+        sim.step_until(SimTime::ZERO);
+        let order: Vec<u64> = sim
+            .trace()
+            .events()
+            .filter_map(|e| e.resource_version)
+            .collect();
+        assert_eq!(order, [0, 1, 2, 3, 9]);
     }
 
     #[test]

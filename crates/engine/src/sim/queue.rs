@@ -1,21 +1,30 @@
-//! The event queue: pending events ordered by `(time, insertion sequence)`.
+//! The event queue: pending events ordered by `(time, insertion sequence)`; a continuation of an
+//! event handled earlier sorts right after that event (`(time, its sequence, continuation order)`).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::time::SimTime;
 
-/// A pending event: due at `at`, scheduled as the `seq`-th event of the run.
+/// A pending event: due at `at`, scheduled as the `seq`-th event of the run; `sub` is 0 for an
+/// event scheduled normally and orders the continuations that share an event's `seq`.
 #[derive(Debug)]
 struct Entry<E> {
     at: SimTime,
     seq: u64,
+    sub: u64,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn order(&self) -> (SimTime, u64, u64) {
+        (self.at, self.seq, self.sub)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
+        self.order() == other.order()
     }
 }
 
@@ -29,7 +38,7 @@ impl<E> PartialOrd for Entry<E> {
 
 impl<E> Ord for Entry<E> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.at, self.seq).cmp(&(other.at, other.seq))
+        self.order().cmp(&other.order())
     }
 }
 
@@ -39,6 +48,7 @@ impl<E> Ord for Entry<E> {
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<Entry<E>>>,
     next_seq: u64,
+    next_sub: u64,
 }
 
 impl<E> Default for EventQueue<E> {
@@ -46,6 +56,7 @@ impl<E> Default for EventQueue<E> {
         EventQueue {
             heap: BinaryHeap::new(),
             next_seq: 0,
+            next_sub: 1,
         }
     }
 }
@@ -60,7 +71,12 @@ impl<E> EventQueue<E> {
     pub fn schedule(&mut self, at: SimTime, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Reverse(Entry { at, seq, event }));
+        self.heap.push(Reverse(Entry {
+            at,
+            seq,
+            sub: 0,
+            event,
+        }));
     }
 
     /// The due time of the earliest event.
@@ -78,10 +94,18 @@ impl<E> EventQueue<E> {
         self.heap.pop().map(|Reverse(e)| (e.at, e.seq, e.event))
     }
 
-    /// Schedules `event` at `at` under the sequence number `seq` of an event already handled, so
-    /// it sorts exactly where that event did: before every event scheduled after it.
-    pub(crate) fn schedule_as(&mut self, at: SimTime, seq: u64, event: E) {
-        self.heap.push(Reverse(Entry { at, seq, event }));
+    /// Schedules `event` at `at` as a continuation of the handled event of sequence `seq`: it
+    /// sorts where that event did, before every event scheduled after it, and after the
+    /// continuations scheduled before it.
+    pub(crate) fn schedule_continuation(&mut self, at: SimTime, seq: u64, event: E) {
+        let sub = self.next_sub;
+        self.next_sub += 1;
+        self.heap.push(Reverse(Entry {
+            at,
+            seq,
+            sub,
+            event,
+        }));
     }
 
     /// Number of pending events.
