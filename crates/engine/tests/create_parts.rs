@@ -53,3 +53,26 @@ fn each_call_creates_one_part_of_the_objects_at_time_zero() {
     while !run.advance(1_000_000) {}
     assert_eq!(run.now(), deadline);
 }
+
+#[test]
+fn the_invariants_hold_between_the_parts_of_a_creation_while_the_operator_runs() {
+    let total = 2 * CREATE_OBJECTS_PER_EVENT + 1;
+    let mut s = presets::load("fixed", &[]).expect("preset loads");
+    s.objects.count = total;
+    s.objects.create_at = Duration::from_secs(1);
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(5)),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(s, &options).expect("run starts");
+    let created = SimTime::from_millis(1_000);
+    // the operator starts, lists an empty cluster and watches before the objects come
+    run.advance_to(SimTime::from_millis(999), 1_000_000);
+    run.check_invariants_every(1);
+    while stored(&run) < total as usize {
+        run.advance_to(created, 1_000_000);
+    }
+    assert_eq!(run.now(), created);
+    let violations = run.check_invariants_now();
+    assert!(violations.is_empty(), "{violations:?}");
+}
