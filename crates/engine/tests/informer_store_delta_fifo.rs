@@ -620,6 +620,48 @@ proptest! {
         }
     }
 
+    // Ours: a LIST queued in parts (begin_replace, replace_part…, finish_replace) leaves the queue
+    // exactly as one Replace does, whatever was queued before, however the list is ordered or
+    // split, and with keys listed twice.
+    #[test]
+    fn a_replace_in_parts_equals_one_replace(
+        queued in proptest::collection::vec(0u8..8, 0..4),
+        listed in proptest::collection::vec(0u8..12, 0..24),
+        sorted in any::<bool>(),
+        cuts in proptest::collection::vec(0usize..24, 0..4),
+        known_keys in proptest::collection::btree_set(0u8..12, 0..5),
+    ) {
+        let known = known(&known_keys.iter().map(|k| obj(&format!("k{k:02}"), 1)).collect::<Vec<_>>());
+        let mut list: Vec<ObjectRef> = listed
+            .iter()
+            .enumerate()
+            .map(|(i, k)| obj(&format!("k{k:02}"), 10 + i as u64))
+            .collect();
+        if sorted {
+            list.sort_by_key(|o| o.key());
+        }
+        let prepare = || {
+            let mut f = DeltaFifo::new();
+            for k in &queued {
+                f.add(obj(&format!("k{k:02}"), 5));
+            }
+            f
+        };
+        let mut whole = prepare();
+        whole.replace(list.clone(), 0, &known);
+        let mut parts = prepare();
+        let mut replace = parts.begin_replace();
+        let mut bounds: Vec<usize> = cuts.iter().map(|c| c % (list.len() + 1)).collect();
+        bounds.push(0);
+        bounds.push(list.len());
+        bounds.sort_unstable();
+        for w in bounds.windows(2) {
+            parts.replace_part(&mut replace, list[w[0]..w[1]].to_vec());
+        }
+        parts.finish_replace(replace, &known);
+        prop_assert_eq!(drain(&mut whole), drain(&mut parts));
+    }
+
     // Ours: with only adds and updates (nothing to deduplicate) every event pops exactly once, in
     // arrival order per key, and keys pop in first-arrival order.
     #[test]

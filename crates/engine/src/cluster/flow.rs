@@ -54,12 +54,51 @@ impl Cluster {
         ctx.schedule_at(restart_at, Ev::ContainerStart);
     }
 
-    /// Carries out what the reflector asks.
+    /// Carries out what the reflector asks. A `Replace` of a large LIST is queued in parts
+    /// ([`super::REPLACE_OBJECTS_PER_EVENT`] per continuation event); the actions after it run
+    /// with its last part.
     pub(super) fn reflector_actions(&mut self, ctx: &mut Context<'_, Ev>, actions: Vec<Action>) {
-        for action in actions {
-            self.reflector_action(ctx, action);
+        let mut actions = actions.into_iter();
+        while let Some(action) = actions.next() {
+            match action {
+                Action::Replace { items, .. }
+                    if items.len() > super::REPLACE_OBJECTS_PER_EVENT
+                        && self
+                            .op
+                            .as_mut()
+                            .is_some_and(|op| op.informer.begin_replace()) =>
+                {
+                    self.replace_part(ctx, items, actions.collect());
+                    return;
+                }
+                action => self.reflector_action(ctx, action),
+            }
         }
         self.kick_informer(ctx);
+    }
+
+    /// Queues the next part of a `Replace`; continues with the rest, or finishes it and carries
+    /// out the actions that followed it.
+    pub(super) fn replace_part(
+        &mut self,
+        ctx: &mut Context<'_, Ev>,
+        mut items: Vec<crate::object::ObjectRef>,
+        then: Vec<Action>,
+    ) {
+        let Some(op) = self.op.as_mut() else { return };
+        let rest = items.split_off(items.len().min(super::REPLACE_OBJECTS_PER_EVENT));
+        op.informer.replace_part(items);
+        if !rest.is_empty() {
+            let incarnation = op.incarnation;
+            ctx.continue_with(Ev::ReplacePart {
+                incarnation,
+                rest,
+                then,
+            });
+            return;
+        }
+        op.informer.finish_replace();
+        self.reflector_actions(ctx, then);
     }
 
     fn reflector_action(&mut self, ctx: &mut Context<'_, Ev>, action: Action) {

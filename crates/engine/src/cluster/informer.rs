@@ -5,7 +5,7 @@
 //! It keeps byte totals of what each stage retains so the Go process model can account the heap.
 
 use crate::informer::delta::{Delta, DeltaObject};
-use crate::informer::delta_fifo::DeltaFifo;
+use crate::informer::delta_fifo::{DeltaFifo, PartialReplace};
 use crate::informer::indexer::{process_deltas, Indexer, Notification};
 use crate::informer::listener::ProcessorListener;
 use crate::informer::real_fifo::RealFifo;
@@ -57,6 +57,8 @@ pub struct SimInformer {
     fifo_bytes: u64,
     buffer_bytes: u64,
     store_bytes: u64,
+    /// A `Replace` being queued in parts, and the bytes its parts listed so far.
+    partial: Option<(PartialReplace, u64)>,
 }
 
 impl SimInformer {
@@ -79,6 +81,7 @@ impl SimInformer {
             fifo_bytes: 0,
             buffer_bytes: 0,
             store_bytes: 0,
+            partial: None,
         }
     }
 
@@ -114,6 +117,36 @@ impl SimInformer {
             Fifo::Real(f) => f.replace(items, resource_version, &self.indexer),
         }
         self.fifo_bytes += listed_bytes;
+    }
+
+    /// Starts a `store.Replace` whose LIST is queued in parts (continuation events); `false`
+    /// when the queue replaces only at once (RealFIFO), or one is already under way.
+    pub fn begin_replace(&mut self) -> bool {
+        match &self.fifo {
+            Fifo::Delta(f) if self.partial.is_none() => {
+                self.partial = Some((f.begin_replace(), 0));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Queues one part of the LIST begun with [`SimInformer::begin_replace`].
+    pub fn replace_part(&mut self, items: Vec<ObjectRef>) {
+        let (Fifo::Delta(f), Some((replace, bytes))) = (&mut self.fifo, &mut self.partial) else {
+            return;
+        };
+        *bytes += items.iter().map(|o| o.size_bytes).sum::<u64>();
+        f.replace_part(replace, items);
+    }
+
+    /// Ends the `Replace` begun with [`SimInformer::begin_replace`]; its bytes count from now.
+    pub fn finish_replace(&mut self) {
+        let (Fifo::Delta(f), Some((replace, bytes))) = (&mut self.fifo, self.partial.take()) else {
+            return;
+        };
+        f.finish_replace(replace, &self.indexer);
+        self.fifo_bytes += bytes;
     }
 
     /// `store.Resync()`.

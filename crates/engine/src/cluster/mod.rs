@@ -54,6 +54,10 @@ pub const MAX_TRACKED_OWN_WRITES: usize = 200_000;
 /// objects is one instant of virtual time split into parts, so the page can draw between them.
 pub const CREATE_OBJECTS_PER_EVENT: u32 = 10_000;
 
+/// Listed objects the informer's `Replace` queues per engine event: a relist of a large LIST is
+/// split into parts at one instant, so the page can draw between them.
+pub const REPLACE_OBJECTS_PER_EVENT: usize = 10_000;
+
 /// How often metrics are sampled into series (virtual time).
 pub const SAMPLE_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -68,6 +72,15 @@ pub enum Ev {
     },
     /// Free one part of a dead operator's memory (a continuation).
     ReleaseDead,
+    /// Queue the next part of a large LIST into the informer (a continuation of `Replace`).
+    ReplacePart {
+        /// Operator incarnation.
+        incarnation: u64,
+        /// The listed objects not queued yet.
+        rest: Vec<crate::object::ObjectRef>,
+        /// The reflector's actions after the `Replace`.
+        then: Vec<crate::informer::reflector::Action>,
+    },
     /// Run the scenario's action with this index.
     Action(usize),
     /// A request reaches the API server (after client-side throttling).
@@ -206,6 +219,11 @@ impl Model for Cluster {
         match event {
             Ev::CreateObjects { from } => self.create_objects(ctx, from),
             Ev::ReleaseDead => self.release_dead(ctx),
+            Ev::ReplacePart {
+                incarnation,
+                rest,
+                then,
+            } if self.is_current(incarnation) => self.replace_part(ctx, rest, then),
             Ev::Action(i) => self.run_action(ctx, i),
             Ev::Arrive(id) => self.arrive(ctx, id),
             Ev::Done(id) => self.done(ctx, id),

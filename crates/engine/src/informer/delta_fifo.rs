@@ -189,71 +189,92 @@ impl DeltaFifo {
         _resource_version: u64,
         known: &K,
     ) {
+        let mut replace = self.begin_replace();
+        self.replace_part(&mut replace, objects);
+        self.finish_replace(replace, known);
+    }
+
+    /// Starts a [`DeltaFifo::replace`] whose LIST is queued in parts
+    /// ([`DeltaFifo::replace_part`], then [`DeltaFifo::finish_replace`]). Nothing else may touch
+    /// the queue between the parts; then the result is that of one `Replace`.
+    pub fn begin_replace(&self) -> PartialReplace {
+        PartialReplace {
+            queued_before: self.queue.len(),
+            listed_keys: Vec::new(),
+        }
+    }
+
+    /// Queues one part of a LIST, in list order: a `Replaced` (or `Sync`) delta per object.
+    pub fn replace_part(&mut self, replace: &mut PartialReplace, objects: Vec<ObjectRef>) {
         let action = self.replace_action();
-        let listed = if self.queue.is_empty() {
+        if replace.queued_before == 0 {
             // Nothing queued before this LIST, so nothing queued can be unlisted.
-            self.queue_listing_into_empty(objects, action)
+            self.queue_listing_into_empty(objects, action);
+            return;
+        }
+        for obj in objects {
+            let key = obj.key();
+            replace.listed_keys.push(key.clone());
+            self.queue_action_keyed(key, action, DeltaObject::Object(obj));
+        }
+    }
+
+    /// Ends a [`DeltaFifo::replace`]: tombstones what the LIST did not list, and sets the initial
+    /// population on the first call.
+    pub fn finish_replace<K: KnownObjects + ?Sized>(&mut self, replace: PartialReplace, known: &K) {
+        let (listed, unlisted_queued) = if replace.queued_before == 0 {
+            (self.items.len(), 0)
         } else {
-            self.queue_listing(objects, action)
+            // keys queued before this LIST are the only ones that can be unlisted: the LIST's own
+            // keys went to the back of the queue. A LIST comes in key order, so the sort only
+            // checks it.
+            let mut keys = replace.listed_keys;
+            keys.sort_unstable();
+            keys.dedup();
+            let keys = ListedKeys(keys);
+            let unlisted = self.tombstone_unlisted_queued(&keys, replace.queued_before);
+            (keys.len(), unlisted)
         };
         // Every listed key is now in `items`, so a known key missing from `items` was not listed.
-        let queued_deletions = listed.unlisted_queued + self.tombstone_unlisted_known(known);
+        let queued_deletions = unlisted_queued + self.tombstone_unlisted_known(known);
         if !self.populated {
             self.populated = true;
-            self.initial_population_count = listed.keys + queued_deletions;
+            self.initial_population_count = listed + queued_deletions;
             self.check_synced();
         }
     }
 
-    /// Queues a LIST's objects behind what is already queued, then tombstones the keys queued
-    /// before it that it does not list.
-    fn queue_listing(&mut self, objects: Vec<ObjectRef>, action: DeltaType) -> Listing {
-        // keys queued before this LIST are the only ones that can be unlisted: the LIST's own
-        // keys go to the back of the queue
-        let queued_before = self.queue.len();
-        let mut listed_keys = Vec::with_capacity(objects.len());
-        for obj in objects {
-            let key = obj.key();
-            listed_keys.push(key.clone());
-            self.queue_action_keyed(key, action, DeltaObject::Object(obj));
-        }
-        // A LIST comes in key order, so this sort only checks it.
-        listed_keys.sort_unstable();
-        listed_keys.dedup();
-        let listed_keys = ListedKeys(listed_keys);
-        Listing {
-            keys: listed_keys.len(),
-            unlisted_queued: self.tombstone_unlisted_queued(&listed_keys, queued_before),
-        }
-    }
-
-    /// Queues a LIST's objects into an empty queue (the relist of a restarted informer). A LIST
-    /// in strict key order, as the API server sends it, is built in one pass; the result is the
-    /// one `queueActionLocked` per object gives: one delta per key, queued in list order.
-    fn queue_listing_into_empty(&mut self, objects: Vec<ObjectRef>, action: DeltaType) -> Listing {
+    /// Queues a part of a LIST into a queue that was empty when the LIST began (the relist of a
+    /// restarted informer). A part in strict key order above every key queued so far, as the
+    /// API server sends a LIST, is built in one pass and appended; otherwise each object is
+    /// queued as `queueActionLocked` does. Either way the result is one `queueActionLocked` per
+    /// object, in list order.
+    fn queue_listing_into_empty(&mut self, objects: Vec<ObjectRef>, action: DeltaType) {
         let keyed: Vec<(String, ObjectRef)> = objects.into_iter().map(|o| (o.key(), o)).collect();
-        if !keyed.windows(2).all(|w| w[0].0 < w[1].0) {
+        // Every key of `items` is queued, so a part above its greatest key holds only new keys.
+        let after_queued = match (self.items.keys().next_back(), keyed.first()) {
+            (Some(greatest), Some((first, _))) => greatest < first,
+            _ => true,
+        };
+        if !after_queued || !keyed.windows(2).all(|w| w[0].0 < w[1].0) {
             for (key, obj) in keyed {
                 self.queue_action_keyed(key, action, DeltaObject::Object(obj));
             }
-        } else {
-            self.queue.extend(keyed.iter().map(|(key, _)| key.clone()));
-            self.pending += keyed.len();
-            self.items = keyed
-                .into_iter()
-                .map(|(key, obj)| {
-                    let delta = Delta {
-                        delta_type: action,
-                        object: DeltaObject::Object(obj),
-                    };
-                    (key, vec![delta])
-                })
-                .collect();
+            return;
         }
-        Listing {
-            keys: self.items.len(),
-            unlisted_queued: 0,
-        }
+        self.queue.extend(keyed.iter().map(|(key, _)| key.clone()));
+        self.pending += keyed.len();
+        let mut part: BTreeMap<String, Vec<Delta>> = keyed
+            .into_iter()
+            .map(|(key, obj)| {
+                let delta = Delta {
+                    delta_type: action,
+                    object: DeltaObject::Object(obj),
+                };
+                (key, vec![delta])
+            })
+            .collect();
+        self.items.append(&mut part);
     }
 
     /// A periodic resync (client-go `tools/cache/delta_fifo.go` `Resync`, `syncKeyLocked`): queues
@@ -449,10 +470,11 @@ impl DeltaFifo {
     }
 }
 
-/// What queueing a LIST did: its distinct keys, and the queued keys it tombstoned.
-struct Listing {
-    keys: usize,
-    unlisted_queued: usize,
+/// A `Replace` in progress (see [`DeltaFifo::begin_replace`]).
+#[derive(Debug)]
+pub struct PartialReplace {
+    queued_before: usize,
+    listed_keys: Vec<String>,
 }
 
 /// The keys of a LIST, sorted, for the deletion detection of `Replace`.
