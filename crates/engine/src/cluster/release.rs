@@ -3,19 +3,30 @@
 //! over the next continuation events ([`crate::sim::Context::continue_with`]), a part each, so
 //! the page can draw between them. Nothing in the model can observe the parts.
 
+use std::collections::BTreeMap;
+
+use crate::informer::delta::Delta;
+use crate::object::ObjectRef;
 use crate::sim::Context;
 
-use super::informer::SimInformer;
+use super::informer::{Fifo, SimInformer};
 use super::operator::Operator;
 use super::workqueue::WorkQueue;
 use super::{Cluster, Ev};
 
-/// A large part of a dead operator, waiting to be freed.
+/// Map entries freed per event.
+const ENTRIES_PER_PART: usize = 10_000;
+
+/// A part of a dead operator, waiting to be freed.
 pub(super) enum DeadPart {
-    /// The informer: reflector, FIFO, indexer, listener buffer.
+    /// The informer; freeing it hands over its cache and queue as further parts.
     Informer(Box<SimInformer>),
     /// The controller's workqueue.
     Queue(Box<WorkQueue>),
+    /// Cached objects.
+    Objects(BTreeMap<String, ObjectRef>),
+    /// Queued deltas.
+    Deltas(BTreeMap<String, Vec<Delta>>),
 }
 
 impl Cluster {
@@ -36,12 +47,37 @@ impl Cluster {
     /// Frees one part of a dead operator; continues while parts remain.
     pub(super) fn release_dead(&mut self, ctx: &mut Context<'_, Ev>) {
         match self.dead.pop() {
-            Some(DeadPart::Informer(informer)) => drop(informer),
+            Some(DeadPart::Informer(informer)) => {
+                let SimInformer { fifo, indexer, .. } = *informer;
+                if let Fifo::Delta(fifo) = fifo {
+                    push_parts(&mut self.dead, fifo.into_items(), DeadPart::Deltas);
+                }
+                push_parts(&mut self.dead, indexer.into_items(), DeadPart::Objects);
+            }
             Some(DeadPart::Queue(queue)) => drop(queue),
+            Some(DeadPart::Objects(objects)) => drop(objects),
+            Some(DeadPart::Deltas(deltas)) => drop(deltas),
             None => return,
         }
         if !self.dead.is_empty() {
             ctx.continue_with(Ev::ReleaseDead);
         }
     }
+}
+
+/// Splits `map` into parts of at most [`ENTRIES_PER_PART`] entries (cutting from the end, so
+/// each cut walks only the entries it takes) and queues them to be freed.
+fn push_parts<V>(
+    dead: &mut Vec<DeadPart>,
+    mut map: BTreeMap<String, V>,
+    part: fn(BTreeMap<String, V>) -> DeadPart,
+) {
+    while map.len() > ENTRIES_PER_PART {
+        let Some(cut) = map.keys().nth_back(ENTRIES_PER_PART - 1).cloned() else {
+            break;
+        };
+        let tail = map.split_off(&cut);
+        dead.push(part(tail));
+    }
+    dead.push(part(map));
 }

@@ -351,6 +351,12 @@ impl DeltaFifo {
         self.items.get(key).map(|d| (key.as_str(), d.as_slice()))
     }
 
+    /// The queued deltas by key, consuming the queue: how a dead process's queue is handed over
+    /// to be freed in parts.
+    pub fn into_items(self) -> BTreeMap<String, Vec<Delta>> {
+        self.items
+    }
+
     /// The queued keys in pop order (client-go `tools/cache/delta_fifo_test.go` `listKeys`).
     pub fn list_keys(&self) -> Vec<String> {
         self.queue.iter().cloned().collect()

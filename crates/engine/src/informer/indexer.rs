@@ -229,6 +229,12 @@ impl Indexer {
         self.items.contains_key(key)
     }
 
+    /// The cached objects by key, consuming the store (its indices are dropped): how a dead
+    /// process's cache is handed over to be freed in parts.
+    pub fn into_items(self) -> BTreeMap<String, ObjectRef> {
+        self.items
+    }
+
     /// Every stored object, sorted by key (client-go `tools/cache/thread_safe_store.go` `List`).
     /// Upstream ranges over a Go map, so the real order is random; the simulation sorts by key to
     /// stay deterministic (`kubernetes-semantics.md` §0.5).
