@@ -76,3 +76,34 @@ fn the_invariants_hold_between_the_parts_of_a_creation_while_the_operator_runs()
     let violations = run.check_invariants_now();
     assert!(violations.is_empty(), "{violations:?}");
 }
+
+#[test]
+fn a_large_list_reaches_the_informer_in_parts_that_each_end_a_call() {
+    let total = 2 * CREATE_OBJECTS_PER_EVENT + 5_000;
+    let mut run = run_with(total);
+    let deadline = SimTime::from_millis(5_000);
+    // (events handled, the call's last trace line) of every call
+    let mut calls: Vec<(u64, String)> = Vec::new();
+    while run.now() < deadline {
+        let seen = run.trace().total();
+        let handled = run.advance_to(deadline, 1_000_000);
+        let last = run.trace_since(seen).last().map(ToString::to_string);
+        calls.push((handled, last.unwrap_or_default()));
+    }
+    let list = calls
+        .iter()
+        .position(|(_, line)| line.contains("apiserver LIST") && line.contains("code=200"))
+        .expect("the informer's LIST of every object ends a call");
+    // the client takes the reply, then parts of 10 000 and 10 000; the last 5 000 end the
+    // Replace and the run goes on
+    for (handled, line) in &calls[list + 1..list + 3] {
+        assert_eq!(*handled, 1, "one part per call");
+        assert!(line.is_empty(), "queueing a part traces nothing: {line}");
+    }
+    assert!(calls[list + 3].0 > 1, "the last part, then the run goes on");
+    let synced = run.snapshot();
+    assert_eq!(
+        synced.operator.map(|o| o.cache_objects),
+        Some(u64::from(total))
+    );
+}

@@ -55,7 +55,7 @@ impl Cluster {
     }
 
     /// Carries out what the reflector asks. A `Replace` of a large LIST is queued in parts
-    /// ([`super::REPLACE_OBJECTS_PER_EVENT`] per continuation event); the actions after it run
+    /// (continuation events, see [`super::REPLACE_OBJECTS_PER_EVENT`]); the actions after it run
     /// with its last part.
     pub(super) fn reflector_actions(&mut self, ctx: &mut Context<'_, Ev>, actions: Vec<Action>) {
         let mut actions = actions.into_iter();
@@ -68,7 +68,7 @@ impl Cluster {
                             .as_mut()
                             .is_some_and(|op| op.informer.begin_replace()) =>
                 {
-                    self.replace_part(ctx, items, actions.collect());
+                    self.replace_part(ctx, items, 0, actions.collect());
                     return;
                 }
                 action => self.reflector_action(ctx, action),
@@ -83,16 +83,20 @@ impl Cluster {
         &mut self,
         ctx: &mut Context<'_, Ev>,
         mut items: Vec<crate::object::ObjectRef>,
+        queued: usize,
         then: Vec<Action>,
     ) {
         let Some(op) = self.op.as_mut() else { return };
-        let rest = items.split_off(items.len().min(super::REPLACE_OBJECTS_PER_EVENT));
+        let part = super::REPLACE_OBJECTS_PER_EVENT.max(queued);
+        let rest = items.split_off(items.len().min(part));
+        let queued = queued + items.len();
         op.informer.replace_part(items);
         if !rest.is_empty() {
             let incarnation = op.incarnation;
             ctx.continue_with(Ev::ReplacePart {
                 incarnation,
                 rest,
+                queued,
                 then,
             });
             return;

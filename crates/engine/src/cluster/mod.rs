@@ -54,8 +54,10 @@ pub const MAX_TRACKED_OWN_WRITES: usize = 200_000;
 /// objects is one instant of virtual time split into parts, so the page can draw between them.
 pub const CREATE_OBJECTS_PER_EVENT: u32 = 10_000;
 
-/// Listed objects the informer's `Replace` queues per engine event: a relist of a large LIST is
-/// split into parts at one instant, so the page can draw between them.
+/// Listed objects the informer's `Replace` queues in its first engine event; each later part
+/// queues as many as all before it (parts of 10 000, 10 000, 20 000, 40 000, …), so a relist of a
+/// large LIST is split into parts at one instant — the page draws between them — while merging
+/// the parts costs at most twice building the queue at once.
 pub const REPLACE_OBJECTS_PER_EVENT: usize = 10_000;
 
 /// How often metrics are sampled into series (virtual time).
@@ -72,12 +74,22 @@ pub enum Ev {
     },
     /// Free one part of a dead operator's memory (a continuation).
     ReleaseDead,
+    /// The client takes a large LIST's reply: a continuation of the request's completion, so the
+    /// API server's part and the client's parts of the LIST are drawn apart.
+    Answer {
+        /// The request.
+        id: u64,
+        /// The reply.
+        reply: request::Reply,
+    },
     /// Queue the next part of a large LIST into the informer (a continuation of `Replace`).
     ReplacePart {
         /// Operator incarnation.
         incarnation: u64,
         /// The listed objects not queued yet.
         rest: Vec<crate::object::ObjectRef>,
+        /// How many were queued before.
+        queued: usize,
         /// The reflector's actions after the `Replace`.
         then: Vec<crate::informer::reflector::Action>,
     },
@@ -219,11 +231,13 @@ impl Model for Cluster {
         match event {
             Ev::CreateObjects { from } => self.create_objects(ctx, from),
             Ev::ReleaseDead => self.release_dead(ctx),
+            Ev::Answer { id, reply } => self.answer(ctx, id, reply),
             Ev::ReplacePart {
                 incarnation,
                 rest,
+                queued,
                 then,
-            } if self.is_current(incarnation) => self.replace_part(ctx, rest, then),
+            } if self.is_current(incarnation) => self.replace_part(ctx, rest, queued, then),
             Ev::Action(i) => self.run_action(ctx, i),
             Ev::Arrive(id) => self.arrive(ctx, id),
             Ev::Done(id) => self.done(ctx, id),

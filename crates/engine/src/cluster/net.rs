@@ -149,7 +149,13 @@ impl Cluster {
         }
         self.fan_out_events(ctx);
         self.release_seat(ctx, id);
-        self.answer(ctx, id, reply);
+        if matches!(&reply, Reply::List(items, _) if items.len() > super::REPLACE_OBJECTS_PER_EVENT)
+        {
+            // The client takes a large LIST in its own part, right after: same instant, same order.
+            ctx.continue_with(Ev::Answer { id, reply });
+        } else {
+            self.answer(ctx, id, reply);
+        }
     }
 
     fn release_seat(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
@@ -174,7 +180,7 @@ impl Cluster {
     }
 
     /// Routes a reply to whoever sent the request.
-    fn answer(&mut self, ctx: &mut Context<'_, Ev>, id: u64, reply: Reply) {
+    pub(super) fn answer(&mut self, ctx: &mut Context<'_, Ev>, id: u64, reply: Reply) {
         let Some(p) = self.pending.remove(&id) else {
             return;
         };
