@@ -215,7 +215,8 @@ pub fn longest_event(name: &str, seconds: u64) -> Option<(Duration, String)> {
         let took = started.elapsed();
         if took > longest.0 {
             let line = run.trace_since(seen).next().map(ToString::to_string);
-            longest = (took, line.unwrap_or_default());
+            let line = line.unwrap_or_else(|| format!("{} (a part of a split event)", run.now()));
+            longest = (took, line);
         }
         if finished {
             return Some(longest);
