@@ -443,11 +443,21 @@ fn list_from_cache(informer: &super::informer::SimInformer, step: &Step, key: &s
     let Step::List { scope, .. } = step else {
         return (0, 0);
     };
+    use crate::informer::indexer::NAMESPACE_INDEX;
     let (namespace, name) = key.split_once('/').unwrap_or(("", key));
-    let items = informer.indexer.list();
+    let indexer = &informer.indexer;
+    let items = match scope {
+        // The informer's cache has the namespace index, as controller-runtime's does.
+        ListScope::Namespace => indexer
+            .by_index(NAMESPACE_INDEX, namespace)
+            .unwrap_or_else(|_| indexer.list()),
+        _ => indexer.list(),
+    };
     let matches = |o: &&crate::object::ObjectRef| match scope {
         ListScope::AllNamespaces => true,
         ListScope::Namespace => o.metadata.namespace == namespace,
+        // The simulated cache has no index for the field: it finds the matches by scanning, and
+        // counts only them, as an index lookup would return.
         ListScope::FieldIndex { field } => crate::object::field_values(o, field)
             .iter()
             .any(|v| v == name),

@@ -159,7 +159,8 @@ impl InvariantChecker {
                 self.violate(now, "finalizers", detail);
             }
         }
-        if let Some(errors) = Some(cluster.process.heap_accounting_errors()).filter(|e| *e > 0) {
+        let errors = cluster.process.heap_accounting_errors();
+        if errors > 0 {
             let detail = format!("{errors} frees of more than was allocated");
             self.violate(now, "heap-accounting", detail);
         }
