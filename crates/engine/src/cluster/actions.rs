@@ -37,7 +37,7 @@ impl Cluster {
             "Created",
             None,
             Some(self.api.revision()),
-            format!("objects={}", o.count),
+            format_args!("objects={}", o.count),
         );
         self.fan_out_events(ctx);
         self.workload_objects_created(ctx);
@@ -128,12 +128,6 @@ impl Cluster {
             };
             self.send(ctx, Origin::User, call);
         }
-        ctx.trace(
-            "kubectl",
-            format!("{:?}", action.action),
-            None,
-            None,
-            String::new(),
-        );
+        ctx.trace("kubectl", format!("{:?}", action.action), None, None, "");
     }
 }

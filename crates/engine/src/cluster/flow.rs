@@ -31,7 +31,7 @@ impl Cluster {
             "ContainerStarted",
             None,
             None,
-            format!("incarnation={}", self.incarnations),
+            format_args!("incarnation={}", self.incarnations),
         );
         self.reflector_actions(ctx, actions);
     }
@@ -49,7 +49,7 @@ impl Cluster {
             "OOMKilled",
             None,
             None,
-            format!("restart_at={restart_at}"),
+            format_args!("restart_at={restart_at}"),
         );
         ctx.schedule_at(restart_at, Ev::ContainerStart);
     }
@@ -185,7 +185,7 @@ impl Cluster {
                     "Pop",
                     Some(&key),
                     None,
-                    format!("deltas={deltas}"),
+                    format_args!("deltas={deltas}"),
                 );
             }
         }
@@ -222,15 +222,9 @@ impl Cluster {
                 op.queue.add_from_handler(key.clone(), low_priority, now);
                 if self.own_writes.remove(&rv) {
                     self.reg.inc("flywheel_self_triggered_enqueues_total", 1.0);
-                    ctx.trace(
-                        "handler",
-                        "Enqueue",
-                        Some(&key),
-                        Some(rv),
-                        "own_write=true".into(),
-                    );
+                    ctx.trace("handler", "Enqueue", Some(&key), Some(rv), "own_write=true");
                 } else {
-                    ctx.trace("handler", "Enqueue", Some(&key), Some(rv), String::new());
+                    ctx.trace("handler", "Enqueue", Some(&key), Some(rv), "");
                 }
             } else {
                 self.own_writes.remove(&rv);
@@ -240,7 +234,7 @@ impl Cluster {
                     "Dropped",
                     Some(&key),
                     Some(rv),
-                    "predicate=false".into(),
+                    "predicate=false",
                 );
             }
         }
@@ -263,7 +257,7 @@ impl Cluster {
                 "Reconcile",
                 Some(&key),
                 None,
-                format!("worker={i}"),
+                format_args!("worker={i}"),
             );
             let mut job = Job::new(key, now);
             job.finalizer_mode = self.scenario.code.finalizer;
@@ -419,7 +413,7 @@ impl Cluster {
             "Reconciled",
             Some(&key),
             None,
-            format!("result={label}"),
+            format_args!("result={label}"),
         );
         self.kick_workers(ctx);
     }

@@ -89,7 +89,7 @@ impl Cluster {
                 "Retry429",
                 None,
                 None,
-                format!("verb={verb} attempt={attempts}"),
+                format_args!("verb={verb} attempt={attempts}"),
             );
             let after = ctx.now() + wait;
             // The retry goes through the token bucket again (tryThrottle runs per attempt).
@@ -130,7 +130,7 @@ impl Cluster {
                 call.verb_label(),
                 Some(&o.key()),
                 Some(o.resource_version()),
-                format!("code={}", reply.code()),
+                format_args!("code={}", reply.code()),
             );
             if own {
                 self.own_writes.insert(o.resource_version());
@@ -144,7 +144,7 @@ impl Cluster {
                 call.verb_label(),
                 None,
                 None,
-                format!("code={}", reply.code()),
+                format_args!("code={}", reply.code()),
             );
         }
         self.fan_out_events(ctx);
@@ -309,7 +309,7 @@ impl Cluster {
             event.event_type.as_str(),
             Some(&object.key()),
             Some(event.resource_version),
-            format!("gen={}", object.metadata.generation),
+            format_args!("gen={}", object.metadata.generation),
         );
         self.process.decode_event(object.size_bytes, ctx.now());
         self.reg.inc("flywheel_watch_events_total", 1.0);

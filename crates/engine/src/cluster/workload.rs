@@ -461,7 +461,7 @@ impl Cluster {
                 "Evicted",
                 Some(&owner),
                 None,
-                format!("node={node} reason=MemoryPressure"),
+                format_args!("node={node} reason=MemoryPressure"),
             );
             // The Owns(&Pod{}) handler maps the Pod's update to its owner.
             if let Some(op) = self.op.as_mut() {
@@ -520,7 +520,7 @@ impl Cluster {
             "SetResources",
             None,
             None,
-            format!("memory_limit={limit}"),
+            format_args!("memory_limit={limit}"),
         );
         ctx.schedule_in(Duration::from_secs(2), Ev::ContainerStart);
     }

@@ -66,16 +66,10 @@ impl<E> Context<'_, E> {
         event: impl Into<Cow<'static, str>>,
         key: Option<&str>,
         rv: Option<u64>,
-        detail: String,
+        detail: impl std::fmt::Display,
     ) {
-        self.trace.record(TraceEvent {
-            time: self.now,
-            component: Cow::Borrowed(component),
-            event: event.into(),
-            key: key.map(str::to_owned),
-            resource_version: rv,
-            detail,
-        });
+        self.trace
+            .record_parts(self.now, component, event.into(), key, rv, detail);
     }
 }
 
@@ -255,12 +249,12 @@ mod tests {
                         "tick",
                         None,
                         Some(u64::from(n)),
-                        format!("next_ms={}", delay.as_millis()),
+                        format_args!("next_ms={}", delay.as_millis()),
                     );
                     ctx.schedule_in(delay, Ev::Tick(n + 1));
                     ctx.schedule_in(Duration::ZERO, Ev::Tock(n));
                 }
-                Ev::Tock(n) => ctx.trace("ticker", "tock", None, Some(u64::from(n)), String::new()),
+                Ev::Tock(n) => ctx.trace("ticker", "tock", None, Some(u64::from(n)), ""),
             }
         }
     }
@@ -339,19 +333,13 @@ mod tests {
             match event {
                 Job::Work { from, to } => {
                     let end = (from + 3).min(to);
-                    ctx.trace(
-                        "splitter",
-                        "part",
-                        None,
-                        Some(u64::from(from)),
-                        String::new(),
-                    );
+                    ctx.trace("splitter", "part", None, Some(u64::from(from)), "");
                     ctx.schedule_in(Duration::ZERO, Job::Other("scheduled-by-work"));
                     if end < to {
                         ctx.continue_with(Job::Work { from: end, to });
                     }
                 }
-                Job::Other(name) => ctx.trace("splitter", name, None, None, String::new()),
+                Job::Other(name) => ctx.trace("splitter", name, None, None, ""),
             }
         }
     }
@@ -393,7 +381,7 @@ mod tests {
         impl Model for Two {
             type Event = u32;
             fn handle(&mut self, ctx: &mut Context<'_, u32>, n: u32) {
-                ctx.trace("two", "ran", None, Some(u64::from(n)), String::new());
+                ctx.trace("two", "ran", None, Some(u64::from(n)), "");
                 if n == 0 {
                     ctx.continue_with(1);
                     ctx.continue_with(2);
