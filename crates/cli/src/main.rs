@@ -72,14 +72,19 @@ fn print_bench(format: Format) {
         "{:<78} {:>14} {:>9} {:>14} {:>8}  target",
         "figure", "value", "unit", "peer", "ratio"
     );
-    for r in rows {
+    let mut notes = Vec::new();
+    for r in &rows {
         let peer = r.peer.map_or("—".to_owned(), output::human);
         let ratio = r.ratio.map_or("—".to_owned(), |x| format!("{x:.4}"));
-        let verdict = match r.pass {
-            Some(true) => "pass",
-            Some(false) => "FAIL",
-            None => "",
+        let mut verdict = match r.pass {
+            Some(true) => "pass".to_owned(),
+            Some(false) => "FAIL".to_owned(),
+            None => String::new(),
         };
+        if let Some(why) = &r.why_not {
+            notes.push(why);
+            verdict.push_str(&format!(" [{}]", notes.len()));
+        }
         println!(
             "{:<78} {:>14} {:>9} {:>14} {:>8}  {} {verdict}",
             r.figure,
@@ -89,6 +94,9 @@ fn print_bench(format: Format) {
             ratio,
             r.target
         );
+    }
+    for (i, why) in notes.iter().enumerate() {
+        println!("\n[{}] {why}", i + 1);
     }
 }
 

@@ -257,7 +257,7 @@ impl UrlState {
         let mut st = UrlState::default();
         if let Some(name) = get("preset") {
             let name = name.replace(' ', "+");
-            if presets::text(&name).is_some() {
+            if presets::exists(&name) {
                 st.config = RunConfig::preset(&name);
             } else {
                 bad.push(ignored("preset", format!("unknown preset '{name}'")));

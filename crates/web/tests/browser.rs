@@ -21,7 +21,7 @@ use yew::Reducible;
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// Every preset the engine ships (the determinism table has 100 seeds of each).
-const PRESET_COUNT: usize = flywheel_engine::scenario::presets::PRESETS.len();
+const PRESET_COUNT: usize = flywheel_engine::scenario::presets::PRESET_NAMES.len();
 
 fn document() -> web_sys::Document {
     gloo::utils::document()

@@ -5,84 +5,53 @@ use super::{Scenario, ScenarioError};
 
 include!(concat!(env!("OUT_DIR"), "/preset_json.rs"));
 
-/// `(name, file text)` of every preset, in the order they are presented.
-pub const PRESETS: &[(&str, &str)] = &[
-    ("flywheel", include_str!("../../scenarios/flywheel.toml")),
-    (
-        "subresource-only",
-        include_str!("../../scenarios/subresource-only.toml"),
-    ),
-    (
-        "predicate-only",
-        include_str!("../../scenarios/predicate-only.toml"),
-    ),
-    (
-        "observed-generation-only",
-        include_str!("../../scenarios/observed-generation-only.toml"),
-    ),
-    (
-        "subresource+predicate",
-        include_str!("../../scenarios/subresource+predicate.toml"),
-    ),
-    (
-        "subresource+observed-generation",
-        include_str!("../../scenarios/subresource+observed-generation.toml"),
-    ),
-    ("fixed", include_str!("../../scenarios/fixed.toml")),
-    (
-        "idempotent-status",
-        include_str!("../../scenarios/idempotent-status.toml"),
-    ),
-    (
-        "seed-000-incident",
-        include_str!("../../scenarios/seed-000-incident.toml"),
-    ),
-    (
-        "list-full-scan",
-        include_str!("../../scenarios/list-full-scan.toml"),
-    ),
-    (
-        "list-full-scan-small",
-        include_str!("../../scenarios/list-full-scan-small.toml"),
-    ),
-    (
-        "finalizer-deadlock",
-        include_str!("../../scenarios/finalizer-deadlock.toml"),
-    ),
-    (
-        "finalizer-unsafe",
-        include_str!("../../scenarios/finalizer-unsafe.toml"),
-    ),
-    (
-        "watch-leak",
-        include_str!("../../scenarios/watch-leak.toml"),
-    ),
-    (
-        "listener-backlog",
-        include_str!("../../scenarios/listener-backlog.toml"),
-    ),
-    (
-        "log-whole-object",
-        include_str!("../../scenarios/log-whole-object.toml"),
-    ),
-    (
-        "no-context-timeout",
-        include_str!("../../scenarios/no-context-timeout.toml"),
-    ),
-    (
-        "eviction-loop",
-        include_str!("../../scenarios/eviction-loop.toml"),
-    ),
-];
+/// Declares the presets once: their names in the order they are presented, and a lookup of each
+/// one's file text. The texts are reached only through [`text`], so a build that never asks for
+/// them (the page, which loads the build-time JSON form) does not carry them.
+macro_rules! presets {
+    ($($name:literal),* $(,)?) => {
+        /// The name of every preset, in the order they are presented.
+        pub const PRESET_NAMES: &[&str] = &[$($name),*];
+
+        /// The file text of a preset.
+        pub fn text(name: &str) -> Option<&'static str> {
+            match name {
+                $($name => Some(include_str!(concat!("../../scenarios/", $name, ".toml"))),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+presets!(
+    "flywheel",
+    "subresource-only",
+    "predicate-only",
+    "observed-generation-only",
+    "subresource+predicate",
+    "subresource+observed-generation",
+    "fixed",
+    "idempotent-status",
+    "seed-000-incident",
+    "list-full-scan",
+    "list-full-scan-small",
+    "finalizer-deadlock",
+    "finalizer-unsafe",
+    "watch-leak",
+    "listener-backlog",
+    "log-whole-object",
+    "no-context-timeout",
+    "eviction-loop",
+);
 
 /// The names of every preset.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    PRESETS.iter().map(|(n, _)| *n)
+    PRESET_NAMES.iter().copied()
 }
 
-/// The file text of a preset.
-pub fn text(name: &str) -> Option<&'static str> {
-    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+/// Whether `name` is a preset.
+pub fn exists(name: &str) -> bool {
+    PRESET_NAMES.contains(&name)
 }
 
 fn unknown(name: &str) -> ScenarioError {
@@ -115,7 +84,9 @@ pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioE
 
 /// Loads a preset from the JSON form its TOML file was converted to at build time.
 pub fn load_prebuilt(name: &str) -> Result<Scenario, ScenarioError> {
-    text(name).ok_or_else(|| unknown(name))?;
+    if !exists(name) {
+        return Err(unknown(name));
+    }
     let json = PRESET_JSON
         .iter()
         .find(|(n, _)| *n == name)
@@ -135,7 +106,7 @@ mod tests {
 
     #[test]
     fn every_preset_parses_validates_and_is_named_like_its_file() {
-        for (name, _) in PRESETS {
+        for name in PRESET_NAMES {
             let s = load(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(&s.name, name);
             assert!(
@@ -153,7 +124,7 @@ mod tests {
         }
         assert_eq!(
             PRESET_JSON.len(),
-            PRESETS.len(),
+            PRESET_NAMES.len(),
             "every scenario file is a registered preset"
         );
     }
