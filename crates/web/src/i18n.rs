@@ -198,6 +198,9 @@ messages! {
     OpenFull => "Open in Flywheel", "在 Flywheel 中打开";
     Converged => "converged: the loop has stopped", "已收敛：循环已停止";
     Looping => "looping: every write re-triggers Reconcile", "循环中：每次写入都会再次触发 Reconcile";
+    Watching => "watching for a loop (10 s of samples)", "观察中：是否形成循环（需 10 秒样本）";
+    BusyNoLoop => "no loop in 10 s, but the workqueue is busy", "10 秒内无循环，但 workqueue 仍忙";
+    OperatorDown => "operator not running: no loop to judge", "operator 未运行：无从判断循环";
     Group => "group", "分组";
     Dropped => "dropped by predicate", "被 predicate 丢弃";
     Running => "Running", "运行中";

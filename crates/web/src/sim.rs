@@ -176,7 +176,8 @@ impl Lane {
             .filter(|k| k.starts_with(prefix) && k.contains(part))
             .cloned()
             .collect();
-        keys.iter().map(|k| self.rate(k, window)).sum()
+        // folded from +0.0: an empty f64 `sum()` is -0.0, which prints as "-0.0"
+        keys.iter().fold(0.0, |acc, k| acc + self.rate(k, window))
     }
 }
 
@@ -303,6 +304,14 @@ mod tests {
     }
 
     #[test]
+    fn a_rate_over_no_series_reads_plus_zero_not_minus_zero() {
+        let e = Engine::new(&RunConfig::preset("flywheel"), None).expect("engine");
+        let r =
+            e.a.rate_matching("controller_runtime_reconcile_total{", "", 3);
+        assert_eq!(format!("{r:.1}"), "0.0");
+    }
+
+    #[test]
     fn the_flywheel_loops_and_the_fixed_variant_converges() {
         let c = RunConfig::preset("flywheel");
         let fixed = RunConfig::preset("fixed").variant;
@@ -312,6 +321,9 @@ mod tests {
         assert!(e.a.loop_count > 50, "A loops: {}", e.a.loop_count);
         let b = e.b.as_ref().expect("B");
         assert_eq!(b.loop_count, 0, "B converged");
+        use crate::components::pipelines::{LaneStats, Verdict};
+        assert_eq!(Verdict::of(&LaneStats::of(&e.a)), Verdict::Looping);
+        assert_eq!(Verdict::of(&LaneStats::of(b)), Verdict::Converged);
         assert_eq!(e.now(), SimTime::from_secs_f64(60.0));
         let keys = e.a.run.cluster().object_keys(100);
         assert_eq!(keys.len(), 10);

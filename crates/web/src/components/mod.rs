@@ -12,7 +12,7 @@ mod inspect;
 mod layout;
 mod myths;
 mod notices;
-mod pipelines;
+pub(crate) mod pipelines;
 mod scenario;
 mod settings_file;
 mod side_picker;

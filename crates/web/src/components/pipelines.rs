@@ -26,6 +26,55 @@ pub struct LaneStats {
     pub revision: u64,
     /// Pod state and restarts.
     pub pod: String,
+    /// Simulated seconds so far.
+    pub time_s: f64,
+    /// Whether the operator runs and has nothing queued or in progress (`None`: it does not run).
+    pub operator_idle: Option<bool>,
+}
+
+/// How many simulated seconds without a self-triggered enqueue it takes to call a run converged.
+pub const LOOP_WINDOW_S: usize = 10;
+
+/// What the counters say about the write loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Self-triggered enqueues in the last window: each write re-triggers Reconcile.
+    Looping,
+    /// Less than one window has run and no loop showed yet.
+    Watching,
+    /// No self-triggered enqueue in a whole window and nothing queued or in progress.
+    Converged,
+    /// No self-triggered enqueue in a whole window, but the workqueue is still busy.
+    Busy,
+    /// The operator's container is not running (killed, or waiting out its back-off).
+    Down,
+}
+
+impl Verdict {
+    /// The verdict for a lane's counters.
+    pub fn of(s: &LaneStats) -> Verdict {
+        if s.loop_rate > 0.0 {
+            return Verdict::Looping;
+        }
+        match s.operator_idle {
+            None if s.time_s > 0.0 => Verdict::Down,
+            _ if s.time_s < LOOP_WINDOW_S as f64 => Verdict::Watching,
+            None => Verdict::Down,
+            Some(true) => Verdict::Converged,
+            Some(false) => Verdict::Busy,
+        }
+    }
+
+    /// Its text and its CSS class (also its `data-state`).
+    pub fn message(self) -> (Msg, &'static str) {
+        match self {
+            Verdict::Looping => (Msg::Looping, "looping"),
+            Verdict::Watching => (Msg::Watching, "watching"),
+            Verdict::Converged => (Msg::Converged, "converged"),
+            Verdict::Busy => (Msg::BusyNoLoop, "busy"),
+            Verdict::Down => (Msg::OperatorDown, "down"),
+        }
+    }
 }
 
 impl LaneStats {
@@ -36,12 +85,17 @@ impl LaneStats {
             rps: lane.rate_matching("apiserver_request_total{", "", 3),
             reconciles: lane.rate_matching("controller_runtime_reconcile_total{", "", 3),
             loops: lane.loop_count,
-            loop_rate: lane.rate("flywheel_self_triggered_enqueues_total", 10),
+            loop_rate: lane.rate("flywheel_self_triggered_enqueues_total", LOOP_WINDOW_S),
             revision: s.revision,
             pod: match s.restart_in_s {
                 Some(r) => format!("{} {r:.0}s · {}×", s.pod_state, s.restarts),
                 None => format!("{} · {}×", s.pod_state, s.restarts),
             },
+            time_s: s.time_s,
+            operator_idle: s
+                .operator
+                .as_ref()
+                .map(|o| o.queue_ready + o.queue_waiting + o.workers_busy == 0),
         }
     }
 }
@@ -88,9 +142,7 @@ pub fn pipelines() -> Html {
             })
         };
         let st = lanes.get(i).cloned();
-        let verdict = st.as_ref().map(|s| {
-            if s.loop_rate > 0.0 { (Msg::Looping, "looping") } else { (Msg::Converged, "converged") }
-        });
+        let verdict = st.as_ref().map(|s| Verdict::of(s).message());
         html! {
             <figure class="pipeline">
                 <canvas id={format!("pipeline-{side}")} ref={ctx.pipes[i].clone()}
@@ -115,5 +167,49 @@ pub fn pipelines() -> Html {
         <section id="pipelines" class={classes!("pipelines", compare.then_some("ab"))} aria-label={Msg::Pipeline.text(lang)}>
             { for views }
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(loop_rate: f64, time_s: f64, operator_idle: Option<bool>) -> LaneStats {
+        LaneStats {
+            rps: 0.0,
+            reconciles: 0.0,
+            loops: 0,
+            loop_rate,
+            revision: 1,
+            pod: String::new(),
+            time_s,
+            operator_idle,
+        }
+    }
+
+    #[test]
+    fn a_run_is_not_called_converged_before_a_whole_window_has_passed() {
+        assert_eq!(
+            Verdict::of(&stats(0.0, 1.3, Some(false))),
+            Verdict::Watching
+        );
+        assert_eq!(Verdict::of(&stats(0.0, 1.3, Some(true))), Verdict::Watching);
+        assert_eq!(
+            Verdict::of(&stats(0.0, 10.0, Some(true))),
+            Verdict::Converged
+        );
+    }
+
+    #[test]
+    fn a_loop_shows_as_soon_as_it_turns_and_a_busy_queue_is_not_converged() {
+        assert_eq!(Verdict::of(&stats(4.0, 2.0, Some(false))), Verdict::Looping);
+        assert_eq!(Verdict::of(&stats(0.0, 30.0, Some(false))), Verdict::Busy);
+    }
+
+    #[test]
+    fn a_stopped_operator_is_down_not_converged() {
+        assert_eq!(Verdict::of(&stats(0.0, 300.0, None)), Verdict::Down);
+        // before the clock starts the container has not started either
+        assert_eq!(Verdict::of(&stats(0.0, 0.0, None)), Verdict::Watching);
     }
 }
