@@ -113,14 +113,16 @@ pub fn draw(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     ctx.fill_rect(0.0, 0.0, WIDTH, HEIGHT);
     draw_pod(ctx, lane, d);
     draw_edges(ctx, lane, d);
-    draw_stages(ctx, lane, d);
-    draw_gate(ctx, lane, d);
-    draw_loop(ctx, lane, d);
+    // Tokens travel under the stage boxes, so a box's numbers and state stay readable while
+    // tokens pass through it.
     if d.motion {
         for t in &lane.tokens.alive {
             draw_token(ctx, t, d);
         }
     }
+    draw_stages(ctx, lane, d);
+    draw_gate(ctx, lane, d);
+    draw_loop(ctx, lane, d);
     if let Some(c) = &d.caption {
         text(ctx, c, 8.0, 16.0, "700 14px sans-serif", p.fg, "left");
     }
@@ -607,21 +609,52 @@ fn draw_token(ctx: &CanvasRenderingContext2d, t: &Token, d: &DrawCtx<'_>) {
 pub fn hit(lane: &Lane, x: f64, y: f64, now_ms: f64) -> Option<String> {
     let near = lane.tokens.alive.iter().rev().find(|t| {
         let (tx, ty) = point_at(edge_path(t.edge), Tokens::progress(t, now_ms));
-        t.key.is_some() && (tx - x).powi(2) + (ty - y).powi(2) < 14.0f64.powi(2)
+        // a token passing under a stage box is hidden, so it cannot be clicked there
+        t.key.is_some()
+            && !under_a_stage(tx, ty)
+            && (tx - x).powi(2) + (ty - y).powi(2) < 14.0f64.powi(2)
     });
     if let Some(t) = near {
         return t.key.clone();
     }
-    let inside = |(rx, ry, rw, rh): Rect| x >= rx && x <= rx + rw && y >= ry && y <= ry + rh;
-    if [API, INDEXER, FIFO, REFLECTOR].into_iter().any(inside) {
+    if [API, INDEXER, FIFO, REFLECTOR]
+        .into_iter()
+        .any(|r| inside(r, x, y))
+    {
         return lane.run.cluster().object_keys(1).into_iter().next();
     }
     None
 }
 
+/// Whether `(x, y)` lies in `rect` (edges included).
+fn inside((rx, ry, rw, rh): Rect, x: f64, y: f64) -> bool {
+    x >= rx && x <= rx + rw && y >= ry && y <= ry + rh
+}
+
+/// Whether `(x, y)` lies under one of the stage boxes, which are drawn over the tokens.
+fn under_a_stage(x: f64, y: f64) -> bool {
+    [
+        API, REFLECTOR, FIFO, INDEXER, HANDLERS, QUEUE, WORKERS, RECONCILE,
+    ]
+    .into_iter()
+    .any(|r| inside(r, x, y))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_point_inside_a_stage_box_is_hidden_and_one_between_boxes_is_not() {
+        assert!(
+            under_a_stage(280.0, 82.0),
+            "the middle of the Reflector box"
+        );
+        assert!(
+            !under_a_stage(360.0, 82.0),
+            "between Reflector and DeltaFIFO"
+        );
+    }
 
     #[test]
     fn points_follow_the_polyline() {
