@@ -104,6 +104,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         return Ok(Command::Help);
     };
     let rest = &args[1..];
+    // `flywheel run --help` and the like ask for the usage, as with most command-line tools
+    if rest.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
     match cmd.as_str() {
         "help" | "-h" | "--help" => Ok(Command::Help),
         "version" | "-V" | "--version" => Ok(Command::Version),
@@ -335,6 +339,19 @@ mod tests {
         let err =
             parse(&args("swarm --from 18446744073709551615 --seeds 2")).expect_err("overflow");
         assert!(err.contains("--from"), "{err}");
+    }
+
+    #[test]
+    fn help_after_any_command_asks_for_the_usage() {
+        for line in [
+            "run --help",
+            "run flywheel -h",
+            "compare a b --help",
+            "bench --help",
+            "swarm -h",
+        ] {
+            assert_eq!(parse(&args(line)), Ok(Command::Help), "{line}");
+        }
     }
 
     mod fuzz {
