@@ -147,6 +147,26 @@ test('bad URL parameters fall back to defaults and are named', async () => {
   noProblems();
 });
 
+test('a speed the engine cannot reach shows the speed the page runs at', async () => {
+  // 150 000 objects at 10 000×: far beyond what the engine simulates per wall second
+  await open('?preset=seed-000-incident&speed=10000');
+  const { page } = site;
+  await page.waitForSelector('#speed-achieved', { timeout: 30000 });
+  const clock = () => num('#clock');
+  const [c0, t0] = [await clock(), Date.now()];
+  await page.waitForTimeout(3000);
+  const measured = ((await clock()) - c0) / ((Date.now() - t0) / 1000);
+  const shown = await num('#speed-achieved');
+  assert.ok(shown < 9000, `shown ${shown}× is below the requested 10 000×`);
+  assert.ok(shown > measured / 3 && shown < measured * 3, `shown ${shown}× ≈ measured ${measured.toFixed(1)}×`);
+  assert.match(await page.textContent('#speed-achieved'), /runs at/);
+  // a speed the engine keeps up with shows no second figure
+  await open('?preset=flywheel&speed=10');
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 25);
+  assert.equal(await page.$('#speed-achieved'), null);
+  noProblems();
+});
+
 test('?embed=1 shows the compact layout and can autoplay', async () => {
   await page_setViewport(800, 600);
   await open('?preset=flywheel&embed=1&autoplay=1&speed=100');

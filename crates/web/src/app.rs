@@ -13,6 +13,7 @@ use yew::prelude::*;
 
 use crate::components::{Layout, Notices};
 use crate::i18n::Lang;
+use crate::pace::Pace;
 use crate::persist;
 use crate::pipeline_draw::{self, DrawCtx};
 use crate::sim::Engine;
@@ -39,6 +40,8 @@ pub struct Live {
     lang: Lang,
     motion: bool,
     dirty: bool,
+    /// The speed the loop achieves (written by the loop, read by the control bar).
+    pub pace: Pace,
 }
 
 /// What every component reads: the state, its dispatcher, and the engine.
@@ -176,15 +179,24 @@ fn schedule(handle: Rc<RefCell<Option<AnimationFrame>>>, f: FrameFn) {
 fn frame(ctx: &Ctx, ts: f64, timing: &RefCell<(Option<f64>, f64)>) {
     let live = ctx.live.borrow().clone();
     let (last, last_refresh) = *timing.borrow();
-    let dt = last.map_or(0.0, |l| (ts - l).clamp(0.0, MAX_FRAME_MS));
+    let wall_ms = last.map_or(0.0, |l| (ts - l).max(0.0));
+    let dt = wall_ms.min(MAX_FRAME_MS);
     let mut finished = false;
     if let Some(engine) = ctx.engine.borrow_mut().as_mut() {
         if live.playing && !engine.is_finished() {
-            let deadline =
-                SimTime::from_secs_f64(engine.now().as_secs_f64() + dt / 1000.0 * live.speed);
+            let before = engine.now().as_secs_f64();
+            let deadline = SimTime::from_secs_f64(before + dt / 1000.0 * live.speed);
             let start = web::now_ms();
             engine.advance(deadline, &mut || web::now_ms() - start > FRAME_BUDGET_MS);
             finished = engine.is_finished();
+            // a stall (a hidden tab) is not the engine's pace: the clock skipped it
+            if wall_ms <= MAX_FRAME_MS {
+                let advanced = engine.now().as_secs_f64() - before;
+                let mut l = ctx.live.borrow_mut();
+                l.pace.record(live.speed, advanced, wall_ms);
+            }
+        } else {
+            ctx.live.borrow_mut().pace.reset();
         }
         engine.ingest(ts, live.motion);
         draw_pipes(ctx, engine, &live, ts);

@@ -196,6 +196,8 @@ messages! {
     ErrorBody => "Reload the permalink below to start again, and please send the report.", "重新打开下面的永久链接即可重新开始，并请发送错误报告。";
     CopyReport => "Copy report", "复制报告";
     OpenFull => "Open in Flywheel", "在 Flywheel 中打开";
+    AchievedSpeed => "(runs at {})", "（实际 {}）";
+    AchievedSpeedWhy => "The engine simulates every object, so a large scenario cannot reach the requested speed on this machine", "引擎逐一模拟每个对象，大场景在本机上达不到所选速度";
     Converged => "converged: the loop has stopped", "已收敛：循环已停止";
     Looping => "looping: every write re-triggers Reconcile", "循环中：每次写入都会再次触发 Reconcile";
     Watching => "watching for a loop (10 s of samples)", "观察中：是否形成循环（需 10 秒样本）";

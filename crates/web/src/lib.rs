@@ -12,6 +12,7 @@ pub mod config;
 pub mod i18n;
 pub mod incident_params;
 pub mod objects;
+pub mod pace;
 pub mod panic;
 pub mod params;
 pub mod persist;

@@ -79,6 +79,7 @@ pub fn controls() -> Html {
         .clone()
         .unwrap_or_else(|| s.url.config.seed.to_string());
     let play_label = if s.playing { Msg::Pause } else { Msg::Play };
+    let achieved = ctx.live.borrow().pace.short_of_requested();
     html! {
         <section class="controls" aria-label={Msg::Clock.text(lang)}>
             <button id="play" class="primary" aria-pressed={s.playing.to_string()} aria-keyshortcuts="Space"
@@ -91,7 +92,15 @@ pub fn controls() -> Html {
             <input id="speed" type="range" min="0" max="100" step="1"
                 value={speed_to_pos(s.url.speed).to_string()} oninput={on_speed}
                 aria-valuetext={format_speed(s.url.speed)} aria-keyshortcuts="+ -" />
-            <output id="speed-value" for="speed">{ format_speed(s.url.speed) }</output>
+            <span class="speed-readout">
+                <output id="speed-value" for="speed">{ format_speed(s.url.speed) }</output>
+                if let Some(x) = achieved {
+                    <output id="speed-achieved" class="achieved" data-value={format!("{x:.3}")}
+                        title={Msg::AchievedSpeedWhy.text(lang)}>
+                        { Msg::AchievedSpeed.text(lang).replace("{}", &format_speed(x)) }
+                    </output>
+                }
+            </span>
             if !s.url.embed {
                 <label for="seed">{ Msg::Seed.text(lang) }</label>
                 <input id="seed" class="seed" type="number" min="0" step="1"

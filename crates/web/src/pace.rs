@@ -1,0 +1,108 @@
+//! The speed the page really achieves: simulated seconds per wall second, smoothed over about a
+//! second. The speed slider asks for a speed; a large scenario may not reach it, because each
+//! frame gives the engine a fixed budget and the engine simulates every object. The control bar
+//! shows the achieved speed when it falls short, so the clock never claims a speed it is not
+//! running at.
+
+/// How long the smoothing remembers, in wall milliseconds.
+pub const SMOOTHING_MS: f64 = 1000.0;
+/// How long the pace must have been measured before it is shown, in wall milliseconds.
+pub const MEASURED_MS: f64 = 1000.0;
+/// The achieved speed is shown when it is below this share of the requested one.
+pub const SHORT_SHARE: f64 = 0.9;
+
+/// The achieved simulated time per wall time at one requested speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pace {
+    requested: f64,
+    rate: f64,
+    measured_ms: f64,
+}
+
+impl Pace {
+    /// Records one frame: the simulation advanced `sim_s` seconds in `wall_ms` of wall time, asked
+    /// to run at `requested`×. A new requested speed starts a new measurement.
+    pub fn record(&mut self, requested: f64, sim_s: f64, wall_ms: f64) {
+        if requested != self.requested {
+            *self = Pace {
+                requested,
+                ..Pace::default()
+            };
+        }
+        if wall_ms <= 0.0 {
+            return;
+        }
+        let rate = sim_s / (wall_ms / 1000.0);
+        self.rate = if self.measured_ms == 0.0 {
+            rate
+        } else {
+            let weight = (wall_ms / SMOOTHING_MS).min(1.0);
+            self.rate + (rate - self.rate) * weight
+        };
+        self.measured_ms += wall_ms;
+    }
+
+    /// Forgets the measurement (the run paused, finished or was rebuilt).
+    pub fn reset(&mut self) {
+        *self = Pace::default();
+    }
+
+    /// The achieved speed, when it has been measured for a second and falls short of the
+    /// requested one.
+    pub fn short_of_requested(&self) -> Option<f64> {
+        let short = self.rate < SHORT_SHARE * self.requested;
+        (self.measured_ms >= MEASURED_MS && short).then_some(self.rate)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `frames` frames of 16 ms, each advancing the simulation by `sim_per_frame` seconds.
+    fn run(pace: &mut Pace, requested: f64, frames: usize, sim_per_frame: f64) {
+        for _ in 0..frames {
+            pace.record(requested, sim_per_frame, 16.0);
+        }
+    }
+
+    #[test]
+    fn a_run_that_keeps_up_shows_no_achieved_speed() {
+        let mut p = Pace::default();
+        run(&mut p, 100.0, 120, 1.6);
+        assert_eq!(p.short_of_requested(), None);
+    }
+
+    #[test]
+    fn a_run_that_falls_short_shows_what_it_achieves_after_a_second() {
+        let mut p = Pace::default();
+        run(&mut p, 10_000.0, 30, 0.256);
+        assert_eq!(
+            p.short_of_requested(),
+            None,
+            "measured for less than a second"
+        );
+        run(&mut p, 10_000.0, 60, 0.256);
+        let achieved = p.short_of_requested().expect("short");
+        assert!((achieved - 16.0).abs() < 1e-9, "{achieved}");
+    }
+
+    #[test]
+    fn a_new_requested_speed_starts_a_new_measurement() {
+        let mut p = Pace::default();
+        run(&mut p, 10_000.0, 120, 0.256);
+        assert!(p.short_of_requested().is_some());
+        run(&mut p, 10.0, 1, 0.16);
+        assert_eq!(p.short_of_requested(), None);
+    }
+
+    #[test]
+    fn the_smoothing_follows_a_change_within_a_few_seconds() {
+        let mut p = Pace::default();
+        run(&mut p, 10_000.0, 120, 0.256);
+        // the engine gets slower (a relist): 8× instead of 16×
+        run(&mut p, 10_000.0, 4 * 63, 0.128);
+        let achieved = p.short_of_requested().expect("short");
+        assert!((achieved - 8.0).abs() < 0.2, "{achieved}");
+    }
+}
