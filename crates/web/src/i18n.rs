@@ -198,11 +198,11 @@ messages! {
     OpenFull => "Open in Flywheel", "在 Flywheel 中打开";
     AchievedSpeed => "(runs at {})", "（实际 {}）";
     AchievedSpeedWhy => "The engine simulates every object, so a large scenario cannot reach the requested speed on this machine", "引擎逐一模拟每个对象，大场景在本机上达不到所选速度";
-    Converged => "converged: the loop has stopped", "已收敛：循环已停止";
-    Looping => "looping: every write re-triggers Reconcile", "循环中：每次写入都会再次触发 Reconcile";
-    Watching => "watching for a loop (10 s of samples)", "观察中：是否形成循环（需 10 秒样本）";
-    BusyNoLoop => "no loop in 10 s, but the workqueue is busy", "10 秒内无循环，但 workqueue 仍忙";
-    OperatorDown => "operator not running: no loop to judge", "operator 未运行：无从判断循环";
+    Converged => "converged: no write loop, the controller is idle", "已收敛：无写入循环，控制器空闲";
+    Looping => "write loop: every write re-triggers Reconcile", "写入循环：每次写入都会再次触发 Reconcile";
+    Watching => "watching for a write loop (10 s of samples)", "观察中：是否形成写入循环（需 10 秒样本）";
+    BusyNoLoop => "no write loop in 10 s, but the workqueue is busy", "10 秒内无写入循环，但 workqueue 仍忙";
+    OperatorDown => "operator not running: no write loop to judge", "operator 未运行：无从判断写入循环";
     Group => "group", "分组";
     Dropped => "dropped by predicate", "被 predicate 丢弃";
     Running => "Running", "运行中";
