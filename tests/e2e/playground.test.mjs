@@ -152,13 +152,15 @@ test('a speed the engine cannot reach shows the speed the page runs at', async (
   await open('?preset=seed-000-incident&speed=10000');
   const { page } = site;
   await page.waitForSelector('#speed-achieved', { timeout: 30000 });
+  // the figure is smoothed over about a wall second: compare it with the clock's last second
   const clock = () => num('#clock');
+  await page.waitForTimeout(2000);
   const [c0, t0] = [await clock(), Date.now()];
-  await page.waitForTimeout(3000);
+  await page.waitForTimeout(1000);
   const measured = ((await clock()) - c0) / ((Date.now() - t0) / 1000);
   const shown = await num('#speed-achieved');
   assert.ok(shown < 9000, `shown ${shown}× is below the requested 10 000×`);
-  assert.ok(shown > measured / 3 && shown < measured * 3, `shown ${shown}× ≈ measured ${measured.toFixed(1)}×`);
+  assert.ok(shown > measured / 4 && shown < measured * 4, `shown ${shown}× ≈ measured ${measured.toFixed(1)}×`);
   assert.match(await page.textContent('#speed-achieved'), /runs at/);
   // a speed the engine keeps up with shows no second figure
   await open('?preset=flywheel&speed=10');
