@@ -153,11 +153,9 @@ impl Trace {
         resource_version: Option<u64>,
         detail: impl fmt::Display,
     ) {
-        let mut line = match self.ring.len() == self.capacity {
-            true => self.ring.pop_front(),
-            false => None,
-        }
-        .unwrap_or_else(|| TraceEvent {
+        let full = self.ring.len() == self.capacity;
+        let recycled = if full { self.ring.pop_front() } else { None };
+        let mut line = recycled.unwrap_or_else(|| TraceEvent {
             time,
             component: Cow::Borrowed(component),
             event: Cow::Borrowed(""),
