@@ -207,6 +207,7 @@ messages! {
     Dropped => "dropped by predicate", "被 predicate 丢弃";
     Running => "Running", "运行中";
     OomKilled => "OOMKilled", "OOMKilled";
+    WaitingForCacheSync => "waiting for cache sync", "等待缓存同步";
     CrashLoop => "CrashLoopBackOff", "CrashLoopBackOff";
     SkipToContent => "Skip to the pipeline", "跳到处理管线";
 }

@@ -296,7 +296,12 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let qcount = format!("{} processing", op.workers_busy);
     stage(ctx, QUEUE, d, [queue, &qline, &qcount], false);
     let wl = format!("{}/{}", op.workers_busy, op.workers);
-    stage(ctx, WORKERS, d, ["workers", "concurrency", &wl], false);
+    let concurrency = if op.workers_started || op.incarnation == 0 {
+        "concurrency"
+    } else {
+        Msg::WaitingForCacheSync.text(d.lang)
+    };
+    stage(ctx, WORKERS, d, ["workers", concurrency, &wl], false);
     let recs = lane.rate(
         "controller_runtime_reconcile_total{controller=\"flywheel\",result=\"success\"}",
         3,
@@ -329,6 +334,7 @@ impl OrDefaultOp for Option<flywheel_engine::cluster::snapshot::OperatorSnapshot
             workers_busy: 0,
             workers: 0,
             synced: false,
+            workers_started: false,
         })
     }
 }

@@ -132,6 +132,13 @@ impl Lane {
                 Some(line("OOMKilled", ev.detail.clone(), None, None))
             }
             ("kubelet", "ContainerStarted") => Some(line("STARTED", ev.detail.clone(), None, None)),
+            ("kubelet", "Error") => Some(line("EXITED", ev.detail.clone(), None, None)),
+            ("controller", "StartingWorkers") => {
+                Some(line("SYNCED", ev.detail.clone(), None, None))
+            }
+            ("controller", "CacheSyncTimeout") => {
+                Some(line("SYNC TIMEOUT", ev.detail.clone(), None, None))
+            }
             ("apiserver", "LIST") => {
                 self.list_flash_ms = wall_ms;
                 None

@@ -74,7 +74,7 @@ impl Cluster {
         if action.action == ActionKind::KillOperator {
             if self.op.is_some() {
                 let restart_at = self.process.kill(ctx.now());
-                self.container_died(ctx, restart_at);
+                self.container_died(ctx, restart_at, "Error");
             }
             return;
         }

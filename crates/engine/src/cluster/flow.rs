@@ -8,6 +8,8 @@ use crate::controller::program::Step;
 use crate::informer::reflector::Action;
 use crate::sim::Context;
 
+use crate::informer::resync::{jittered_sync_period, DEFAULT_SYNC_PERIOD};
+
 use super::operator::{request_for, Operator};
 use super::request::{Call, Origin, Reply};
 use super::worker::{Job, ReconcileResult, StepOutcome};
@@ -17,13 +19,19 @@ use super::{Cluster, Ev};
 const MAX_STEPS_PER_TURN: usize = 128;
 
 impl Cluster {
-    /// The kubelet starts the container: a new, empty operator that lists and watches.
+    /// The kubelet starts the container: a new, empty operator that lists and watches. Its
+    /// controller starts the source, then waits for the cache to sync before it starts any
+    /// worker, for at most `CacheSyncTimeout` (controller-runtime
+    /// `pkg/internal/controller/controller.go` `Start`); the informer's resync period is
+    /// controller-runtime's jittered default (`pkg/cache/internal/informers.go`).
     pub(super) fn container_start(&mut self, ctx: &mut Context<'_, Ev>) {
         if !self.process.start_container(ctx.now()) {
             return;
         }
         self.incarnations += 1;
-        let mut op = Operator::new(&self.scenario, self.incarnations, ctx.now());
+        let incarnation = self.incarnations;
+        let sync_period = jittered_sync_period(DEFAULT_SYNC_PERIOD, ctx.rng);
+        let mut op = Operator::new(&self.scenario, incarnation, sync_period, ctx.now());
         let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
         self.op = Some(op);
         ctx.trace(
@@ -31,27 +39,85 @@ impl Cluster {
             "ContainerStarted",
             None,
             None,
-            format_args!("incarnation={}", self.incarnations),
+            format_args!("incarnation={incarnation}"),
+        );
+        ctx.schedule_in(
+            self.scenario.controller.cache_sync_timeout,
+            Ev::CacheSyncTimeout { incarnation },
         );
         self.reflector_actions(ctx, actions);
     }
 
-    /// The container died (OOMKilled): everything in the process is gone.
+    /// The container exited (`reason` as the kubelet reports it: `OOMKilled`, `Error`):
+    /// everything in the process is gone.
     pub(super) fn container_died(
         &mut self,
         ctx: &mut Context<'_, Ev>,
         restart_at: crate::time::SimTime,
+        reason: &'static str,
     ) {
         self.retire_operator(ctx);
         self.pending.retain(|_, p| matches!(p.origin, Origin::User));
         ctx.trace(
             "kubelet",
-            "OOMKilled",
+            reason,
             None,
             None,
             format_args!("restart_at={restart_at}"),
         );
         ctx.schedule_at(restart_at, Ev::ContainerStart);
+    }
+
+    /// Starts the workers once the controller's source has synced (`WaitForSync` returned):
+    /// "Starting workers" in controller-runtime's log.
+    pub(super) fn check_cache_sync(&mut self, ctx: &mut Context<'_, Ev>) {
+        let profile = self.scenario.profile;
+        let Some(op) = self.op.as_mut() else { return };
+        if op.workers_started || !op.source_synced(profile) {
+            return;
+        }
+        op.workers_started = true;
+        let workers = op.workers.len();
+        ctx.trace(
+            "controller",
+            "StartingWorkers",
+            None,
+            None,
+            format_args!("worker_count={workers}"),
+        );
+        self.kick_workers(ctx);
+    }
+
+    /// `CacheSyncTimeout` ran out: if the source has not synced, the controller fails to start
+    /// ("failed to wait for caches to sync"), the manager returns the error and the process
+    /// exits with status 1 (a kubebuilder `main` calls `os.Exit(1)` when `mgr.Start` fails).
+    pub(super) fn cache_sync_timeout(&mut self, ctx: &mut Context<'_, Ev>) {
+        if self.op.as_ref().is_none_or(|op| op.workers_started) {
+            return;
+        }
+        ctx.trace(
+            "controller",
+            "CacheSyncTimeout",
+            None,
+            None,
+            format_args!(
+                "timeout={}",
+                crate::scenario::units::format_duration(self.scenario.controller.cache_sync_timeout)
+            ),
+        );
+        let restart_at = self.process.exit(ctx.now(), 1);
+        self.container_died(ctx, restart_at, "Error");
+    }
+
+    /// The reflector's resync timer fired: the processor finds which listeners are due, and the
+    /// store resyncs if any is (client-go `tools/cache/reflector.go` `startResync`).
+    pub(super) fn resync_timer(&mut self, ctx: &mut Context<'_, Ev>, epoch: u64) {
+        let now = ctx.now();
+        let Some(op) = self.op.as_mut() else { return };
+        let informer = &mut op.informer;
+        let due = informer.should_resync(now);
+        let actions = informer.reflector.on_resync_timer(epoch, || due);
+        self.reflector_actions(ctx, actions);
     }
 
     /// Carries out what the reflector asks. A `Replace` of a large LIST is queued in parts
@@ -75,6 +141,7 @@ impl Cluster {
             }
         }
         self.kick_informer(ctx);
+        self.check_cache_sync(ctx);
     }
 
     /// Queues the next part of a `Replace`; continues with the rest, or finishes it and carries
@@ -142,8 +209,9 @@ impl Cluster {
                     op.informer.watch = None;
                 }
             }
-            // The controller-runtime informers resync every 10 h; runs here are shorter.
-            Action::ScheduleResync { .. } => {}
+            Action::ScheduleResync { after, epoch } => {
+                ctx.schedule_in(after, Ev::ResyncTimer { incarnation, epoch });
+            }
         }
     }
 
@@ -191,6 +259,7 @@ impl Cluster {
         }
         self.kick_informer(ctx);
         self.kick_handler(ctx);
+        self.check_cache_sync(ctx);
     }
 
     /// Starts the event handler on the next buffered notification if it is idle.
@@ -239,13 +308,17 @@ impl Cluster {
             }
         }
         self.kick_handler(ctx);
+        self.check_cache_sync(ctx);
         self.kick_workers(ctx);
     }
 
-    /// Hands ready keys to idle workers.
+    /// Hands ready keys to idle workers (none before the cache has synced).
     pub(super) fn kick_workers(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
         let Some(op) = self.op.as_mut() else { return };
+        if !op.workers_started {
+            return;
+        }
         let idle: Vec<usize> = (0..op.workers.len())
             .filter(|i| op.workers[*i].is_none())
             .collect();

@@ -57,30 +57,49 @@ pub struct SimInformer {
     fifo_bytes: u64,
     buffer_bytes: u64,
     store_bytes: u64,
+    /// Whether the listener was found due for a resync at the last resync check: the shared
+    /// processor's `syncingListeners`, which only sync notifications reach.
+    syncing: bool,
+    /// Sync notifications the listener did not get.
+    sync_skipped: u64,
+    /// Initial-list notifications buffered or in the handler's hand: the handler registration's
+    /// sync tracker (client-go `tools/cache/synctrack` `SingleFileTracker`).
+    initial_unhandled: u64,
     /// A `Replace` being queued in parts, and the bytes its parts listed so far.
     partial: Option<(PartialReplace, u64)>,
 }
 
 impl SimInformer {
-    /// A stopped informer for `kind` with an empty cache.
-    pub fn new(kind: &str, fifo: FifoKind, reflector: Reflector, now: SimTime) -> SimInformer {
+    /// A stopped informer for `kind` with an empty cache, whose one handler resyncs every
+    /// `resync_period` (a controller-runtime handler asks for none of its own, so it gets the
+    /// informer's default period: client-go `tools/cache/shared_informer.go`
+    /// `AddEventHandlerWithOptions`).
+    pub fn new(
+        kind: &str,
+        fifo: FifoKind,
+        reflector: Reflector,
+        resync_period: std::time::Duration,
+        now: SimTime,
+    ) -> SimInformer {
         let fifo = match fifo {
             FifoKind::DeltaFifo => Fifo::Delta(DeltaFifo::new()),
             FifoKind::RealFifo => Fifo::Real(RealFifo::new()),
         };
-        let no_resync = std::time::Duration::ZERO;
         SimInformer {
             kind: kind.to_owned(),
             reflector,
             fifo,
             indexer: Indexer::with_namespace_index(),
-            listener: ProcessorListener::new(no_resync, no_resync, now),
+            listener: ProcessorListener::new(resync_period, resync_period, now),
             watch: None,
             popping: false,
             handling: false,
             fifo_bytes: 0,
             buffer_bytes: 0,
             store_bytes: 0,
+            syncing: false,
+            sync_skipped: 0,
+            initial_unhandled: 0,
             partial: None,
         }
     }
@@ -149,6 +168,17 @@ impl SimInformer {
         self.fifo_bytes += bytes;
     }
 
+    /// The reflector's resync timer asks whether to resync (`sharedProcessor.shouldResync`): the
+    /// listener is due if its next resync has come; it then stays the one sync notifications
+    /// reach until the next check (`syncingListeners` is rebuilt only here).
+    pub fn should_resync(&mut self, now: SimTime) -> bool {
+        self.syncing = self.listener.should_resync(now);
+        if self.syncing {
+            self.listener.determine_next_resync(now);
+        }
+        self.syncing
+    }
+
     /// `store.Resync()`.
     pub fn resync(&mut self) {
         match &mut self.fifo {
@@ -186,16 +216,58 @@ impl SimInformer {
         let notifications = process_deltas(&mut self.indexer, deltas, initial);
         self.store_bytes = (self.store_bytes + cached(&self.indexer)).saturating_sub(before);
         for notification in notifications {
-            self.buffer_bytes += notification_bytes(&notification);
-            self.listener.add(notification);
+            self.distribute(notification);
         }
         Some((key, count))
+    }
+
+    /// `sharedProcessor.distribute(obj, sync)` for the one listener: a sync notification (an
+    /// update whose resourceVersion did not change — a resync, or an unchanged object of a
+    /// relist) reaches it only while it is due for a resync; every other notification always
+    /// (client-go `tools/cache/shared_informer.go` `OnUpdate`, `distribute`). Returns whether
+    /// the listener took it.
+    fn distribute(&mut self, notification: Notification) -> bool {
+        if notification.is_sync() && !self.syncing {
+            self.sync_skipped += 1;
+            return false;
+        }
+        if matches!(
+            notification,
+            Notification::Add {
+                is_in_initial_list: true,
+                ..
+            }
+        ) {
+            self.initial_unhandled += 1;
+        }
+        self.buffer_bytes += notification_bytes(&notification);
+        self.listener.add(notification);
+        true
+    }
+
+    /// Sync notifications not delivered because the listener was not due for a resync.
+    pub fn sync_skipped(&self) -> u64 {
+        self.sync_skipped
+    }
+
+    /// Whether the handler has handled every notification of the initial list, once the
+    /// informer synced (the handler registration's `HasSynced`, client-go
+    /// `tools/cache/synctrack/synctrack.go` `SingleFileTracker.HasSynced`).
+    pub fn handler_synced(&self) -> bool {
+        self.has_synced() && self.initial_unhandled == 0
     }
 
     /// Takes the next notification for the handler.
     pub fn next_notification(&mut self) -> Option<Notification> {
         let n = self.listener.next_notification()?;
         self.buffer_bytes = self.buffer_bytes.saturating_sub(notification_bytes(&n));
+        if let Notification::Add {
+            is_in_initial_list: true,
+            ..
+        } = &n
+        {
+            self.initial_unhandled = self.initial_unhandled.saturating_sub(1);
+        }
         Some(n)
     }
 
@@ -260,4 +332,82 @@ fn notification_bytes(n: &Notification) -> u64 {
         Notification::Delete { obj } => obj.object().map_or(64, |o| o.size_bytes),
     };
     obj + NOTIFICATION_OVERHEAD_BYTES
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::informer::reflector::ReflectorConfig;
+    use crate::object::Object;
+
+    const PERIOD: Duration = Duration::from_secs(36_000);
+
+    fn obj(name: &str, rv: u64) -> ObjectRef {
+        let mut o = Object::new("MyCRD", "default", name);
+        o.metadata.resource_version = rv;
+        Arc::new(o)
+    }
+
+    fn informer(fifo: FifoKind) -> SimInformer {
+        let reflector = Reflector::new(ReflectorConfig::default()).expect("valid");
+        SimInformer::new("MyCRD", fifo, reflector, PERIOD, SimTime::ZERO)
+    }
+
+    fn drain(inf: &mut SimInformer) -> Vec<Notification> {
+        while inf.pop_and_process().is_some() {}
+        std::iter::from_fn(|| inf.next_notification()).collect()
+    }
+
+    // client-go tools/cache/shared_informer.go: OnUpdate marks an update whose resourceVersion did
+    // not change as a sync, and distribute(obj, sync=true) reaches only the syncing listeners.
+    #[test]
+    fn a_relist_delivers_only_the_objects_that_changed_to_a_listener_not_due_for_resync() {
+        for fifo in [FifoKind::DeltaFifo, FifoKind::RealFifo] {
+            let mut inf = informer(fifo);
+            inf.replace(vec![obj("a", 1), obj("b", 2)], 2);
+            assert_eq!(drain(&mut inf).len(), 2, "{fifo:?}: the initial list is delivered");
+            inf.replace(vec![obj("a", 1), obj("b", 3)], 3);
+            let delivered = drain(&mut inf);
+            assert_eq!(delivered.len(), 1, "{fifo:?}: only b changed");
+            assert!(
+                matches!(&delivered[0], Notification::Update { new, .. } if new.metadata.name == "b")
+            );
+            assert_eq!(inf.sync_skipped(), 1, "{fifo:?}: a's sync was not delivered");
+        }
+    }
+
+    #[test]
+    fn a_listener_due_for_resync_gets_sync_notifications_until_the_next_check() {
+        let mut inf = informer(FifoKind::DeltaFifo);
+        inf.replace(vec![obj("a", 1)], 1);
+        drain(&mut inf);
+        let early = SimTime::ZERO + Duration::from_secs(60);
+        assert!(!inf.should_resync(early), "not due before its period");
+        let due = SimTime::ZERO + PERIOD;
+        assert!(inf.should_resync(due), "due once the period has passed");
+        inf.resync();
+        assert_eq!(drain(&mut inf).len(), 1, "the resync's update is delivered");
+        assert!(
+            !inf.should_resync(due + Duration::from_secs(1)),
+            "the next resync is a period later"
+        );
+    }
+
+    // client-go tools/cache/synctrack/synctrack.go SingleFileTracker: the handler registration
+    // has synced once the informer has and every initial-list notification was handled.
+    #[test]
+    fn the_handler_syncs_after_the_informer_once_it_handled_the_initial_list() {
+        let mut inf = informer(FifoKind::DeltaFifo);
+        inf.replace(vec![obj("a", 1), obj("b", 2)], 2);
+        while inf.pop_and_process().is_some() {}
+        assert!(inf.has_synced());
+        assert!(!inf.handler_synced(), "two notifications still buffered");
+        inf.next_notification();
+        assert!(!inf.handler_synced(), "one notification still buffered");
+        inf.next_notification();
+        assert!(inf.handler_synced());
+    }
 }

@@ -144,6 +144,18 @@ pub enum Ev {
     },
     /// An APF queue wait may have run out.
     QueueDeadline,
+    /// The controller's `CacheSyncTimeout` ran out.
+    CacheSyncTimeout {
+        /// Operator incarnation.
+        incarnation: u64,
+    },
+    /// The reflector's resync timer fired.
+    ResyncTimer {
+        /// Operator incarnation.
+        incarnation: u64,
+        /// The watch phase the timer belongs to.
+        epoch: u64,
+    },
     /// Sample metrics.
     Sample,
     /// The kubelet (re)starts the operator's container.
@@ -262,6 +274,12 @@ impl Model for Cluster {
                 worker,
             } if self.is_current(incarnation) => self.advance_worker(ctx, worker, None),
             Ev::QueueDeadline => self.queue_deadline(ctx),
+            Ev::CacheSyncTimeout { incarnation } if self.is_current(incarnation) => {
+                self.cache_sync_timeout(ctx)
+            }
+            Ev::ResyncTimer { incarnation, epoch } if self.is_current(incarnation) => {
+                self.resync_timer(ctx, epoch)
+            }
             Ev::Sample => self.sample(ctx),
             Ev::ContainerStart => self.container_start(ctx),
             Ev::Workload(ev) => self.workload_event(ctx, ev),

@@ -33,13 +33,32 @@ pub struct Operator {
     pub client_limiter: Option<TokenBucketRateLimiter>,
     /// When the queue's next waiting item is due and a wake-up is scheduled for it.
     pub queue_wake_at: Option<SimTime>,
+    /// Whether the controller has started its workers: only once its source's cache has synced
+    /// (controller-runtime `pkg/internal/controller/controller.go` `Start`).
+    pub workers_started: bool,
 }
 
 impl Operator {
-    /// A freshly started operator for `scenario` (empty cache, empty queue).
-    pub fn new(scenario: &Scenario, incarnation: u64, now: SimTime) -> Operator {
-        let reflector = Reflector::new(ReflectorConfig::default()).unwrap_or_default();
-        let informer = SimInformer::new(&scenario.crd.kind, scenario.fifo_kind(), reflector, now);
+    /// A freshly started operator for `scenario` (empty cache, empty queue, workers waiting for
+    /// the cache to sync) whose informer resyncs every `sync_period`.
+    pub fn new(
+        scenario: &Scenario,
+        incarnation: u64,
+        sync_period: std::time::Duration,
+        now: SimTime,
+    ) -> Operator {
+        let config = ReflectorConfig {
+            resync_period: sync_period,
+            ..ReflectorConfig::default()
+        };
+        let reflector = Reflector::new(config).unwrap_or_default();
+        let informer = SimInformer::new(
+            &scenario.crd.kind,
+            scenario.fifo_kind(),
+            reflector,
+            sync_period,
+            now,
+        );
         let client_limiter = scenario
             .client_rate_limit()
             .and_then(|(qps, burst)| {
@@ -56,6 +75,18 @@ impl Operator {
             predicates: build_predicates(&scenario.controller.predicates, scenario.profile),
             client_limiter,
             queue_wake_at: None,
+            workers_started: false,
+        }
+    }
+
+    /// Whether the controller's source has synced, as its version's `Kind.WaitForSync` waits for
+    /// it (`pkg/internal/source/kind.go`): the informer's cache up to controller-runtime v0.22
+    /// (the seed's v0.15), and from v0.23 on also the handler registration, i.e. the handler has
+    /// handled every object of the initial list.
+    pub fn source_synced(&self, profile: Profile) -> bool {
+        match profile {
+            Profile::Seed => self.informer.has_synced(),
+            Profile::Modern => self.informer.handler_synced(),
         }
     }
 

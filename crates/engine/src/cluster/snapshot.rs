@@ -34,6 +34,8 @@ pub struct OperatorSnapshot {
     pub workers: u64,
     /// Whether the informer has synced its initial list.
     pub synced: bool,
+    /// Whether the controller has started its workers (after the cache synced).
+    pub workers_started: bool,
 }
 
 /// The whole cluster at one instant.
@@ -81,6 +83,7 @@ impl Cluster {
             workers_busy: op.active_workers() as u64,
             workers: op.workers.len() as u64,
             synced: op.informer.has_synced(),
+            workers_started: op.workers_started,
         });
         let pod = self.process.pod_view(now);
         Snapshot {

@@ -120,7 +120,7 @@ impl Cluster {
         self.process.set_owners(&owners, workers, now);
         if let Some(restart_at) = self.process.check_oom(now) {
             self.reg.inc("flywheel_oom_kills_total", 1.0);
-            self.container_died(ctx, restart_at);
+            self.container_died(ctx, restart_at, "OOMKilled");
         }
     }
 

@@ -206,6 +206,12 @@ impl Default for ObjectsConfig {
     }
 }
 
+/// controller-runtime's default `CacheSyncTimeout` (`pkg/controller/controller.go`): 2 minutes.
+pub const DEFAULT_CACHE_SYNC_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The longest `controller.cache_sync_timeout` a scenario may set.
+pub const MAX_CACHE_SYNC_TIMEOUT: Duration = Duration::from_secs(3600);
+
 /// The controller.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -228,6 +234,12 @@ pub struct ControllerConfig {
     /// CPU time of one cache read (the deep copy), per KiB of object.
     #[serde(with = "duration_str")]
     pub cache_read_cost_per_kib: Duration,
+    /// `CacheSyncTimeout`: how long the controller waits for its sources' caches to sync before
+    /// its workers start; past it the controller fails to start and the manager exits
+    /// (controller-runtime `pkg/internal/controller/controller.go`; default 2 minutes, from
+    /// `pkg/controller/controller.go` `NewTypedUnmanaged`).
+    #[serde(with = "duration_str")]
+    pub cache_sync_timeout: Duration,
 }
 
 impl Default for ControllerConfig {
@@ -240,6 +252,7 @@ impl Default for ControllerConfig {
             informer_cost_per_kib: Duration::from_micros(5),
             handler_cost: Duration::from_micros(2),
             cache_read_cost_per_kib: Duration::from_micros(2),
+            cache_sync_timeout: DEFAULT_CACHE_SYNC_TIMEOUT,
         }
     }
 }
@@ -567,7 +580,16 @@ impl Scenario {
             "controller.cache_read_cost_per_kib",
             c.cache_read_cost_per_kib,
             max_cost,
-        )
+        )?;
+        let timeout = c.cache_sync_timeout;
+        if timeout < Duration::from_secs(1) || timeout > MAX_CACHE_SYNC_TIMEOUT {
+            return Err(range_err(
+                "controller.cache_sync_timeout",
+                "a duration from 1s to 1h",
+                super::units::format_duration(timeout),
+            ));
+        }
+        Ok(())
     }
 
     fn validate_client(&self) -> Result<(), ScenarioError> {
