@@ -1,4 +1,4 @@
-//! "Myth vs upstream": claims of seed 004 that the upstream code contradicts. Each card holds the
+//! "Myth vs upstream": claims of seeds 000 and 004 that the upstream code contradicts. Each card holds the
 //! claim, what the engine does instead (following the upstream file named), and the preset that
 //! shows it. The seed's figures that are right are reproduced by the presets; these are the ones
 //! that are explained rather than tuned in.
@@ -82,6 +82,20 @@ pub const MYTHS: &[Myth] = &[
         files: &[
             "etcd-io/etcd: server/embed/config.go (DefaultMaxRequestBytes = 1.5 MiB)",
             "go-logr/zapr: zapr.go (values encoded by zap's reflection encoder)",
+        ],
+    },
+    Myth {
+        id: "heap-in-deltafifo",
+        claim_en: "Before the OOM, the heap profile shows almost all memory in DeltaFIFO.Queue: the informer's event queue was stuffed full.",
+        claim_zh: "OOM 之前的 heap profile 显示内存几乎全部在 DeltaFIFO.Queue 中：informer 的事件队列被彻底塞满了。",
+        upstream_en: "The DeltaFIFO is what grows — the informer's single processing loop pops about 5 500 events a second here and the 200 workers write faster — but it is not most of the heap. The cache holds every one of the 150 000 objects all the time; the FIFO holds only the versions not popped yet. Run the preset: a second before the first OOMKilled the live heap is about 590 MiB of cache, 160 MiB of FIFO deltas and 20 MiB of workqueue. Also, a Go heap profile charges each live byte to the code that allocated it — the decoding of the watch stream — not to the queue that still holds it. And a restarted controller starts no worker until its cache has synced, so each restart first fills the FIFO with the whole LIST and then the workqueue with every key.",
+        upstream_zh: "不断增长的确实是 DeltaFIFO——这里 informer 唯一的处理循环每秒大约只能取出 5500 个事件，而 200 个 worker 写得更快——但它并不是堆的大头。缓存始终持有全部 15 万个对象；FIFO 只持有尚未取出的那些版本。运行这个预设：第一次 OOMKilled 前一秒，存活堆里大约 590MiB 是缓存，160MiB 是 FIFO 中的 delta，20MiB 是 workqueue。另外，Go 的 heap profile 把每个存活字节记在分配它的代码上——也就是解码 watch 流的地方——而不是仍然持有它的队列上。而且重启后的 controller 在缓存同步完成之前不会启动任何 worker，所以每次重启都先把整个 LIST 灌进 FIFO，再把每个 key 放进 workqueue。",
+        preset: "seed-000-incident",
+        files: &[
+            "kubernetes/client-go: tools/cache/delta_fifo.go (queueActionLocked, Pop)",
+            "kubernetes/client-go: tools/cache/shared_informer.go (HandleDeltas)",
+            "kubernetes-sigs/controller-runtime: pkg/internal/controller/controller.go (Start)",
+            "golang/go: src/runtime/pprof/pprof.go (heap profile: inuse_space by allocation stack)",
         ],
     },
 ];
