@@ -113,7 +113,12 @@ impl Store {
 
     /// `GuaranteedUpdate`'s write step: no-op when the content is unchanged, else a write at the
     /// next revision. The caller has checked the key exists.
-    pub fn guaranteed_update(&mut self, kind: &str, key: &str, mut object: Object) -> UpdateOutcome {
+    pub fn guaranteed_update(
+        &mut self,
+        kind: &str,
+        key: &str,
+        mut object: Object,
+    ) -> UpdateOutcome {
         let slot = self
             .objects
             .entry(kind.to_owned())
