@@ -53,6 +53,10 @@ pub struct ObjectMeta {
     pub finalizers: Vec<String>,
     /// Set when deletion was requested while finalizers remained.
     pub deletion_timestamp: Option<SimTime>,
+    /// `deletionGracePeriodSeconds`: set with the deletionTimestamp — the graceful period a pod
+    /// was given, 0 when finalizers hold an object (apiserver
+    /// `pkg/registry/generic/registry/store.go` `markAsDeleting`). `None` is Go's nil.
+    pub deletion_grace_period_s: Option<i64>,
     /// Owners.
     pub owner_references: Vec<OwnerReference>,
 }

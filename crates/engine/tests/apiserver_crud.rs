@@ -391,3 +391,64 @@ fn kinds_declared_in_the_config_are_served_from_the_start_and_duplicates_are_ref
     .expect_err("duplicate");
     assert_eq!(err.field, "kind.name");
 }
+
+/// apiserver `pkg/registry/generic/registry/store.go` `Update`: the request's uid becomes a storage
+/// precondition (`pkg/registry/rest/update.go` `defaultUpdatedObjectInfo.Preconditions`), checked
+/// by `GuaranteedUpdate` before the update function — so before the resourceVersion check — and
+/// `pkg/storage/errors/storage.go` `InterpretUpdateError` turns the `NewInvalidObjError` into 409.
+#[test]
+fn a_put_naming_another_uid_is_a_409_conflict_before_the_resource_version_is_checked() {
+    let mut s = server(true);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    let mut other = (*created).clone();
+    other.metadata.uid = "someone-else".into();
+    // A stale resourceVersion as well: the uid precondition answers first.
+    other.metadata.resource_version += 7;
+    let err = s.update(other.clone(), t(2)).expect_err("uid precondition");
+    assert_eq!((err.code, err.reason), (409, StatusReason::Conflict));
+    assert_eq!(
+        err.message,
+        format!(
+            "Operation cannot be fulfilled on flywheels.demo.flywheel.dev \"a\": StorageError: \
+             invalid object, Code: 4, Key: /registry/demo.flywheel.dev/flywheels/default/a, \
+             ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: \
+             someone-else, UID in object meta: {}",
+            created.metadata.uid
+        )
+    );
+    // The /status PUT goes through the same `Store.Update`.
+    let err = s.update_status(other, t(3)).expect_err("uid precondition");
+    assert_eq!(err.code, 409);
+    assert_eq!(s.request_total().get(&(Verb::Update, 409)), Some(&2));
+    // An empty uid names no precondition: it is taken from the stored object.
+    let mut no_uid = (*created).clone();
+    no_uid.metadata.uid.clear();
+    no_uid.metadata.labels = Some(BTreeMap::from([("k".into(), "v".into())]));
+    let updated = s.update(no_uid, t(4)).expect("no precondition");
+    assert_eq!(updated.metadata.uid, created.metadata.uid);
+}
+
+/// apiserver `pkg/endpoints/handlers/patch.go` hands `rest.DefaultUpdatedObjectInfo(nil, …)` to
+/// `Store.Update`, so a PATCH has no uid precondition: a patched uid fails
+/// `ValidateObjectMetaUpdate`'s immutability rule instead (apimachinery
+/// `pkg/api/validation/objectmeta.go`), a 422.
+#[test]
+fn a_merge_patch_changing_the_uid_is_422_field_is_immutable() {
+    let mut s = server(true);
+    s.create(flywheel("a"), t(1)).expect("created");
+    let err = s
+        .patch(
+            "Flywheel",
+            "default",
+            "a",
+            &json!({"metadata": {"uid": "someone-else"}}),
+            t(2),
+        )
+        .expect_err("immutable");
+    assert_eq!((err.code, err.reason), (422, StatusReason::Invalid));
+    assert!(
+        err.message
+            .contains("metadata.uid: Invalid value: \"someone-else\": field is immutable"),
+        "{err}"
+    );
+}

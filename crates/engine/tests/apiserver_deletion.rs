@@ -1,7 +1,8 @@
 //! Deletion: finalizers, deletionTimestamp, graceful pod deletion and namespace termination.
 
 use flywheel_engine::apiserver::{
-    ApiServer, ApiServerConfig, DeleteOptions, ResourceKind, StatusReason, WatchEventType,
+    object_to_value, ApiServer, ApiServerConfig, DeleteOptions, ResourceKind, StatusReason,
+    WatchEventType,
 };
 use flywheel_engine::object::{Object, ObjectRef};
 use flywheel_engine::SimTime;
@@ -192,6 +193,7 @@ fn a_scheduled_pod_is_deleted_gracefully_and_removed_by_a_zero_grace_delete() {
     assert!(!delete(&mut s, "Pod", "default", "p", t(1_000)));
     let terminating = s.get("Pod", "default", "p").expect("still there");
     assert_eq!(terminating.metadata.deletion_timestamp, Some(t(31_000)));
+    assert_eq!(terminating.metadata.deletion_grace_period_s, Some(30));
     assert_eq!(terminating.metadata.generation, 2);
     assert_eq!(event_types(&mut s), [WatchEventType::Modified]);
 
@@ -261,4 +263,62 @@ fn a_deleted_namespace_terminates_empties_and_disappears() {
     let second = s.namespace_finalize_step(t(5));
     assert_eq!(second.removed, ["team"]);
     assert!(s.get("Namespace", "", "team").is_err());
+}
+
+/// apiserver `pkg/registry/generic/registry/store.go` `markAsDeleting`: a DELETE held by a finalizer
+/// sets deletionGracePeriodSeconds to 0 together with the deletionTimestamp, and the wire form
+/// (what `kubectl get -o yaml` shows) carries it — 0 is shown, only nil is left out.
+#[test]
+fn a_finalizer_held_delete_sets_deletion_grace_period_seconds_to_zero_with_the_timestamp() {
+    let mut s = server();
+    let created = with_finalizer(&mut s, "default", "fw");
+    assert_eq!(created.metadata.deletion_grace_period_s, None);
+    let live = object_to_value(&created);
+    assert!(live["metadata"].get("deletionGracePeriodSeconds").is_none());
+
+    delete(&mut s, "Flywheel", "default", "fw", t(10));
+    let marked = s.get("Flywheel", "default", "fw").expect("held");
+    assert_eq!(marked.metadata.deletion_timestamp, Some(t(10)));
+    assert_eq!(marked.metadata.deletion_grace_period_s, Some(0));
+    let wire = object_to_value(&marked);
+    assert_eq!(wire["metadata"]["deletionGracePeriodSeconds"], json!(0));
+    let events = s.drain_events();
+    assert_eq!(events[0].1.object.metadata.deletion_grace_period_s, Some(0));
+}
+
+/// apiserver `pkg/registry/rest/update.go` `BeforeUpdate` copies deletionGracePeriodSeconds when the
+/// request leaves it out; apimachinery `pkg/api/validation/objectmeta.go`
+/// `ValidateObjectMetaUpdate` makes it immutable (422) — alongside the finalizer rule.
+#[test]
+fn deletion_grace_period_seconds_survives_an_update_that_omits_it_and_cannot_be_changed() {
+    let mut s = server();
+    with_finalizer(&mut s, "default", "fw");
+    delete(&mut s, "Flywheel", "default", "fw", t(10));
+    let marked = s.get("Flywheel", "default", "fw").expect("held");
+
+    let mut omitted = (*marked).clone();
+    omitted.metadata.deletion_grace_period_s = None;
+    omitted.metadata.annotations = Some([("x".to_owned(), "y".to_owned())].into());
+    let kept = s
+        .update(omitted, t(11))
+        .expect("copied from the stored object");
+    assert_eq!(kept.metadata.deletion_grace_period_s, Some(0));
+
+    let mut changed = (*kept).clone();
+    changed.metadata.deletion_grace_period_s = Some(30);
+    let err = s.update(changed, t(12)).expect_err("immutable");
+    assert_eq!((err.code, err.reason), (422, StatusReason::Invalid));
+    assert!(
+        err.message
+            .contains("metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable"),
+        "{err}"
+    );
+
+    // A live object cannot be given one either.
+    let live = s
+        .create(Object::new("Flywheel", "default", "live"), t(13))
+        .expect("created");
+    let mut set = (*live).clone();
+    set.metadata.deletion_grace_period_s = Some(5);
+    assert_eq!(s.update(set, t(14)).expect_err("immutable").code, 422);
 }

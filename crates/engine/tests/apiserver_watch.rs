@@ -5,7 +5,11 @@ use flywheel_engine::apiserver::{
     ApiServer, ApiServerConfig, DeleteOptions, ResourceKind, StatusReason, WatchCacheConfig,
     WatchEvent, WatchEventType, INITIAL_EVENTS_END_ANNOTATION,
 };
+use std::time::Duration;
+
+use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::object::Object;
+use flywheel_engine::scenario::presets;
 use flywheel_engine::SimTime;
 use serde_json::json;
 
@@ -194,4 +198,74 @@ fn bootstrap_namespaces_are_initial_state_not_events() {
         .watch_from("Namespace", s.revision())
         .expect("no history")
         .is_empty());
+}
+
+fn run_flywheel(sets: &[(&str, &str)], seconds: u64) -> Run {
+    let sets: Vec<(String, String)> = sets
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let scenario = presets::load("flywheel", &sets).expect("preset loads");
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(seconds)),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(scenario, &options).expect("run starts");
+    while !run.advance(100_000) {}
+    run
+}
+
+fn watch_requests(run: &Run, code: &str) -> f64 {
+    let key = format!("apiserver_request_total{{code=\"{code}\",verb=\"WATCH\"}}");
+    run.series(&key).and_then(|s| s.last()).map_or(0.0, |p| p.1)
+}
+
+/// apiserver `pkg/storage/cacher/cacher.go` `Watch`: a resourceVersion older than the window is
+/// answered by `newErrWatcher` — the watch is accepted (HTTP 200, so `apiserver_request_total`
+/// counts WATCH 200, never 410) and carries one ERROR event with the 410 Expired status; client-go
+/// `tools/cache/reflector.go` `handleAnyWatch` ends the watch on it and, after one backoff step,
+/// relists. A one-event window and a slow watch stream make the re-watch at the watch timeout
+/// fall behind the window.
+#[test]
+fn a_watch_from_behind_the_window_opens_with_200_and_its_error_event_makes_the_reflector_relist() {
+    let run = run_flywheel(
+        &[
+            ("apiserver.watch_cache.lower_capacity", "1"),
+            ("apiserver.watch_cache.upper_capacity", "1"),
+            ("apiserver.watch_latency", "1s"),
+        ],
+        660,
+    );
+    assert_eq!(watch_requests(&run, "410"), 0.0, "a WATCH is never a 410");
+    assert!(watch_requests(&run, "200") >= 1.0);
+    let events: Vec<_> = run.trace().events().collect();
+    let error = events
+        .iter()
+        .position(|e| e.component == "watch" && e.event == "ERROR")
+        .expect("an ERROR watch event");
+    assert!(
+        events[error].detail.contains("code=410 reason=Expired"),
+        "{}",
+        events[error]
+    );
+    assert!(
+        events[error..]
+            .iter()
+            .any(|e| e.component == "apiserver" && e.event == "LIST"),
+        "the reflector relists after the ERROR event"
+    );
+}
+
+/// Without the error, a watch is counted once the server ends it at its timeout (apiserver
+/// `pkg/endpoints/metrics/metrics.go` `InstrumentRouteFunc` records after the handler returns).
+#[test]
+fn a_streaming_watch_is_counted_as_a_200_when_the_server_closes_it() {
+    let short = run_flywheel(&[], 60);
+    assert_eq!(watch_requests(&short, "200"), 0.0, "still open");
+    let long = run_flywheel(&[], 660);
+    assert!(watch_requests(&long, "200") >= 1.0);
+    assert!(!long
+        .trace()
+        .events()
+        .any(|e| e.component == "watch" && e.event == "ERROR"));
 }

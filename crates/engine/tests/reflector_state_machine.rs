@@ -674,3 +674,24 @@ proptest! {
         prop_assert!(c.relists + 1 >= c.lists);
     }
 }
+
+// client-go tools/cache/reflector.go: an ERROR event ends handleAnyWatch with
+// `apierrors.FromObject(event.Object)` before the VeryShortWatchError check, and the watch loop's
+// `isExpiredError` case does not call setIsLastSyncResourceVersionUnavailable. So a 410 ERROR
+// event arriving at once on a fresh, empty watch is not a very short watch, and the relist after
+// one backoff step asks for the last synced RV, not "".
+#[test]
+fn an_expired_error_event_at_once_on_a_new_watch_relists_from_the_last_synced_rv() {
+    let mut rng = Rng::seeded(12);
+    let mut r = watching_reflector(&mut rng, 40);
+    let wait = backoff_of(&only(r.on_watch_error(
+        WatchError::Expired,
+        SimTime::from_millis(5),
+        &mut rng,
+    )));
+    let c = r.counters();
+    assert_eq!((c.watch_errors, c.very_short_watches), (1, 0));
+    assert!(!r.is_last_sync_resource_version_unavailable());
+    let relist = only(r.on_backoff_elapsed(SimTime::from_millis(5) + wait, &mut rng));
+    assert_eq!(list_rv(&relist), ListRv::Exact(40));
+}

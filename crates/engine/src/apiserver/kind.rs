@@ -128,6 +128,24 @@ impl ResourceKind {
         qualify(&self.name, &self.group)
     }
 
+    /// The etcd key of `namespace/name` (empty namespace: cluster-scoped), as storage errors name
+    /// it: `/registry/<group>/<plural>/…` for custom resources (apiextensions-apiserver
+    /// `pkg/apiserver/customresource_handler.go` resource prefix), `/registry/<plural>/…` for the
+    /// core group, with nodes under `minions` (kubernetes
+    /// `pkg/kubeapiserver/default_storage_factory_builder.go` `SpecialDefaultResourcePrefixes`).
+    pub fn storage_key(&self, namespace: &str, name: &str) -> String {
+        let prefix = match (self.group.as_str(), self.family) {
+            ("", KindFamily::Node) => "minions".to_owned(),
+            ("", _) => self.plural.clone(),
+            (group, _) => format!("{group}/{}", self.plural),
+        };
+        if namespace.is_empty() {
+            format!("/registry/{prefix}/{name}")
+        } else {
+            format!("/registry/{prefix}/{namespace}/{name}")
+        }
+    }
+
     /// Checks names are usable and the switches are consistent.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.name.is_empty() {
@@ -165,6 +183,23 @@ mod tests {
         assert_eq!(fw.qualified_resource(), "flywheels.demo.dev");
         assert_eq!(fw.qualified_kind(), "Flywheel.demo.dev");
         assert!(!fw.allow_unconditional_update);
+    }
+
+    #[test]
+    fn storage_keys_carry_the_group_for_custom_resources_and_nodes_live_under_minions() {
+        let fw = ResourceKind::custom_resource("Flywheel", "flywheels", "demo.dev", true, false);
+        assert_eq!(
+            fw.storage_key("default", "a"),
+            "/registry/demo.dev/flywheels/default/a"
+        );
+        assert_eq!(
+            ResourceKind::pod().storage_key("ns", "p"),
+            "/registry/pods/ns/p"
+        );
+        assert_eq!(
+            ResourceKind::node().storage_key("", "n1"),
+            "/registry/minions/n1"
+        );
     }
 
     #[test]

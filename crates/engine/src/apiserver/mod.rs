@@ -215,10 +215,12 @@ impl ApiServer {
         result
     }
 
-    /// PUT on the main endpoint (`Store.Update`, order in `registry.rs`): 404 missing; 422 without
-    /// resourceVersion unless the kind allows unconditional updates; 409 on a stale one (before the
-    /// no-op test); the strategy's status/generation rules; emptied finalizers while deleting ⇒
-    /// removal (DELETED); identical result ⇒ no-op (no revision, no event); else MODIFIED.
+    /// PUT on the main endpoint (`Store.Update`, order in `registry.rs`): 404 missing; 409 when a
+    /// non-empty `metadata.uid` differs from the stored one (the UID storage precondition); 422
+    /// without resourceVersion unless the kind allows unconditional updates; 409 on a stale one
+    /// (before the no-op test); the strategy's status/generation rules; emptied finalizers while
+    /// deleting ⇒ removal (DELETED); identical result ⇒ no-op (no revision, no event); else
+    /// MODIFIED.
     pub fn update(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
         let result = self.do_update(obj, registry::Endpoint::Main, now);
         self.record(Verb::Update, &result, 200);
@@ -276,8 +278,9 @@ impl ApiServer {
     }
 
     /// DELETE (`Store.Delete`, `rest.BeforeDelete`): precondition mismatch ⇒ 409; finalizers
-    /// pending ⇒ deletionTimestamp = now, generation +1, MODIFIED (a repeat is a no-op); graceful
-    /// kinds (pods) get deletionTimestamp = now + grace; otherwise removal with a DELETED event at
+    /// pending ⇒ deletionTimestamp = now, deletionGracePeriodSeconds = 0, generation +1, MODIFIED
+    /// (a repeat is a no-op); graceful kinds (pods) get deletionTimestamp = now + grace and the
+    /// grace as deletionGracePeriodSeconds; otherwise removal with a DELETED event at
     /// the deletion revision. Namespaces go `Terminating` first (see
     /// [`ApiServer::namespace_finalize_step`]). 200.
     pub fn delete(

@@ -54,7 +54,7 @@ impl ApiServer {
             let mut obj = (**ns).clone();
             obj.metadata.deletion_timestamp = Some(now);
             set_phase(&mut obj.status, "Terminating");
-            let updated = self.write(kind, key, obj, existing.deletion_grace_period_s, now);
+            let updated = self.write(kind, key, obj, now);
             return Ok(DeleteResult {
                 object: updated,
                 removed: false,
@@ -157,7 +157,7 @@ impl ApiServer {
             self.remove(&kind, ns, now);
             report.removed.push(ns.to_owned());
         } else {
-            self.write(&kind, ns, obj, existing.deletion_grace_period_s, now);
+            self.write(&kind, ns, obj, now);
             report.finalized.push(ns.to_owned());
         }
     }

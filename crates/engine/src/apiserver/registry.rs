@@ -184,7 +184,9 @@ impl ApiServer {
             obj.metadata.namespace.clear();
         }
         let key = Self::key_for(&kind, &obj.metadata.namespace, &obj.metadata.name)?;
-        self.update_flow(&kind, &key, obj, endpoint, now)
+        let existing = self.stored_or_404(&kind, &key, &obj.metadata.name)?;
+        check_uid_precondition(&kind, &obj, &existing.object)?;
+        self.update_flow(&kind, &key, existing, obj, endpoint, now)
     }
 
     /// `patch.go`: the merge patch is applied to the current object's wire shape; a patch without
@@ -207,7 +209,8 @@ impl ApiServer {
             ""
         };
         let key = Self::key_for(&kind, namespace, target.name)?;
-        let current = self.stored_or_404(&kind, &key, target.name)?.object;
+        let existing = self.stored_or_404(&kind, &key, target.name)?;
+        let current = ObjectRef::clone(&existing.object);
         let before = object_to_value(&current);
         let merged = merge_patch(&before, patch)?;
         let mut patched = object_from_value(&merged, &current)?;
@@ -218,19 +221,19 @@ impl ApiServer {
             )));
         }
         patched.size_bytes = patched_size(current.size_bytes, &before, &merged);
-        self.update_flow(&kind, &key, patched, endpoint, now)
+        self.update_flow(&kind, &key, existing, patched, endpoint, now)
     }
 
-    /// `Store.Update`'s `tryUpdate` + `GuaranteedUpdate` for an existing object.
+    /// `Store.Update`'s `tryUpdate` + `GuaranteedUpdate` for the `existing` object.
     fn update_flow(
         &mut self,
         kind: &ResourceKind,
         key: &str,
+        existing: Stored,
         mut new: Object,
         endpoint: Endpoint,
         now: SimTime,
     ) -> Result<ObjectRef, ApiError> {
-        let existing = self.stored_or_404(kind, key, &new.metadata.name)?;
         let stored_rv = existing.object.metadata.resource_version;
         if new.metadata.resource_version == 0 {
             if !kind.allow_unconditional_update {
@@ -261,7 +264,7 @@ impl ApiServer {
             self.remove(kind, key, now);
             return Ok(Arc::new(new));
         }
-        Ok(self.write(kind, key, new, existing.deletion_grace_period_s, now))
+        Ok(self.write(kind, key, new, now))
     }
 
     /// A guaranteed update; MODIFIED event unless it was a no-op.
@@ -270,13 +273,9 @@ impl ApiServer {
         kind: &ResourceKind,
         key: &str,
         obj: Object,
-        deletion_grace_period_s: Option<i64>,
         now: SimTime,
     ) -> ObjectRef {
-        match self
-            .store
-            .guaranteed_update(&kind.name, key, obj, deletion_grace_period_s)
-        {
+        match self.store.guaranteed_update(&kind.name, key, obj) {
             UpdateOutcome::NoOp(o) => o,
             UpdateOutcome::Written(o) => {
                 self.emit(&kind.name, WatchEventType::Modified, Arc::clone(&o), now);
@@ -335,22 +334,23 @@ impl ApiServer {
             return Ok(self.remove_result(kind, key, existing.object, now));
         }
         let mut obj = (*existing.object).clone();
-        let grace = match decision {
+        match decision {
             GracefulDecision::Graceful {
                 deletion_timestamp,
                 grace_period_s,
                 first,
             } => {
                 obj.metadata.deletion_timestamp = Some(deletion_timestamp);
+                obj.metadata.deletion_grace_period_s = Some(grace_period_s);
                 if first && obj.metadata.generation > 0 {
                     obj.metadata.generation = obj.metadata.generation.saturating_add(1);
                 }
-                Some(grace_period_s)
             }
             _ => strategy::mark_as_deleting(&mut obj, now),
-        };
-        let updated = self.write(kind, key, obj, grace, now);
-        if pending_finalizers || grace.unwrap_or(0) > 0 {
+        }
+        let grace_period_s = obj.metadata.deletion_grace_period_s.unwrap_or(0);
+        let updated = self.write(kind, key, obj, now);
+        if pending_finalizers || grace_period_s > 0 {
             return Ok(not_removed(updated));
         }
         Ok(self.remove_result(kind, key, updated, now))
@@ -411,6 +411,34 @@ fn check_delete_preconditions(
         }
     }
     Ok(())
+}
+
+/// The UID precondition of a PUT (main endpoint or `/status`): a request object that names a uid
+/// makes it a storage precondition (apiserver `pkg/registry/rest/update.go`
+/// `defaultUpdatedObjectInfo.Preconditions`), checked before the update function runs, so before
+/// the resourceVersion check. A mismatch is `storage.NewInvalidObjError`
+/// (`pkg/storage/interfaces.go` `Preconditions.Check`), which `InterpretUpdateError`
+/// (`pkg/storage/errors/storage.go`) turns into 409 Conflict. A PATCH names no precondition: a
+/// patched uid fails the immutability rule instead (422).
+fn check_uid_precondition(
+    kind: &ResourceKind,
+    new: &Object,
+    stored: &Object,
+) -> Result<(), ApiError> {
+    let (uid, stored_uid) = (&new.metadata.uid, &stored.metadata.uid);
+    if uid.is_empty() || uid == stored_uid {
+        return Ok(());
+    }
+    let key = kind.storage_key(&stored.metadata.namespace, &stored.metadata.name);
+    Err(ApiError::conflict(
+        &kind.qualified_resource(),
+        &new.metadata.name,
+        &format!(
+            "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, \
+             AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object \
+             meta: {stored_uid}"
+        ),
+    ))
 }
 
 /// A patch changes the payload by the change of its encoded length.

@@ -16,13 +16,11 @@ use std::sync::Arc;
 
 use crate::object::{Object, ObjectRef};
 
-/// A stored object plus the field the shared [`Object`] type does not have.
+/// A stored object.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stored {
     /// The object, resourceVersion = revision of its last write.
     pub object: ObjectRef,
-    /// `metadata.deletionGracePeriodSeconds`.
-    pub deletion_grace_period_s: Option<i64>,
 }
 
 /// What a guaranteed update did.
@@ -105,7 +103,6 @@ impl Store {
         self.count_terminating(kind, None, Some(&object));
         let entry = Stored {
             object: Arc::clone(&object),
-            deletion_grace_period_s: None,
         };
         self.objects
             .entry(kind.to_owned())
@@ -114,14 +111,13 @@ impl Store {
         object
     }
 
-    /// `GuaranteedUpdate`'s write step: no-op when the content (and grace period) is unchanged,
-    /// else a write at the next revision. The caller has checked the key exists.
+    /// `GuaranteedUpdate`'s write step: no-op when the content is unchanged, else a write at the
+    /// next revision. The caller has checked the key exists.
     pub fn guaranteed_update(
         &mut self,
         kind: &str,
         key: &str,
         mut object: Object,
-        deletion_grace_period_s: Option<i64>,
     ) -> UpdateOutcome {
         let slot = self
             .objects
@@ -133,9 +129,7 @@ impl Store {
             return UpdateOutcome::Written(self.create(kind, key.to_owned(), object));
         };
         let current = slot.get();
-        if same_stored_content(&object, &current.object)
-            && deletion_grace_period_s == current.deletion_grace_period_s
-        {
+        if same_stored_content(&object, &current.object) {
             return UpdateOutcome::NoOp(Arc::clone(&current.object));
         }
         self.revision += 1;
@@ -143,7 +137,6 @@ impl Store {
         let object = Arc::new(object);
         let old = slot.insert(Stored {
             object: Arc::clone(&object),
-            deletion_grace_period_s,
         });
         self.count_terminating(kind, Some(&old.object), Some(&object));
         UpdateOutcome::Written(object)
@@ -197,12 +190,12 @@ mod tests {
         let mut s = Store::new(10);
         let created = s.create("Flywheel", "default/a".into(), obj("a"));
         assert_eq!(created.metadata.resource_version, 11);
-        let same = s.guaranteed_update("Flywheel", "default/a", (*created).clone(), None);
+        let same = s.guaranteed_update("Flywheel", "default/a", (*created).clone());
         assert!(matches!(same, UpdateOutcome::NoOp(_)));
         assert_eq!(s.revision(), 11);
         let mut changed = (*created).clone();
         changed.metadata.annotations = Some([("a".into(), "b".into())].into());
-        let out = s.guaranteed_update("Flywheel", "default/a", changed, None);
+        let out = s.guaranteed_update("Flywheel", "default/a", changed);
         assert!(matches!(&out, UpdateOutcome::Written(o) if o.metadata.resource_version == 12));
     }
 

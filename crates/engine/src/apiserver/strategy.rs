@@ -25,8 +25,8 @@ pub const NAMESPACE_FINALIZER: &str = "kubernetes";
 /// `DefaultTerminationGracePeriodSeconds`).
 pub const DEFAULT_POD_GRACE_PERIOD_S: i64 = 30;
 
-/// Create-time preparation: the handler wipes system fields (uid, deletionTimestamp), then the
-/// strategy's `PrepareForCreate` runs.
+/// Create-time preparation: the handler wipes system fields (uid), `rest.BeforeCreate` clears
+/// deletionTimestamp and deletionGracePeriodSeconds, then the strategy's `PrepareForCreate` runs.
 ///
 /// - Custom resources: generation = 1; `status` dropped when `/status` is served.
 /// - Pods: generation = 1; status = `{"phase": "Pending"}`.
@@ -35,6 +35,7 @@ pub const DEFAULT_POD_GRACE_PERIOD_S: i64 = 30;
 pub fn prepare_for_create(kind: &ResourceKind, obj: &mut Object) {
     obj.metadata.uid.clear();
     obj.metadata.deletion_timestamp = None;
+    obj.metadata.deletion_grace_period_s = None;
     if kind.status_subresource && kind.family != KindFamily::Node {
         obj.status = Value::Null;
     }
@@ -108,7 +109,8 @@ pub fn prepare_for_status_update(new: &mut Object, old: &Object) {
 
 /// `rest.BeforeUpdate` around a strategy's `PrepareForUpdate`: generation reset to the old value
 /// first (clients cannot set it), uid defaulted from the old object, deletionTimestamp copied from
-/// the old object when set, then `ValidateObjectMetaAccessorUpdate`'s rules as 422 Invalid.
+/// the old object when set, deletionGracePeriodSeconds copied when the request omits it, then
+/// `ValidateObjectMetaAccessorUpdate`'s rules as 422 Invalid.
 pub fn before_update(
     kind: &ResourceKind,
     new: &mut Object,
@@ -122,6 +124,9 @@ pub fn before_update(
     }
     if old.metadata.deletion_timestamp.is_some() {
         new.metadata.deletion_timestamp = old.metadata.deletion_timestamp;
+    }
+    if new.metadata.deletion_grace_period_s.is_none() {
+        new.metadata.deletion_grace_period_s = old.metadata.deletion_grace_period_s;
     }
     let errors = validate_meta_update(new, old);
     if errors.is_empty() {
@@ -171,6 +176,14 @@ fn validate_meta_update(new: &Object, old: &Object) -> Vec<String> {
             "metadata.deletionTimestamp: Invalid value: {shown}: field is immutable"
         ));
     }
+    if n.deletion_grace_period_s != o.deletion_grace_period_s {
+        let shown = n
+            .deletion_grace_period_s
+            .map_or_else(|| "null".to_owned(), |s| s.to_string());
+        errors.push(format!(
+            "metadata.deletionGracePeriodSeconds: Invalid value: {shown}: field is immutable"
+        ));
+    }
     errors
 }
 
@@ -184,13 +197,13 @@ pub fn should_delete_during_update(kind: &ResourceKind, new: &Object, old: &Stor
     if kind.family == KindFamily::Namespace && !namespace_spec_finalizers(&new.spec).is_empty() {
         return false;
     }
-    matches!(old.deletion_grace_period_s, None | Some(0))
+    matches!(old.object.metadata.deletion_grace_period_s, None | Some(0))
 }
 
 /// `markAsDeleting` (non-graceful deletion with finalizers pending): generation +1 the first time
-/// (when it is > 0), deletionTimestamp = now unless already set and not in the future; returns the
-/// new grace period, 0.
-pub fn mark_as_deleting(obj: &mut Object, now: SimTime) -> Option<i64> {
+/// (when it is > 0), deletionTimestamp = now unless already set and not in the future, and
+/// deletionGracePeriodSeconds = 0.
+pub fn mark_as_deleting(obj: &mut Object, now: SimTime) {
     let m = &mut obj.metadata;
     if m.deletion_timestamp.is_none() && m.generation > 0 {
         m.generation = m.generation.saturating_add(1);
@@ -198,7 +211,7 @@ pub fn mark_as_deleting(obj: &mut Object, now: SimTime) -> Option<i64> {
     if m.deletion_timestamp.is_none_or(|ts| ts > now) {
         m.deletion_timestamp = Some(now);
     }
-    Some(0)
+    m.deletion_grace_period_s = Some(0);
 }
 
 /// What `rest.BeforeDelete` decided.
@@ -239,7 +252,7 @@ pub fn before_delete(
             first: true,
         };
     };
-    let existing = match stored.deletion_grace_period_s {
+    let existing = match obj.metadata.deletion_grace_period_s {
         None | Some(0) => return GracefulDecision::NotGraceful,
         Some(g) => g.max(1),
     };
@@ -419,9 +432,9 @@ mod tests {
         let pod = ResourceKind::pod();
         let mut p = Object::new("Pod", "default", "p");
         p.metadata.deletion_timestamp = Some(SimTime::from_millis(30_000));
+        p.metadata.deletion_grace_period_s = Some(30);
         let stored = Stored {
             object: ObjectRef::new(p),
-            deletion_grace_period_s: Some(30),
         };
         let now = SimTime::ZERO;
         assert_eq!(

@@ -57,6 +57,10 @@ fn meta_to_value(m: &ObjectMeta) -> Value {
     if let Some(ts) = m.deletion_timestamp {
         put("deletionTimestamp", json!(ts.as_nanos()));
     }
+    // A pointer with `omitempty`: 0 is shown, only nil is left out.
+    if let Some(s) = m.deletion_grace_period_s {
+        put("deletionGracePeriodSeconds", json!(s));
+    }
     if !m.owner_references.is_empty() {
         let refs: Vec<Value> = m.owner_references.iter().map(owner_to_value).collect();
         put("ownerReferences", Value::Array(refs));
@@ -110,6 +114,13 @@ fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
             Some(t) => Some(SimTime::from_nanos(t.as_u64().ok_or_else(|| {
                 bad("deletionTimestamp", "must be virtual nanoseconds")
             })?)),
+        },
+        deletion_grace_period_s: match m.get("deletionGracePeriodSeconds") {
+            None | Some(Value::Null) => None,
+            Some(s) => Some(
+                s.as_i64()
+                    .ok_or_else(|| bad("deletionGracePeriodSeconds", "must be an integer"))?,
+            ),
         },
         owner_references: owners_field(m)?,
     })
@@ -215,6 +226,7 @@ mod tests {
         o.metadata.annotations = Some(BTreeMap::new());
         o.metadata.finalizers = vec!["demo/cleanup".into()];
         o.metadata.deletion_timestamp = Some(SimTime::from_millis(5));
+        o.metadata.deletion_grace_period_s = Some(0);
         o.metadata.owner_references = vec![OwnerReference {
             kind: "Owner".into(),
             name: "o".into(),
@@ -231,6 +243,7 @@ mod tests {
         let o = sample();
         let v = object_to_value(&o);
         assert_eq!(v["metadata"]["resourceVersion"], json!("42"));
+        assert_eq!(v["metadata"]["deletionGracePeriodSeconds"], json!(0));
         assert_eq!(object_from_value(&v, &o).expect("decodes"), o);
     }
 

@@ -238,18 +238,16 @@ impl SimApiServer {
         let _ = self.server.create(obj, now);
     }
 
-    /// A watch from `resource_version`: the cached events after it, or 410 / too-large errors.
-    pub fn watch_from(&mut self, resource_version: u64) -> Result<Vec<WatchEvent>, WatchError> {
+    /// A watch from `resource_version`, accepted with HTTP 200: the cached events after it, or —
+    /// when the resourceVersion is too old (410) or too new (504) — the one ERROR event carrying
+    /// the `metav1.Status` by which the cacher's error watcher reports it (apiserver
+    /// `pkg/storage/cacher/cacher.go` `Watch` → `newErrWatcher`, served by
+    /// `pkg/endpoints/handlers/watch.go` like any watch).
+    pub fn watch_from(&mut self, resource_version: u64) -> Vec<WatchEvent> {
         let kind = self.kind.clone();
         self.server
             .watch_from(&kind, resource_version)
-            .map_err(|e| match e.code {
-                410 => WatchError::Expired,
-                429 => WatchError::TooManyRequests,
-                504 => WatchError::TooLargeResourceVersion,
-                500 => WatchError::InternalError,
-                _ => WatchError::Other,
-            })
+            .unwrap_or_else(|err| vec![WatchEvent::error(err)])
     }
 
     /// Watch events of the custom resource kind produced since the last call.
@@ -364,5 +362,19 @@ fn field_err(prefix: &str, e: crate::error::ConfigError) -> ScenarioError {
     ScenarioError {
         field: format!("{prefix}.{}", e.field),
         message: e.message,
+    }
+}
+
+/// The error an ERROR watch event ends the reflector's watch with (client-go
+/// `tools/cache/reflector.go` `handleAnyWatch`: `apierrors.FromObject(event.Object)`), classified
+/// as the reflector's `watch` loop does: `isExpiredError` (410 Expired or Gone), 429, internal
+/// error (500), a too-large resourceVersion (504), anything else.
+pub fn watch_error(status: &ApiError) -> WatchError {
+    match status.code {
+        410 => WatchError::Expired,
+        429 => WatchError::TooManyRequests,
+        504 => WatchError::TooLargeResourceVersion,
+        500 => WatchError::InternalError,
+        _ => WatchError::Other,
     }
 }

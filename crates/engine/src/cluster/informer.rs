@@ -33,6 +33,9 @@ pub struct OpenWatch {
     pub id: u64,
     /// Events received on it so far.
     pub events_received: u64,
+    /// Whether the server answered with an error watcher (apiserver `pkg/storage/cacher/cacher.go`
+    /// `newErrWatcher`): it carries one ERROR event and is never sent the cache's events.
+    pub error_only: bool,
 }
 
 /// A shared informer for one kind.

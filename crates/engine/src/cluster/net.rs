@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use crate::apiserver::{WatchEvent, WatchEventType};
+use crate::apiserver::{WatchEvent, WatchEventType, WATCH_BLOCK_TIMEOUT};
 use crate::informer::reflector::{WatchError, WatchEventType as ReflectorEventType};
 use crate::sim::Context;
 
-use super::api::Admit;
+use super::api::{watch_error, Admit};
 use super::informer::OpenWatch;
 use super::request::{Call, Origin, Pending, Reply, CLIENT_MAX_RETRIES};
 use super::{Cluster, Ev};
@@ -226,40 +226,50 @@ impl Cluster {
         self.reflector_actions(ctx, actions);
     }
 
-    /// Opens the reflector's watch from `from`; replays what the watch cache holds after it,
-    /// or fails with 410 when `from` is older than the cache's window.
+    /// Opens the reflector's watch from `from`; the server accepts it (HTTP 200) and replays what
+    /// the watch cache holds after `from`, or — `from` older than the cache's window (410) or
+    /// newer than its revision (504, after `WATCH_BLOCK_TIMEOUT`) — sends one ERROR event and ends
+    /// the watch (apiserver `pkg/storage/cacher/cacher.go` `newErrWatcher`). A watch is counted in
+    /// `apiserver_request_total` when the server ends it (apiserver
+    /// `pkg/endpoints/metrics/metrics.go` `InstrumentRouteFunc` → `MonitorRequest`): an error
+    /// watch at once, a streaming one at its timeout.
     pub(super) fn open_watch(&mut self, ctx: &mut Context<'_, Ev>, from: u64, timeout: Duration) {
+        if self.op.is_none() {
+            return;
+        }
+        let replay = self.api.watch_from(from);
+        let error = replay
+            .first()
+            .and_then(|e| e.status.as_ref())
+            .map(|status| status.code);
+        if error.is_some() {
+            self.count_request("WATCH", 200);
+        }
         let Some(op) = self.op.as_mut() else { return };
         let incarnation = op.incarnation;
-        match self.api.watch_from(from) {
-            Ok(replay) => {
-                self.next_watch += 1;
-                let watch = self.next_watch;
-                op.informer.watch = Some(OpenWatch {
-                    id: watch,
-                    events_received: 0,
-                });
-                let delay = self.scenario.apiserver.watch_latency;
-                for event in replay {
-                    ctx.schedule_in(
-                        delay,
-                        Ev::WatchDeliver {
-                            incarnation,
-                            watch,
-                            event,
-                        },
-                    );
-                }
-                ctx.schedule_in(timeout, Ev::WatchTimeout { incarnation, watch });
-            }
-            Err(err) => {
-                let actions = op
-                    .informer
-                    .reflector
-                    .on_watch_error(err, ctx.now(), ctx.rng);
-                self.count_request("WATCH", if err == WatchError::Expired { 410 } else { 500 });
-                self.reflector_actions(ctx, actions);
-            }
+        self.next_watch += 1;
+        let watch = self.next_watch;
+        op.informer.watch = Some(OpenWatch {
+            id: watch,
+            events_received: 0,
+            error_only: error.is_some(),
+        });
+        let mut delay = self.scenario.apiserver.watch_latency;
+        if error == Some(504) {
+            delay += WATCH_BLOCK_TIMEOUT;
+        }
+        for event in replay {
+            ctx.schedule_in(
+                delay,
+                Ev::WatchDeliver {
+                    incarnation,
+                    watch,
+                    event,
+                },
+            );
+        }
+        if error.is_none() {
+            ctx.schedule_in(timeout, Ev::WatchTimeout { incarnation, watch });
         }
     }
 
@@ -268,7 +278,7 @@ impl Cluster {
         let events = self.api.take_events();
         self.workload_cr_events(events.len());
         let Some(op) = self.op.as_ref() else { return };
-        let Some(watch) = op.informer.watch else {
+        let Some(watch) = op.informer.watch.filter(|w| !w.error_only) else {
             return;
         };
         let delay = self.scenario.apiserver.watch_latency;
@@ -295,6 +305,25 @@ impl Cluster {
         let Some(open) = op.informer.watch.as_mut().filter(|w| w.id == watch) else {
             return;
         };
+        if let Some(status) = &event.status {
+            // `handleAnyWatch` returns `apierrors.FromObject(event.Object)`: the watch ends and
+            // the reflector's `watch` loop decides (client-go `tools/cache/reflector.go`).
+            ctx.trace(
+                "watch",
+                event.event_type.as_str(),
+                None,
+                None,
+                format_args!("code={} reason={}", status.code, status.reason.as_str()),
+            );
+            let err = watch_error(status);
+            op.informer.watch = None;
+            let actions = op
+                .informer
+                .reflector
+                .on_watch_error(err, ctx.now(), ctx.rng);
+            self.reflector_actions(ctx, actions);
+            return;
+        }
         open.events_received += 1;
         let event_type = match event.event_type {
             WatchEventType::Added => ReflectorEventType::Added,
@@ -327,6 +356,7 @@ impl Cluster {
             op.informer
                 .reflector
                 .on_watch_closed(ctx.now(), open.events_received, ctx.rng);
+        self.count_request("WATCH", 200);
         self.reflector_actions(ctx, actions);
     }
 }
