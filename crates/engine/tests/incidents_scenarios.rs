@@ -25,6 +25,8 @@ fn go(preset: &str, pairs: &[(&str, &str)]) -> String {
 fn bad_incident_fields_are_errors_that_name_the_field() {
     let cases = [
         ("code.pod_list", "\"everything\"", "code.pod_list"),
+        ("code.placement", "\"anywhere\"", "code.placement"),
+        ("pods.memory_limit", "\"0\"", "pods.memory_limit"),
         ("pods.count", "600000", "pods.count"),
         ("pods.per_object", "1000", "pods.per_object"),
         (
@@ -82,4 +84,6 @@ fn each_fix_shows_in_the_go_code_it_stands_for() {
         go("eviction-loop", &[("code.check_memory_pressure", "true")])
             .contains("nodeUnderMemoryPressure")
     );
+    assert!(go("eviction-loop", &[]).contains("pod.Spec.NodeName = "));
+    assert!(!go("eviction-loop", &[("code.placement", "scheduler")]).contains("NodeName"));
 }

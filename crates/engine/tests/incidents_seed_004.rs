@@ -135,14 +135,22 @@ fn calls_without_a_deadline_wedge_every_worker_and_a_timeout_with_requeue_after_
     );
 }
 
+const PRESSURE: &str = "kube_node_status_condition{condition=\"MemoryPressure\",status=\"true\"}";
+const TAINT: &str =
+    "kube_node_spec_taint{effect=\"NoSchedule\",key=\"node.kubernetes.io/memory-pressure\"}";
+
+/// kubernetes `pkg/kubelet/eviction/eviction_manager.go` (`synchronize`, `Admit`): with
+/// `spec.nodeName` the recreated Burstable Pod skips the scheduler and the kubelet admits it
+/// under MemoryPressure, so it lands on the pressured Node again.
 #[test]
 fn the_kubelet_evicts_and_the_operator_recreates_at_once_until_it_checks_memory_pressure() {
     let r = run("eviction-loop", &[], 600);
     let evicted = r.metric("flywheel_pods_evicted_total");
     assert!(evicted >= 12.0, "{evicted} evictions in 10 minutes");
     assert!(r.metric("flywheel_pods_created_total") >= evicted - 1.0);
-    let pressure = "kube_node_status_condition{condition=\"MemoryPressure\",status=\"true\"}";
-    assert_eq!(r.metric(pressure), 1.0);
+    assert_eq!(r.metric(PRESSURE), 1.0);
+    assert_eq!(r.metric(TAINT), 1.0, "tainted, but nodeName bypasses it");
+    assert_eq!(r.metric("flywheel_pods_rejected_total"), 0.0, "Burstable");
 
     let fixed = run(
         "eviction-loop",
@@ -155,4 +163,38 @@ fn the_kubelet_evicts_and_the_operator_recreates_at_once_until_it_checks_memory_
         "{fixed_evicted} evictions with the check against {evicted}"
     );
     assert!(fixed.metric("flywheel_pod_recreations_deferred_total") > 0.0);
+}
+
+/// kubernetes `pkg/controller/nodelifecycle/node_lifecycle_controller.go` (MemoryPressure ⇒
+/// `node.kubernetes.io/memory-pressure:NoSchedule`) and
+/// `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`: through the scheduler,
+/// a recreated Pod that does not tolerate the taint stays Pending while the only Node is tainted.
+#[test]
+fn through_the_scheduler_the_memory_pressure_taint_keeps_recreated_pods_pending() {
+    let looping = run("eviction-loop", &[], 600).metric("flywheel_pods_evicted_total");
+    let r = run("eviction-loop", &[("code.placement", "scheduler")], 600);
+    let evicted = r.metric("flywheel_pods_evicted_total");
+    assert!(
+        evicted * 4.0 <= looping,
+        "{evicted} evictions through the scheduler against {looping} with nodeName"
+    );
+    assert!(r.metric("flywheel_pods_unschedulable_total") >= 1.0);
+    assert!(peak(&r, "flywheel_pods_pending") >= 1.0);
+    assert!(peak(&r, TAINT) >= 1.0);
+}
+
+/// kubernetes `pkg/kubelet/eviction/eviction_manager.go` `Admit`: under MemoryPressure a
+/// BestEffort Pod that does not tolerate the taint is rejected, so a `spec.nodeName` Pod without
+/// requests or limits fails at once instead of running until it is evicted.
+#[test]
+fn under_memory_pressure_the_kubelet_rejects_best_effort_pods_placed_by_node_name() {
+    let best_effort = [
+        ("pods.memory_request", "\"0\""),
+        ("pods.memory_limit", "\"0\""),
+    ];
+    let r = run("eviction-loop", &best_effort, 120);
+    let rejected = r.metric("flywheel_pods_rejected_total");
+    assert!(rejected > 100.0, "{rejected} Pods rejected at admission");
+    assert!(r.metric("flywheel_pods_evicted_total") <= 2.0);
+    assert!(r.metric("flywheel_pods_running") < 4.0);
 }

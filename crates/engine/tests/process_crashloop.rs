@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use flywheel_engine::process::{Backoff, CrashLoopBackOff, CrashLoopConfig};
+use flywheel_engine::process::{Backoff, CrashLoopBackOff, CrashLoopConfig, HOUSEKEEPING_PERIOD};
 use flywheel_engine::SimTime;
 
 fn secs(s: u64) -> SimTime {
@@ -201,16 +201,68 @@ fn a_container_that_ran_ten_minutes_restarts_its_backoff_at_ten_seconds() {
 }
 
 #[test]
-fn an_entry_expires_ten_minutes_after_the_last_restart_decision_even_mid_wait() {
-    // doBackOff checks expiry against the clock: a container that ran 7 minutes with a 300 s
-    // backoff waits only until 600 s after its last restart decision, and keeps its 300 s entry.
+fn a_wait_still_running_ten_minutes_after_the_last_restart_ends_at_the_housekeeping_gc() {
+    // backoff.go GC drops an entry whose lastUpdate is more than 600 s old; pkg/kubelet/kubelet_pods.go
+    // HandlePodCleanups calls it every housekeepingPeriod (2 s, pkg/kubelet/kubelet.go). A container
+    // that ran 7 minutes with a 300 s backoff is not expired by its FinishedAt, so doBackOff alone
+    // would wait the whole 300 s; the GC at the first tick past 600 s after the last restart
+    // decision drops the entry, the restart finds none, and the next crash waits 10 s.
     let mut crash_loop = CrashLoopBackOff::new(&CrashLoopConfig::default()).expect("valid");
-    waits(&mut crash_loop, secs(0), d(5), 7);
+    assert_eq!(
+        waits(&mut crash_loop, secs(0), d(5), 7),
+        vec![0, 10, 20, 40, 80, 160, 300]
+    );
     let last_restart = crash_loop.backoff().entry().expect("entry").last_update;
+    assert_eq!(last_restart, secs(645));
     let finished = last_restart + d(420);
+    assert_eq!(
+        crash_loop.backoff().gc_at(HOUSEKEEPING_PERIOD),
+        Some(secs(1246))
+    );
     let restart = crash_loop.on_container_exit(finished);
-    assert_eq!(restart, last_restart + d(600) + Duration::from_nanos(1));
-    assert_eq!(crash_loop.current_backoff(), d(300));
+    assert_eq!(
+        restart,
+        secs(1246),
+        "the first 2 s tick more than 600 s after 645 s"
+    );
+    assert_eq!(crash_loop.current_backoff(), d(10));
+    crash_loop.on_container_started();
+    assert_eq!(
+        crash_loop.on_container_exit(restart + d(5)),
+        restart + d(15)
+    );
+}
+
+#[test]
+fn is_in_backoff_since_checks_expiry_against_the_event_time_not_the_clock() {
+    // backoff.go IsInBackOffSince: hasExpired(eventTime, lastUpdate), then Clock.Since(eventTime).
+    let mut b = backoff(5, 5);
+    b.next(secs(100), secs(100));
+    // Not expired by the event (109 − 100 ≤ 10), still within the backoff at the clock (112 − 109 < 5),
+    // although the clock is past the expiry.
+    assert!(b.is_in_backoff_since(secs(109), secs(112)));
+    assert!(!b.is_in_backoff_since(secs(109), secs(114)));
+    // Expired by the event: never in backoff.
+    assert!(!b.is_in_backoff_since(secs(111), secs(111)));
+    assert_eq!(b.backoff_ends(secs(109)), secs(114));
+    assert_eq!(b.backoff_ends(secs(111)), secs(111));
+}
+
+#[test]
+fn gc_drops_the_entry_at_the_first_housekeeping_tick_past_its_expiry() {
+    // backoff.go GC: now − lastUpdate > expiry, checked on every housekeeping tick.
+    let mut b = backoff(10, 300).with_expiry(d(600));
+    assert_eq!(b.gc_at(HOUSEKEEPING_PERIOD), None);
+    b.next(secs(7), secs(7));
+    let tick = b.gc_at(HOUSEKEEPING_PERIOD).expect("an entry");
+    assert_eq!(tick, secs(608));
+    b.gc(secs(606));
+    assert!(b.entry().is_some(), "606 s: 599 s old");
+    b.gc(tick);
+    assert!(b.entry().is_none(), "608 s: 601 s old");
+    // An expiry that ends exactly on a tick is dropped on the tick after (the test is strict).
+    b.next(secs(10), secs(10));
+    assert_eq!(b.gc_at(HOUSEKEEPING_PERIOD), Some(secs(612)));
 }
 
 #[test]
@@ -277,5 +329,66 @@ fn backoff_rejects_a_zero_initial_and_a_max_below_the_initial() {
     assert_eq!(
         Backoff::new(d(2), d(1)).expect_err("max < initial").field,
         "max"
+    );
+}
+
+/// Runs the `fixed` preset with the operator killed at `kills_s`; returns the times (s) at which
+/// the kubelet started its container.
+fn container_starts(kills_s: &[u64], duration_s: u64) -> Vec<u64> {
+    use flywheel_engine::cluster::run::{Run, RunOptions};
+    use flywheel_engine::scenario::{presets, ActionKind, ScheduledAction};
+    let mut scenario = presets::load("fixed", &[]).expect("preset loads");
+    for &at in kills_s {
+        scenario.actions.push(ScheduledAction {
+            at: d(at),
+            action: ActionKind::KillOperator,
+            count: None,
+            every: None,
+            until: None,
+            memory_limit: None,
+        });
+    }
+    let options = RunOptions {
+        duration: Some(d(duration_s)),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(scenario, &options).expect("run starts");
+    let mut starts = Vec::new();
+    while !run.is_finished() {
+        let seen = run.trace().total();
+        run.advance(10_000);
+        starts.extend(
+            run.trace_since(seen)
+                .filter(|e| e.component == "kubelet" && e.event == "ContainerStarted")
+                .map(|e| e.time.as_nanos() / 1_000_000_000),
+        );
+    }
+    starts
+}
+
+#[test]
+fn over_a_run_a_crash_after_ten_minutes_of_running_restarts_at_once_and_the_next_waits_ten_seconds()
+{
+    // pkg/kubelet/kubelet.go HasExpiredFunc (600 s), kuberuntime_manager.go doBackOff.
+    // Kill at 30 s: restart now (entry 10 s). Kill at 40 s: wait 10 s, start at 50 s (entry 20 s).
+    // Kill at 720 s, 670 s after the last restart decision: restart now (entry 10 s again).
+    // Kill at 725 s: wait 10 s, start at 735 s.
+    assert_eq!(
+        container_starts(&[30, 40, 720, 725], 800),
+        vec![0, 30, 50, 720, 735]
+    );
+}
+
+#[test]
+fn over_a_run_housekeeping_ends_a_five_minute_wait_ten_minutes_after_the_last_restart() {
+    // client-go backoff.go GC from pkg/kubelet/kubelet_pods.go HandlePodCleanups every 2 s.
+    // Quick kills until the backoff is 300 s: starts at 30, 50, 75, 120, 205, 370, 675 s.
+    // The container then runs 7 minutes; killed at 1095 s it would wait until 1395 s, but the
+    // entry (last updated at 675 s) is dropped at the 1276 s tick: it starts then, and the next
+    // quick kill waits 10 s, not 300 s.
+    let kills = [30, 40, 55, 80, 125, 210, 375, 1095, 1281];
+    assert_eq!(
+        container_starts(&kills, 1400),
+        vec![0, 30, 50, 75, 120, 205, 370, 675, 1276, 1291]
     );
 }

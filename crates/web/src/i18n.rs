@@ -490,20 +490,23 @@ pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
         "eviction-loop" => (
             "Four Pods request 256 MiB but use 1 GiB once warmed up, on a Node whose other \
              workloads already use 12 of its 16 GiB. memory.available drops below the kubelet's \
-             100Mi threshold: the node reports MemoryPressure and the eviction manager evicts the \
-             Pod furthest above its request. The operator sees its Pod gone and recreates it at \
-             once; being Burstable, it tolerates the pressure taint and lands on the same Node, \
-             warms up, and is evicted again. Switch on code.check_memory_pressure: Reconcile \
-             requeues while the condition is True, which the kubelet keeps for five minutes after \
-             the last pressure, so evictions drop from about two a minute to a handful. The lasting \
-             fix is requests that match real usage.",
+             100Mi threshold: the node reports MemoryPressure, the node lifecycle controller taints \
+             it memory-pressure:NoSchedule, and the eviction manager evicts the Pod furthest above \
+             its request. The operator recreates it at once with spec.nodeName set to that Node, \
+             so the scheduler and its taint filter are never asked; the kubelet admits it because \
+             it is Burstable (only BestEffort Pods are turned away under memory pressure), it warms \
+             up, and is evicted again. Set code.placement to scheduler: the new Pod does not \
+             tolerate the taint and stays Pending until the condition clears, five minutes after \
+             the last pressure. code.check_memory_pressure does the same from inside Reconcile. The \
+             lasting fix is requests that match real usage.",
             "四个 Pod 的内存 request 是 256MiB，预热后却要用 1GiB，而节点 16GiB 内存中已有 12GiB \
              被其他负载占用。memory.available 跌破 kubelet 的 100Mi 阈值：节点报告 MemoryPressure，\
-             驱逐管理器驱逐超出 request 最多的 Pod。operator 发现自己的 Pod 没了，立刻重建；由于是 \
-             Burstable，它能容忍内存压力污点，又被调度到同一个节点，预热后再次被驱逐。打开 \
-             code.check_memory_pressure：条件为 True 时 Reconcile 会延后重试，而 kubelet 在最后一次\
-             压力之后还会保持该条件五分钟，于是驱逐从每分钟约两次降到寥寥几次。根本的修复是让 \
-             request 与真实用量相符。",
+             节点生命周期控制器给它打上 memory-pressure:NoSchedule 污点，驱逐管理器驱逐超出 request \
+             最多的 Pod。operator 立刻重建 Pod，并把 spec.nodeName 直接设成这个节点，调度器和它的污点\
+             过滤根本没有参与；kubelet 的准入只拒绝 BestEffort Pod，这个 Pod 是 Burstable，于是被接纳，\
+             预热后再次被驱逐。把 code.placement 改成 scheduler：新 Pod 不容忍该污点，一直 Pending，\
+             直到最后一次压力五分钟后条件解除。code.check_memory_pressure 则在 Reconcile 里做同样的\
+             等待。根本的修复是让 request 与真实用量相符。",
         ),
         _ => return None,
     };

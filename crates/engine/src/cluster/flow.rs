@@ -479,7 +479,7 @@ impl Cluster {
             }
         };
         op.queue.done(&key, now);
-        self.workload_reconcile_finished(&job);
+        self.workload_reconcile_finished(&job, now);
         self.record_reconcile(label, now.saturating_since(job.started_at));
         ctx.trace(
             "controller",

@@ -24,17 +24,31 @@
 //!   `memory.available` with `--eviction-hard`, sets `MemoryPressure` (kept for
 //!   `--eviction-pressure-transition-period` after the signal was last seen) and evicts at most
 //!   one Pod per pass, Pods using more than they requested first, the largest excess first.
-//!   Pods of QoS Burstable/Guaranteed tolerate the `memory-pressure` taint, so the scheduler
-//!   places a recreated Pod on the pressured Node again (kubernetes
-//!   `pkg/scheduler/framework/plugins/tainttoleration`, admission `DefaultTolerationSeconds`,
-//!   "Taint Nodes by Condition").
+//! - The taint: the node lifecycle controller turns a `MemoryPressure=True` condition into the
+//!   `node.kubernetes.io/memory-pressure:NoSchedule` taint and removes it when the condition goes
+//!   (`pkg/controller/nodelifecycle/node_lifecycle_controller.go`
+//!   `nodeConditionToTaintKeyStatusMap`, `doNoScheduleTaintingPass`, run on each Node update, not
+//!   on `nodeMonitorPeriod`). The Node update is the kubelet's next node status report
+//!   (`nodeStatusUpdateFrequency`, 10 s): the taint follows the condition one eviction pass late.
+//! - Placement (`code.placement`): kube-scheduler's TaintToleration filter
+//!   (`pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`) keeps a Pod off a
+//!   tainted Node. Nothing tolerates the taint for an ordinary Pod: `PodTolerationRestriction`,
+//!   which adds it to non-BestEffort Pods, is off by default (`pkg/kubeapiserver/options/plugins.go`
+//!   `DefaultOffAdmissionPlugins`, 1.27 and 1.36), `DefaultTolerationSeconds` adds only the
+//!   not-ready/unreachable NoExecute ones, and only DaemonSet Pods get it from their controller
+//!   (`pkg/controller/daemon/util/daemonset_util.go`). A Pod the scheduler cannot place stays
+//!   Pending and is retried when a Node update removes the taint. A Pod with `spec.nodeName`
+//!   bypasses the scheduler.
+//! - The kubelet's admission (`eviction_manager.go` `Admit`): under `MemoryPressure` alone it
+//!   admits every Pod that is not BestEffort, and rejects a BestEffort one (it fails with reason
+//!   `Evicted`; the owner sees it and creates another).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
 use crate::controller::program::Step;
 use crate::process::HeapOwner;
-use crate::scenario::{LogMode, PodList, Scenario};
+use crate::scenario::{LogMode, Placement, PodList, QosClass, Scenario};
 use crate::sim::Context;
 use crate::time::SimTime;
 
@@ -107,6 +121,12 @@ pub struct Workload {
     cr_events: u64,
     pods: BTreeMap<String, Vec<RunPod>>,
     last_pressure: Vec<Option<SimTime>>,
+    /// Whether each Node carries the `memory-pressure:NoSchedule` taint.
+    tainted: Vec<bool>,
+    /// Pods created but not yet scheduled, by owner.
+    pending: BTreeMap<String, u32>,
+    /// Owners of Pods the kubelet rejected since the last reconcile ended.
+    rejected: Vec<String>,
     namespace_sync: bool,
     /// Whether a workload step ever ran (until then the per-event accounting is skipped).
     active: bool,
@@ -172,12 +192,15 @@ impl Workload {
             .is_some_and(|t| now.saturating_since(t) < scenario.nodes.pressure_transition_period)
     }
 
-    /// The Node the scheduler picks for a new owned Pod: the least requested one whose
-    /// allocatable memory (capacity less what other workloads request) still fits the request.
+    /// The Node a new owned Pod goes to: the least requested one whose allocatable memory
+    /// (capacity less what other workloads request) still fits the request; through the
+    /// scheduler, only among the Nodes without the memory-pressure taint.
     fn schedule(&self, scenario: &Scenario) -> Option<usize> {
         let n = &scenario.nodes;
         let req = scenario.pods.memory_request;
+        let by_scheduler = scenario.code.placement == Placement::Scheduler;
         (0..n.count as usize)
+            .filter(|&node| !(by_scheduler && self.tainted.get(node).copied().unwrap_or(false)))
             .map(|node| {
                 let requested = self
                     .pods
@@ -193,6 +216,32 @@ impl Workload {
             })
             .min()
             .map(|(_, node)| node)
+    }
+}
+
+/// The kubelet's admission of an owned Pod on `node` (`eviction_manager.go` `Admit`): under
+/// memory pressure only a BestEffort Pod is rejected (it tolerates nothing).
+fn admits(w: &Workload, scenario: &Scenario, node: usize, now: SimTime) -> bool {
+    scenario.pods.qos_class() != QosClass::BestEffort || !w.under_pressure(scenario, node, now)
+}
+
+/// Places one new Pod of `owner`: runs it, rejects it at the kubelet, or leaves it Pending.
+fn place_pod(w: &mut Workload, scenario: &Scenario, reg: &mut Registry, owner: &str, now: SimTime) {
+    match w.schedule(scenario) {
+        Some(node) if admits(w, scenario, node, now) => {
+            w.pods
+                .entry(owner.to_owned())
+                .or_default()
+                .push(RunPod { node, started: now });
+        }
+        Some(_) => {
+            reg.inc("flywheel_pods_rejected_total", 1.0);
+            w.rejected.push(owner.to_owned());
+        }
+        None => {
+            reg.inc("flywheel_pods_unschedulable_total", 1.0);
+            *w.pending.entry(owner.to_owned()).or_default() += 1;
+        }
     }
 }
 
@@ -362,7 +411,8 @@ fn ensure_pods(
     if scenario.nodes.count == 0 || job.obj.is_none() {
         return StepOutcome::Continue;
     }
-    let have = w.pods.get(&job.key).map_or(0, Vec::len) as u64;
+    let have = w.pods.get(&job.key).map_or(0, Vec::len) as u64
+        + u64::from(w.pending.get(&job.key).copied().unwrap_or(0));
     let missing = u64::from(scenario.pods.per_object).saturating_sub(have);
     if missing == 0 {
         return StepOutcome::Continue;
@@ -377,14 +427,7 @@ fn ensure_pods(
     }
     let mut created = 0;
     for _ in 0..missing {
-        let Some(node) = w.schedule(scenario) else {
-            reg.inc("flywheel_pods_unschedulable_total", 1.0);
-            break;
-        };
-        w.pods
-            .entry(job.key.clone())
-            .or_default()
-            .push(RunPod { node, started: now });
+        place_pod(w, scenario, reg, &job.key, now);
         created += 1;
     }
     reg.inc(&request_key("POST", 201), f64::from(created));
@@ -400,6 +443,7 @@ impl Cluster {
             return;
         }
         self.work.last_pressure = vec![None; n.count as usize];
+        self.work.tainted = vec![false; n.count as usize];
         let now = ctx.now();
         for obj in self.api.first_objects(None) {
             for _ in 0..self.scenario.pods.per_object {
@@ -423,8 +467,41 @@ impl Cluster {
         }
     }
 
-    /// Each kubelet's eviction manager pass: at most one eviction per Node.
+    /// The node lifecycle controller follows each Node's `MemoryPressure` condition as the
+    /// kubelet last reported it; when a taint goes, the scheduler retries the Pending Pods.
+    fn update_taints(&mut self, ctx: &mut Context<'_, Ev>) {
+        let now = ctx.now();
+        let mut cleared = false;
+        for node in 0..self.scenario.nodes.count as usize {
+            let pressure = self.work.under_pressure(&self.scenario, node, now);
+            if self.work.tainted[node] == pressure {
+                continue;
+            }
+            self.work.tainted[node] = pressure;
+            cleared |= !pressure;
+            let event = if pressure { "Tainted" } else { "Untainted" };
+            ctx.trace(
+                "node-lifecycle-controller",
+                event,
+                None,
+                None,
+                format_args!("node={node} taint=node.kubernetes.io/memory-pressure:NoSchedule"),
+            );
+        }
+        if cleared {
+            let pending = std::mem::take(&mut self.work.pending);
+            for (owner, count) in pending {
+                for _ in 0..count {
+                    place_pod(&mut self.work, &self.scenario, &mut self.reg, &owner, now);
+                }
+            }
+        }
+    }
+
+    /// Each kubelet's eviction manager pass: at most one eviction per Node. The taints first
+    /// follow the condition of the previous pass (the kubelet's last node status report).
     fn kubelet_sync(&mut self, ctx: &mut Context<'_, Ev>) {
+        self.update_taints(ctx);
         let now = ctx.now();
         let s = &self.scenario;
         let warm = s.pods.warmup.as_secs_f64();
@@ -533,8 +610,16 @@ impl Cluster {
         }
     }
 
-    /// A reconcile ended: count the external resources its finalizer cleaned up or leaked.
-    pub(super) fn workload_reconcile_finished(&mut self, job: &Job) {
+    /// A reconcile ended: count the external resources its finalizer cleaned up or leaked; the
+    /// Pods the kubelet rejected meanwhile failed, and the `Owns(&Pod{})` handler maps each
+    /// failure to its owner.
+    pub(super) fn workload_reconcile_finished(&mut self, job: &Job, now: SimTime) {
+        let rejected = std::mem::take(&mut self.work.rejected);
+        if let Some(op) = self.op.as_mut() {
+            for owner in rejected {
+                op.queue.add_from_handler(owner, false, now);
+            }
+        }
         if job.cleaned > 0 {
             self.reg
                 .inc("flywheel_external_cleanups_total", f64::from(job.cleaned));
@@ -594,6 +679,17 @@ impl Cluster {
         }
         let running: usize = self.work.pods.values().map(Vec::len).sum();
         self.reg.set("flywheel_pods_running", running as f64);
+        let pending: u32 = self.work.pending.values().sum();
+        self.reg.set("flywheel_pods_pending", f64::from(pending));
+        let tainted = self.work.tainted.iter().filter(|t| **t).count();
+        let taint_key = metric_key(
+            "kube_node_spec_taint",
+            &[
+                ("effect", "NoSchedule"),
+                ("key", "node.kubernetes.io/memory-pressure"),
+            ],
+        );
+        self.reg.set(&taint_key, tainted as f64);
         let mut pressured = 0;
         let mut min_available = u64::MAX;
         for node in 0..s.nodes.count as usize {

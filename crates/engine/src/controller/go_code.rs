@@ -347,6 +347,9 @@ fn render_step(out: &mut Vec<String>, step: &Step, code: &CodeConfig) -> bool {
                 push("}");
             }
             push("for _, pod := range r.missingPods(&obj, pods.Items) { // evicted ones included");
+            if code.placement == crate::scenario::Placement::NodeName {
+                push("\tpod.Spec.NodeName = r.nodeFor(&obj) // no scheduler, no taint filter");
+            }
             push("\tif err := r.Create(ctx, pod); err != nil {");
             push("\t\treturn ctrl.Result{}, err");
             push("\t}");

@@ -4,18 +4,29 @@
 //!  crash 1 ──▶ restart now        (no entry yet; entry = 10 s)
 //!  crash 2 ──▶ wait 10 s          (entry = 20 s)
 //!  crash 3 ──▶ wait 20 s          (entry = 40 s)   … 40, 80, 160, 300, 300 s
-//!  a run longer than 10 min since the last restart decision ──▶ restart now, entry = 10 s
+//!  a crash more than 10 min after the last restart decision ──▶ restart now, entry = 10 s
+//!  a wait still running 10 min after the last restart decision ──▶ housekeeping drops the
+//!      entry: restart at that tick, entry = 10 s
 //! ```
 //!
-//! Two layers, as upstream:
+//! Three parts, as upstream:
 //! - [`Backoff`]: client-go `util/flowcontrol/backoff.go` `Backoff` for one id, without jitter:
-//!   `Next` starts at the initial duration (no entry, or expired) or doubles up to the max, and
-//!   stamps `lastUpdate` with the *clock*; `IsInBackOffSince(t)` is `now − t < backoff` unless the
-//!   entry expired (`now − lastUpdate > expiry`, default 2 × max).
+//!   `Next(eventTime)` starts at the initial duration (no entry, or expired by `eventTime`) or
+//!   doubles up to the max, and stamps `lastUpdate` with the *clock*;
+//!   `IsInBackOffSince(eventTime)` is `now − eventTime < backoff` unless the entry expired by
+//!   `eventTime` (`eventTime − lastUpdate > expiry`, default 2 × max); `GC` drops the entry once
+//!   it expired by the *clock*.
 //! - [`CrashLoopBackOff`]: kubernetes `pkg/kubelet/kubelet.go` `newCrashLoopBackOff` (10 s / 300 s,
-//!   expiry 600 s) driven the way `pkg/kubelet/kuberuntime/kuberuntime_manager.go` `doBackOff` does:
-//!   with `t` = the exited container's FinishedAt, the container stays in CrashLoopBackOff while
-//!   `IsInBackOffSince(t)`; when that ends the kubelet calls `Next(t)` and starts it.
+//!   `HasExpiredFunc` 600 s) driven the way `pkg/kubelet/kuberuntime/kuberuntime_manager.go`
+//!   `doBackOff` does: with `t` = the exited container's FinishedAt, the container stays in
+//!   CrashLoopBackOff while `IsInBackOffSince(t)`; when that ends the kubelet calls `Next(t)` and
+//!   starts it.
+//! - Housekeeping: every [`HOUSEKEEPING_PERIOD`] (`pkg/kubelet/kubelet.go` `housekeepingPeriod`)
+//!   the sync loop runs `HandlePodCleanups` (`pkg/kubelet/kubelet_pods.go`), which ends with
+//!   `crashLoopBackOff.GC()`. Since `IsInBackOffSince` checks expiry against FinishedAt, which a
+//!   wait does not move, only GC ends a wait early: a 300 s wait that starts 7 minutes after the
+//!   last restart decision ends at the first tick more than 600 s after it, and the restart then
+//!   finds no entry, so the next crash waits 10 s. The kubelet's ticks are counted from time 0.
 //!
 //! The kubelet only acts on a pod sync; the time from the end of the wait to that sync is not
 //! modelled (the restart happens exactly when the wait ends).
@@ -121,10 +132,13 @@ impl Backoff {
     }
 
     /// `IsInBackOffSince(id, eventTime)` with the clock at `now`: `now − event_time < backoff`,
-    /// false without an entry or when it expired by `now`.
+    /// false without an entry or when it expired by `event_time` (not by `now`: upstream passes
+    /// `eventTime` to `hasExpired`).
     pub fn is_in_backoff_since(&self, event_time: SimTime, now: SimTime) -> bool {
         match self.entry {
-            Some(e) if !self.has_expired(now) => now.saturating_since(event_time) < e.backoff,
+            Some(e) if !self.has_expired(event_time) => {
+                now.saturating_since(event_time) < e.backoff
+            }
             _ => false,
         }
     }
@@ -141,14 +155,26 @@ impl Backoff {
     }
 
     /// The first clock time at or after `event_time` at which `is_in_backoff_since(event_time)`
-    /// is false: the end of the wait, or the expiry, whichever comes first.
+    /// is false: `event_time + backoff`, or `event_time` without an entry or when it expired by
+    /// `event_time`.
     pub fn backoff_ends(&self, event_time: SimTime) -> SimTime {
-        let Some(e) = self.entry else {
-            return event_time;
-        };
-        let waited = event_time + e.backoff;
-        let expires = e.last_update + self.expiry + Duration::from_nanos(1);
-        waited.min(expires).max(event_time)
+        match self.entry {
+            Some(e) if !self.has_expired(event_time) => event_time + e.backoff,
+            _ => event_time,
+        }
+    }
+
+    /// The first tick of a `gc` every `period` (ticks at multiples of `period` from time 0) that
+    /// drops the entry: the first one more than `expiry` after its last update. `None` without
+    /// an entry.
+    pub fn gc_at(&self, period: Duration) -> Option<SimTime> {
+        let e = self.entry?;
+        let expires = e.last_update.saturating_add(self.expiry).as_nanos();
+        let period_ns = u64::try_from(period.as_nanos()).unwrap_or(u64::MAX).max(1);
+        let tick = (expires / period_ns)
+            .saturating_add(1)
+            .saturating_mul(period_ns);
+        Some(SimTime::from_nanos(tick))
     }
 
     /// Drops the entry if it expired by `now` (`GC`).
@@ -164,6 +190,10 @@ impl Backoff {
     }
 }
 
+/// How often the kubelet's sync loop runs `HandlePodCleanups`, which garbage-collects the
+/// CrashLoopBackOff entries (kubernetes `pkg/kubelet/kubelet.go` `housekeepingPeriod`).
+pub const HOUSEKEEPING_PERIOD: Duration = Duration::from_secs(2);
+
 /// The kubelet's restart backoff settings, in seconds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -174,8 +204,9 @@ pub struct CrashLoopConfig {
     /// The longest wait, 0.001..=86400 s. Default 300 s (`MaxContainerBackOff`;
     /// `crashLoopBackOff.maxContainerRestartPeriod` with the `KubeletCrashLoopBackOffMax` gate).
     pub max_backoff_s: f64,
-    /// How long after the last restart decision a crash starts over at the initial wait,
-    /// 0.001..=86400 s. Default 600 s (the kubelet's `HasExpiredFunc`).
+    /// How long after the last restart decision a crash starts over at the initial wait, and
+    /// after which housekeeping drops the entry (ending a wait still running), 0.001..=86400 s.
+    /// Default 600 s (the kubelet's `HasExpiredFunc`).
     pub reset_after_s: f64,
 }
 
@@ -247,11 +278,20 @@ impl CrashLoopBackOff {
         })
     }
 
-    /// The container exited at `finished_at`: returns when the kubelet restarts it. The restart
-    /// decision (`Next(FinishedAt)` with the clock at the restart time) is applied at once, since
-    /// nothing else changes the entry in between.
+    /// The container exited at `finished_at`: returns when the kubelet restarts it. The
+    /// housekeeping GC and the restart decision (`Next(FinishedAt)` with the clock at the restart
+    /// time) are applied at once, since nothing else changes the entry in between: the wait ends
+    /// at `FinishedAt + backoff`, or at the first housekeeping tick before that which drops the
+    /// entry (then, or if it was dropped while the container ran, `Next` finds no entry).
     pub fn on_container_exit(&mut self, finished_at: SimTime) -> SimTime {
-        let restart_at = self.backoff.backoff_ends(finished_at);
+        let waited = self.backoff.backoff_ends(finished_at);
+        let restart_at = match self.backoff.gc_at(HOUSEKEEPING_PERIOD) {
+            Some(gc) if gc < waited => {
+                self.backoff.reset();
+                gc.max(finished_at)
+            }
+            _ => waited,
+        };
         self.last_wait = restart_at.saturating_since(finished_at);
         self.backoff.next(finished_at, restart_at);
         self.next_restart_at = Some(restart_at);

@@ -31,7 +31,9 @@ pub mod pod;
 pub mod rss;
 pub mod runtime;
 
-pub use crashloop::{Backoff, BackoffEntry, CrashLoopBackOff, CrashLoopConfig};
+pub use crashloop::{
+    Backoff, BackoffEntry, CrashLoopBackOff, CrashLoopConfig, HOUSEKEEPING_PERIOD,
+};
 pub use gc::{GcConfig, GcCycle, GcPacer, GcTrigger, Gogc, LimitInputs};
 pub use heap::{Heap, HeapOwner};
 pub use pod::{

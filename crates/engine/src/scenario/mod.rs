@@ -17,7 +17,8 @@ use std::fmt;
 pub use config::*;
 pub use serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
 pub use workload::{
-    CacheConfig, CodeConfig, FinalizerMode, LogMode, NodesConfig, PodList, PodsConfig,
+    CacheConfig, CodeConfig, FinalizerMode, LogMode, NodesConfig, Placement, PodList, PodsConfig,
+    QosClass,
 };
 
 /// Why a scenario could not be loaded.

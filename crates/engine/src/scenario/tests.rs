@@ -117,3 +117,35 @@ fn a_reconcile_program_is_validated_with_its_step_index() {
         "reconcile.steps[1].external_cleanup.failure_probability"
     );
 }
+
+/// kubernetes `pkg/apis/core/v1/helper/qos/qos.go` `GetPodQOS`, memory only.
+#[test]
+fn owned_pods_qos_class_follows_their_memory_request_and_limit() {
+    use super::{PodsConfig, QosClass};
+    let mi = 1024 * 1024;
+    let pods = |memory_request, memory_limit| PodsConfig {
+        memory_request,
+        memory_limit,
+        memory_usage: 0,
+        ..PodsConfig::default()
+    };
+    assert_eq!(pods(0, 0).qos_class(), QosClass::BestEffort);
+    assert_eq!(pods(256 * mi, 256 * mi).qos_class(), QosClass::Guaranteed);
+    assert_eq!(pods(256 * mi, 2048 * mi).qos_class(), QosClass::Burstable);
+    assert_eq!(pods(0, 2048 * mi).qos_class(), QosClass::Burstable);
+    assert!(pods(0, 0).validate(1, 1).is_ok(), "no request, no limit");
+    let e = pods(256 * mi, 0)
+        .validate(1, 1)
+        .expect_err("a request without a limit");
+    assert_eq!(e.field, "pods.memory_limit");
+}
+
+#[test]
+fn placement_parses_from_its_snake_case_name() {
+    use super::Placement;
+    let p: Placement = serde_json::from_str("\"node_name\"").expect("parses");
+    assert_eq!(p, Placement::NodeName);
+    assert_eq!(p.as_str(), "node_name");
+    assert_eq!(Placement::default(), Placement::Scheduler);
+    assert!(serde_json::from_str::<Placement>("\"nodeName\"").is_err());
+}

@@ -62,6 +62,32 @@ pub enum LogMode {
     Counts,
 }
 
+/// How `ensure_pods` places the Pods it creates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// `spec.nodeName` left empty: kube-scheduler places the Pod, and its TaintToleration filter
+    /// (kubernetes `pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go`) keeps
+    /// it off a Node tainted `node.kubernetes.io/memory-pressure:NoSchedule`, which the Pod does
+    /// not tolerate; with no other Node it stays Pending.
+    #[default]
+    Scheduler,
+    /// `spec.nodeName` set by the operator (the least requested Node that fits): the scheduler,
+    /// and with it the taint, is bypassed; only the kubelet's admission
+    /// (`pkg/kubelet/eviction/eviction_manager.go` `Admit`) stands in the way.
+    NodeName,
+}
+
+impl Placement {
+    /// The name used in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Placement::Scheduler => "scheduler",
+            Placement::NodeName => "node_name",
+        }
+    }
+}
+
 /// The switches of the Reconcile code that the incidents' fixes flip.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -85,6 +111,8 @@ pub struct CodeConfig {
     /// What `ensure_pods` returns while it waits for the pressure to go.
     #[serde(with = "duration_str")]
     pub pressure_requeue_after: Duration,
+    /// How `ensure_pods` places the Pods it creates.
+    pub placement: Placement,
 }
 
 impl Default for CodeConfig {
@@ -98,6 +126,7 @@ impl Default for CodeConfig {
             finalizer: FinalizerMode::Safe,
             check_memory_pressure: false,
             pressure_requeue_after: Duration::from_secs(30),
+            placement: Placement::Scheduler,
         }
     }
 }
@@ -133,7 +162,8 @@ pub struct PodsConfig {
     /// Memory request of each owned Pod's container.
     #[serde(with = "bytes_str")]
     pub memory_request: u64,
-    /// Memory limit of each owned Pod's container.
+    /// Memory limit of each owned Pod's container; `0` ⇒ none (with a zero request the Pods are
+    /// BestEffort).
     #[serde(with = "bytes_str")]
     pub memory_limit: u64,
     /// Working set each owned Pod reaches once started.
@@ -194,6 +224,17 @@ impl Default for NodesConfig {
             eviction_interval: Duration::from_secs(10),
         }
     }
+}
+
+/// A Pod's QoS class (`v1.PodQOSClass`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QosClass {
+    /// Requests equal limits.
+    Guaranteed,
+    /// Some request or limit, not all equal.
+    Burstable,
+    /// No requests and no limits.
+    BestEffort,
 }
 
 /// Largest Pod count.
@@ -298,19 +339,25 @@ impl PodsConfig {
             1024 * GI,
             "at most 1024Gi",
         )?;
-        in_range(
-            "pods.memory_limit",
-            self.memory_limit,
-            self.memory_request.max(MI),
-            1024 * GI,
-            "from pods.memory_request (at least 1Mi) to 1024Gi",
-        )?;
+        if self.memory_limit != 0 || self.memory_request != 0 {
+            in_range(
+                "pods.memory_limit",
+                self.memory_limit,
+                self.memory_request.max(MI),
+                1024 * GI,
+                "from pods.memory_request (at least 1Mi) to 1024Gi, or 0 with a 0 request",
+            )?;
+        }
         in_range(
             "pods.memory_usage",
             self.memory_usage,
             0,
-            self.memory_limit,
-            "at most pods.memory_limit",
+            if self.memory_limit == 0 {
+                1024 * GI
+            } else {
+                self.memory_limit
+            },
+            "at most pods.memory_limit (1024Gi without a limit)",
         )?;
         if self.warmup > Duration::from_secs(3600) {
             return Err(err(
@@ -319,6 +366,17 @@ impl PodsConfig {
             ));
         }
         Ok(())
+    }
+
+    /// The owned Pods' QoS class from their memory request and limit (kubernetes
+    /// `pkg/apis/core/v1/helper/qos/qos.go` `GetPodQOS`, with memory as the only resource):
+    /// neither ⇒ BestEffort, request = limit ⇒ Guaranteed, otherwise Burstable.
+    pub fn qos_class(&self) -> QosClass {
+        match (self.memory_request, self.memory_limit) {
+            (0, 0) => QosClass::BestEffort,
+            (r, l) if r == l => QosClass::Guaranteed,
+            _ => QosClass::Burstable,
+        }
     }
 
     /// Pods owned by the custom resources.
