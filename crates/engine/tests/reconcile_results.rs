@@ -101,3 +101,26 @@ fn every_workqueue_metric_is_exported_with_controller_runtimes_labels() {
         .any(|k| k
             .starts_with("workqueue_depth{controller=\"flywheel\",name=\"flywheel\",priority=")));
 }
+
+#[test]
+fn the_client_rate_limiter_wait_is_observed_only_when_the_limiter_is_on() {
+    // client-go rest/request.go tryThrottleWithInfo returns before observing when rateLimiter
+    // is nil; the modern profile has no client-side limiter, the seed profile 20 qps.
+    let count = "rest_client_rate_limiter_duration_seconds_count";
+    let seed = run_preset(Profile::Seed);
+    assert!(seed.metric(count) > 0.0);
+    assert_eq!(run_preset(Profile::Modern).metric(count), 0.0);
+}
+
+/// The flywheel preset as written (it writes on every reconcile) under `profile`.
+fn run_preset(profile: Profile) -> RunReport {
+    let mut scenario = presets::load("flywheel", &[]).expect("preset loads");
+    scenario.profile = profile;
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(30)),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(scenario, &options).expect("run starts");
+    while !run.advance(1_000_000) {}
+    run.report()
+}
