@@ -1,8 +1,8 @@
 //! The operator's process exits on an unrecovered panic in `Reconcile` (controller-runtime
 //! `pkg/internal/controller/controller.go` `Reconcile` re-panics when `RecoverPanic` is off, and
-//! the Go runtime ends the process with exit code 2); the kubelet records the container as
-//! terminated with reason `Error` and restarts it under CrashLoopBackOff
-//! (kubernetes `pkg/kubelet/kuberuntime/kuberuntime_container.go`).
+//! the Go runtime ends the process with exit code 2); the container terminates with reason `Error`
+//! and restarts under CrashLoopBackOff, through the same path as an OOM kill
+//! ([`crate::process::Pod::on_container_exit`]).
 
 use crate::sim::Context;
 
