@@ -35,13 +35,14 @@ pub(super) fn queue_labels(profile: Profile) -> Vec<(&'static str, &'static str)
     }
 }
 
-/// The `workqueue_depth` series: `(key, value)`.
-fn depth_series(profile: Profile, m: &QueueMetrics) -> Vec<(String, f64)> {
+/// The `workqueue_depth` series: `(key, value)`; the priority queue has none until a priority
+/// is first used.
+fn depth_series(profile: Profile, priority_queue: bool, m: &QueueMetrics) -> Vec<(String, f64)> {
     let mut labels = queue_labels(profile);
     if profile == Profile::Seed {
         return vec![(metric_key("workqueue_depth", &labels), m.depth.value())];
     }
-    if m.depth_by_priority.is_empty() {
+    if !priority_queue {
         labels.push(("priority", ""));
         return vec![(metric_key("workqueue_depth", &labels), m.depth.value())];
     }
@@ -67,7 +68,7 @@ impl Cluster {
         };
         let m = op.queue.metrics();
         let labels = queue_labels(profile);
-        for (key, value) in depth_series(profile, m) {
+        for (key, value) in depth_series(profile, op.queue.is_priority(), m) {
             self.reg.set(&key, value);
         }
         let gauges = [
@@ -108,7 +109,7 @@ mod tests {
     fn v0_15_labels_the_depth_by_name_only() {
         // controller-runtime v0.15 pkg/metrics/workqueue.go
         let m = QueueMetrics::default();
-        let keys: Vec<String> = depth_series(Profile::Seed, &m)
+        let keys: Vec<String> = depth_series(Profile::Seed, false, &m)
             .into_iter()
             .map(|(k, _)| k)
             .collect();
@@ -121,12 +122,13 @@ mod tests {
         // empty priority, the priority queue one series per priority seen.
         let mut m = QueueMetrics::default();
         m.depth.set(3.0);
-        let classic = depth_series(Profile::Modern, &m);
+        let classic = depth_series(Profile::Modern, false, &m);
         let want = "workqueue_depth{controller=\"flywheel\",name=\"flywheel\",priority=\"\"}";
         assert_eq!(classic, [(want.to_owned(), 3.0)]);
+        assert_eq!(depth_series(Profile::Modern, true, &m), []);
         m.depth_by_priority.entry(-100).or_default().set(2.0);
         m.depth_by_priority.entry(0).or_default().set(1.0);
-        let by_priority = depth_series(Profile::Modern, &m);
+        let by_priority = depth_series(Profile::Modern, true, &m);
         let key = |p| {
             format!("workqueue_depth{{controller=\"flywheel\",name=\"flywheel\",priority=\"{p}\"}}")
         };

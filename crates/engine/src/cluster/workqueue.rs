@@ -132,6 +132,11 @@ impl WorkQueue {
         }
     }
 
+    /// Whether this is controller-runtime's priority queue.
+    pub fn is_priority(&self) -> bool {
+        matches!(self.queue, Kind::Priority(_))
+    }
+
     /// `NumRequeues`: the rate limiter's count for `key`.
     pub fn num_requeues(&self, key: &String) -> u32 {
         self.r().num_requeues(key)
