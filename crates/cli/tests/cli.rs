@@ -69,7 +69,7 @@ fn run_json_prints_one_object_with_the_documented_fields() {
         puts.as_f64().is_some_and(|n| n > 50.0),
         "the loop writes: {puts}"
     );
-    let series = v["series"]["workqueue_adds_total"]
+    let series = v["series"]["workqueue_adds_total{name=\"flywheel\"}"]
         .as_array()
         .expect("a series");
     assert!(!series.is_empty() && series.len() <= 2000);

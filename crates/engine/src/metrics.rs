@@ -129,6 +129,18 @@ impl Histogram {
         }
     }
 
+    /// The same observations with only the first `n` upper bounds (the others fold into `+Inf`):
+    /// what a histogram registered with fewer buckets of the same series would show.
+    pub fn first_buckets(&self, n: usize) -> Histogram {
+        let n = n.min(self.upper_bounds.len());
+        Histogram {
+            upper_bounds: self.upper_bounds[..n].to_vec(),
+            cumulative_counts: self.cumulative_counts[..n].to_vec(),
+            count: self.count,
+            sum: self.sum,
+        }
+    }
+
     /// The finite upper bounds (the `le` labels without `+Inf`).
     pub fn upper_bounds(&self) -> &[f64] {
         &self.upper_bounds

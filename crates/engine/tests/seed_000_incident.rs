@@ -6,6 +6,11 @@ use flywheel_engine::cluster::report::RunReport;
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::scenario::presets;
 
+/// The workqueue series as controller-runtime v0.15 (the seed profile) labels them: `name` only
+/// (`pkg/metrics/workqueue.go`).
+const ADDS: &str = "workqueue_adds_total{name=\"flywheel\"}";
+const DEPTH: &str = "workqueue_depth{name=\"flywheel\"}";
+
 fn peak(r: &RunReport, key: &str) -> f64 {
     r.series
         .get(key)
@@ -46,12 +51,12 @@ fn the_incident_shows_the_articles_figures_and_the_storm_returns_after_each_rest
     while !run.advance(1_000_000) {}
     let r = run.report();
 
-    let adds_per_s = peak_rate(&r, "workqueue_adds_total");
+    let adds_per_s = peak_rate(&r, ADDS);
     assert!(
         adds_per_s > 5000.0,
         "workqueue_adds_total grows by {adds_per_s:.0}/s at most, the article saw 5000+"
     );
-    let deep_s = seconds_above(&r, "workqueue_depth", 100_000.0);
+    let deep_s = seconds_above(&r, DEPTH, 100_000.0);
     assert!(
         deep_s > 90,
         "workqueue_depth stays over 100k for {deep_s} of 180 s, the article saw it sustained"
@@ -83,8 +88,7 @@ fn the_incident_shows_the_articles_figures_and_the_storm_returns_after_each_rest
     assert_eq!(r.metric(reason), 1.0);
     let restarts = r.metric("kube_pod_container_status_restarts_total");
     assert!(restarts >= 2.0, "CrashLoopBackOff restarts it ({restarts})");
-    let late_adds =
-        value_at(&r, "workqueue_adds_total", 180.0) - value_at(&r, "workqueue_adds_total", 60.0);
+    let late_adds = value_at(&r, ADDS, 180.0) - value_at(&r, ADDS, 60.0);
     assert!(
         late_adds > 100_000.0,
         "after restarts the storm comes back ({late_adds} adds after 60 s)"

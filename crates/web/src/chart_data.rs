@@ -86,18 +86,28 @@ fn scaled(s: Vec<(f64, f64)>, k: f64) -> Vec<(f64, f64)> {
     s.into_iter().map(|(x, y)| (x, y * k)).collect()
 }
 
+/// The point-by-point sum of the series `keys`, on the times of the one that starts first: a
+/// series that starts later (a label value first seen later) counts from its first sample.
 fn sum_series(lane: &Lane, keys: &[String]) -> Vec<(f64, f64)> {
-    let mut out: Vec<(f64, f64)> = Vec::new();
-    for k in keys {
-        for (i, (x, y)) in series(lane, k).into_iter().enumerate() {
-            match out.get_mut(i) {
-                Some(p) if (p.0 - x).abs() < 1e-9 => p.1 += y,
-                Some(_) => {}
-                None => out.push((x, y)),
-            }
-        }
+    let all: Vec<Vec<(f64, f64)>> = keys.iter().map(|k| series(lane, k)).collect();
+    let base = all
+        .iter()
+        .filter(|s| !s.is_empty())
+        .min_by(|a, b| a[0].0.total_cmp(&b[0].0).then(b.len().cmp(&a.len())));
+    let Some(base) = base else {
+        return Vec::new();
+    };
+    base.iter()
+        .map(|&(t, _)| (t, all.iter().map(|s| value_at(s, t)).sum()))
+        .collect()
+}
+
+/// The last value of `s` at or before `t` (0 before its first point).
+fn value_at(s: &[(f64, f64)], t: f64) -> f64 {
+    match s.partition_point(|p| p.0 <= t + 1e-9) {
+        0 => 0.0,
+        i => s[i - 1].1,
     }
-    out
 }
 
 fn max_y(lines: &[Line], secondary: bool) -> f64 {
@@ -219,9 +229,23 @@ pub fn label(key: &str, name: &str) -> Option<String> {
     })
 }
 
+/// The keys of every series of `metric` (any labels).
+fn keys_of(lane: &Lane, metric: &str) -> Vec<String> {
+    let prefix = format!("{metric}{{");
+    lane.run
+        .series_keys()
+        .filter(|k| k.starts_with(&prefix))
+        .cloned()
+        .collect()
+}
+
 fn queue(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
-    let depth = series(lane, "workqueue_depth");
-    let adds = rates_over(&series(lane, "workqueue_adds_total"), SMOOTH);
+    // The depth is split by priority with controller-runtime's priority queue.
+    let depth = sum_series(lane, &keys_of(lane, "workqueue_depth"));
+    let adds = rates_over(
+        &sum_series(lane, &keys_of(lane, "workqueue_adds_total")),
+        SMOOTH,
+    );
     let (blue, orange) = (bl.p.blue, bl.p.orange);
     bl.line("workqueue_depth", depth, blue, b, false);
     bl.line("workqueue_adds_total /s", adds, orange, b, true);

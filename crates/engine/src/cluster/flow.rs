@@ -105,7 +105,7 @@ impl Cluster {
                 crate::scenario::units::format_duration(self.scenario.controller.cache_sync_timeout)
             ),
         );
-        let restart_at = self.process.exit(ctx.now(), 1);
+        let restart_at = self.process.exit(1, ctx.now());
         self.container_died(ctx, restart_at, "Error");
     }
 
@@ -463,24 +463,23 @@ impl Cluster {
             return;
         };
         let key = job.key.clone();
-        let label = match result {
-            ReconcileResult::Success => {
-                op.queue.forget(&key);
-                "success"
-            }
-            ReconcileResult::Error => {
-                op.queue.add_rate_limited(key.clone(), now);
-                "error"
-            }
-            ReconcileResult::RequeueAfter(d) => {
-                op.queue.forget(&key);
-                op.queue.add_after(key.clone(), d, now);
-                "requeue_after"
-            }
-        };
+        let recover = crate::controller::result::recover_panic_default(self.scenario.profile);
+        let handled =
+            crate::controller::reconcile_handler(&mut op.queue, &key, result, recover, now);
+        if handled.crashed {
+            ctx.trace(
+                "controller",
+                "Panic",
+                Some(&key),
+                None,
+                format_args!("recovered=false"),
+            );
+            return self.container_crashed(ctx);
+        }
         op.queue.done(&key, now);
         self.workload_reconcile_finished(&job, now);
-        self.record_reconcile(label, now.saturating_since(job.started_at));
+        let label = handled.result_label.unwrap_or("error");
+        self.record_reconcile(&handled, now.saturating_since(job.started_at));
         ctx.trace(
             "controller",
             "Reconciled",

@@ -153,11 +153,11 @@ impl SimProcess {
 
     /// The container is killed (exit code 137 without OOM); returns the restart time.
     pub fn kill(&mut self, now: SimTime) -> SimTime {
-        self.exit(now, 137)
+        self.exit(137, now)
     }
 
-    /// The process exits with `exit_code` (`Error` unless 0); returns the restart time.
-    pub fn exit(&mut self, now: SimTime, exit_code: i32) -> SimTime {
+    /// The process exits with `exit_code` (reason `Error` unless 0); returns the restart time.
+    pub fn exit(&mut self, exit_code: i32, now: SimTime) -> SimTime {
         self.go = None;
         self.pod
             .on_container_exit(ContainerExit::exited(exit_code), now)

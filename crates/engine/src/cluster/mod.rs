@@ -13,6 +13,7 @@
 
 mod actions;
 pub mod api;
+mod crash;
 mod flow;
 pub mod informer;
 pub mod inspect;
@@ -20,6 +21,7 @@ pub mod invariants;
 pub mod memory;
 mod net;
 pub mod operator;
+mod queue_metrics;
 pub mod registry;
 mod release;
 pub mod report;
@@ -188,6 +190,7 @@ impl Cluster {
     pub fn new(scenario: Scenario) -> Result<Cluster, crate::scenario::ScenarioError> {
         let api = SimApiServer::new(&scenario)?;
         let process = SimProcess::new(&scenario)?;
+        let reg = telemetry::initial_registry(scenario.profile);
         Ok(Cluster {
             scenario,
             api,
@@ -199,7 +202,7 @@ impl Cluster {
             next_request: 0,
             next_watch: 0,
             own_writes: BTreeSet::new(),
-            reg: Registry::default(),
+            reg,
             series: SeriesSet::default(),
             last_queue_totals: (0.0, 0.0),
             work: workload::Workload::default(),

@@ -38,16 +38,19 @@ impl Cluster {
         let Some(p) = self.pending.get(&id) else {
             return;
         };
+        // client-go `rest/request.go` `tryThrottleWithInfo`: without a rate limiter the request
+        // goes at once and `rest_client_rate_limiter_duration_seconds` observes nothing.
         let wait = match (
             p.origin,
             self.op.as_mut().and_then(|o| o.client_limiter.as_mut()),
         ) {
-            (Origin::User, _) | (_, None) => Duration::ZERO,
-            (_, Some(limiter)) => limiter.wait(ctx.now()),
+            (Origin::User, _) | (_, None) => None,
+            (_, Some(limiter)) => Some(limiter.wait(ctx.now())),
         };
-        if !matches!(p.origin, Origin::User) {
+        if let Some(wait) = wait {
             self.observe_client_wait(wait);
         }
+        let wait = wait.unwrap_or(Duration::ZERO);
         ctx.schedule_in(wait + NETWORK_DELAY, Ev::Arrive(id));
     }
 

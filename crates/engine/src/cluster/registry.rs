@@ -106,6 +106,28 @@ impl Registry {
         }
     }
 
+    /// Replaces a histogram (one a component keeps itself, e.g. the workqueue's).
+    pub fn set_histogram(&mut self, key: &str, histogram: Histogram) {
+        match self.histograms.get_mut(key) {
+            Some(e) => e.histogram = histogram,
+            None => {
+                let entry = HistogramEntry::new(key, histogram);
+                self.histograms.insert(key.to_owned(), entry);
+            }
+        }
+    }
+
+    /// Sets every gauge whose key starts with `prefix` to 0.
+    pub fn zero_gauges(&mut self, prefix: &str) {
+        for (_, v) in self
+            .gauges
+            .range_mut(prefix.to_owned()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+        {
+            *v = 0.0;
+        }
+    }
+
     /// A counter's value (0 when never incremented).
     pub fn counter(&self, key: &str) -> f64 {
         self.counters.get(key).copied().unwrap_or(0.0)

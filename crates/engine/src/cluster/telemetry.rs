@@ -8,8 +8,31 @@ use crate::metrics::Histogram;
 use crate::process::HeapOwner;
 use crate::sim::Context;
 
-use super::registry::metric_key;
+use crate::controller::result::{initial_counters, Handled};
+use crate::scenario::Profile;
+
+use super::queue_metrics::queue_labels;
+use super::registry::{metric_key, Registry};
 use super::{Cluster, Ev, SAMPLE_INTERVAL};
+
+/// The controller's name: the `controller` label of the `controller_runtime_*` metrics and the
+/// `name` (and, from controller-runtime v0.19, `controller`) label of the `workqueue_*` metrics.
+pub const CONTROLLER_NAME: &str = "flywheel";
+
+/// A run's registry with the series the controller creates at zero when it starts
+/// (controller-runtime `pkg/internal/controller/controller.go` `initMetrics`).
+pub(super) fn initial_registry(profile: Profile) -> Registry {
+    let mut reg = Registry::default();
+    for (name, result) in initial_counters(profile) {
+        let key = if result.is_empty() {
+            metric_key(name, &[("controller", CONTROLLER_NAME)])
+        } else {
+            metric_key(name, &[("controller", CONTROLLER_NAME), ("result", result)])
+        };
+        reg.inc(&key, 0.0);
+    }
+    reg
+}
 
 /// Heap bytes per workqueue entry (the key string, map and heap slots).
 const QUEUE_ENTRY_BYTES: u64 = 192;
@@ -59,24 +82,29 @@ impl Cluster {
         );
     }
 
-    /// Records one finished reconcile.
-    pub(super) fn record_reconcile(&mut self, result: &str, took: Duration) {
-        let c = "flywheel";
-        self.reg.inc(
-            &metric_key(
-                "controller_runtime_reconcile_total",
-                &[("controller", c), ("result", result)],
+    /// Records one finished reconcile: `controller_runtime_reconcile_total{result}`, the error,
+    /// terminal-error and panic counters [`reconcile_handler`](crate::controller::reconcile_handler)
+    /// asks for, and the reconcile time (controller-runtime `pkg/internal/controller/controller.go`
+    /// `reconcileHandler`, `pkg/internal/controller/metrics/metrics.go`).
+    pub(super) fn record_reconcile(&mut self, handled: &Handled, took: Duration) {
+        let c = CONTROLLER_NAME;
+        if let Some(result) = handled.result_label {
+            let labels = [("controller", c), ("result", result)];
+            let key = metric_key("controller_runtime_reconcile_total", &labels);
+            self.reg.inc(&key, 1.0);
+        }
+        let counters = [
+            (handled.error, "controller_runtime_reconcile_errors_total"),
+            (
+                handled.terminal_error,
+                "controller_runtime_terminal_reconcile_errors_total",
             ),
-            1.0,
-        );
-        if result == "error" {
-            self.reg.inc(
-                &metric_key(
-                    "controller_runtime_reconcile_errors_total",
-                    &[("controller", c)],
-                ),
-                1.0,
-            );
+            (handled.panic, "controller_runtime_reconcile_panics_total"),
+        ];
+        for (bump, name) in counters {
+            if bump {
+                self.reg.inc(&metric_key(name, &[("controller", c)]), 1.0);
+            }
         }
         let key = metric_key(
             "controller_runtime_reconcile_time_seconds",
@@ -137,16 +165,15 @@ impl Cluster {
     /// Refreshes gauges and the run-cumulative copies of per-process counters.
     pub(super) fn update_gauges(&mut self, now: crate::time::SimTime) {
         self.fold_queue_counters();
-        let (depth, fifo, buffer, active) = match &self.op {
+        self.export_queue_metrics();
+        let (fifo, buffer, active) = match &self.op {
             Some(op) => (
-                op.queue.metrics().depth.value(),
                 op.informer.pending_deltas() as f64,
                 op.informer.listener.queued_len() as f64,
                 op.active_workers() as f64,
             ),
-            None => (0.0, 0.0, 0.0, 0.0),
+            None => (0.0, 0.0, 0.0),
         };
-        self.reg.set("workqueue_depth", depth);
         self.reg.set("flywheel_fifo_items", fifo);
         self.reg.set("flywheel_handler_buffer_length", buffer);
         self.reg.set("controller_runtime_active_workers", active);
@@ -183,8 +210,11 @@ impl Cluster {
         } else {
             retries
         };
-        self.reg.inc("workqueue_adds_total", d_adds);
-        self.reg.inc("workqueue_retries_total", d_retries);
+        let labels = queue_labels(self.scenario.profile);
+        let adds_key = metric_key("workqueue_adds_total", &labels);
+        let retries_key = metric_key("workqueue_retries_total", &labels);
+        self.reg.inc(&adds_key, d_adds);
+        self.reg.inc(&retries_key, d_retries);
         self.last_queue_totals = (adds, retries);
     }
 }

@@ -36,16 +36,7 @@ pub enum StepOutcome {
     Finish(ReconcileResult),
 }
 
-/// How a reconcile ended (controller-runtime's `Result` and `error`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReconcileResult {
-    /// `ctrl.Result{}, nil`.
-    Success,
-    /// `_, err` (not terminal): rate-limited requeue.
-    Error,
-    /// `ctrl.Result{RequeueAfter: d}, nil`.
-    RequeueAfter(Duration),
-}
+pub use crate::controller::result::ReconcileResult;
 
 /// The reconcile a worker is running.
 #[derive(Clone, Debug)]
@@ -150,10 +141,16 @@ impl Job {
             | Step::LogObject { .. }
             | Step::ExternalCall { .. }
             | Step::EnsurePods => StepOutcome::Workload(Box::new(step.clone())),
+            Step::Panic => StepOutcome::Finish(ReconcileResult::Panic),
             Step::Return { value } => StepOutcome::Finish(match value {
                 ReturnValue::Ok => ReconcileResult::Success,
                 ReturnValue::Error => ReconcileResult::Error,
                 ReturnValue::RequeueAfter { after } => ReconcileResult::RequeueAfter(*after),
+                ReturnValue::Requeue => ReconcileResult::Requeue,
+                ReturnValue::TerminalError => ReconcileResult::TerminalError,
+                ReturnValue::ErrorWithRequeueAfter { after } => {
+                    ReconcileResult::ErrorWithRequeueAfter(*after)
+                }
             }),
         }
     }

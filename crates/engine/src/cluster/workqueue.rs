@@ -2,6 +2,7 @@
 //! `UsePriorityQueue=false`) or controller-runtime's priority queue (default from v0.23), as
 //! `pkg/controller/controller.go` NewTypedUnmanaged chooses.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::scenario::QueueKind;
@@ -11,8 +12,16 @@ use crate::workqueue::{
     RateLimitingQueue,
 };
 
-/// One of the two queues, keyed by `namespace/name`.
-pub enum WorkQueue {
+/// One of the two queues, keyed by `namespace/name`, and the priority each handed-out key was
+/// handed out with (what controller-runtime's `processNextWorkItem` gets from `GetWithPriority`
+/// and passes to `reconcileHandler`; always 0 for the classic queue).
+pub struct WorkQueue {
+    queue: Kind,
+    handed_out: BTreeMap<String, i32>,
+}
+
+/// The queue itself.
+enum Kind {
     /// client-go's queue with `DefaultTypedControllerRateLimiter` (max of exp 5 ms…1000 s and a
     /// 10 qps / burst 100 bucket).
     Classic(RateLimitingQueue<String>),
@@ -23,25 +32,29 @@ pub enum WorkQueue {
 impl WorkQueue {
     /// The queue the scenario asks for.
     pub fn new(kind: QueueKind) -> WorkQueue {
-        match kind {
+        let queue = match kind {
             QueueKind::Classic => {
-                WorkQueue::Classic(RateLimitingQueue::new(default_controller_rate_limiter()))
+                Kind::Classic(RateLimitingQueue::new(default_controller_rate_limiter()))
             }
-            QueueKind::Priority => WorkQueue::Priority(PriorityQueue::with_default_rate_limiter()),
+            QueueKind::Priority => Kind::Priority(PriorityQueue::with_default_rate_limiter()),
+        };
+        WorkQueue {
+            queue,
+            handed_out: BTreeMap::new(),
         }
     }
 
     fn q(&mut self) -> &mut dyn RateLimitingInterface<String> {
-        match self {
-            WorkQueue::Classic(q) => q,
-            WorkQueue::Priority(q) => q,
+        match &mut self.queue {
+            Kind::Classic(q) => q,
+            Kind::Priority(q) => q,
         }
     }
 
     fn r(&self) -> &dyn RateLimitingInterface<String> {
-        match self {
-            WorkQueue::Classic(q) => q,
-            WorkQueue::Priority(q) => q,
+        match &self.queue {
+            Kind::Classic(q) => q,
+            Kind::Priority(q) => q,
         }
     }
 
@@ -49,12 +62,12 @@ impl WorkQueue {
     /// initial list's creates and resyncs) get `LowPriority` (controller-runtime
     /// `pkg/handler/eventhandler.go`); the classic queue has no priorities.
     pub fn add_from_handler(&mut self, key: String, low_priority: bool, now: SimTime) {
-        match self {
-            WorkQueue::Classic(q) => {
+        match &mut self.queue {
+            Kind::Classic(q) => {
                 q.advance(now);
                 q.add(key);
             }
-            WorkQueue::Priority(q) => {
+            Kind::Priority(q) => {
                 let priority = low_priority.then_some(crate::workqueue::LOW_PRIORITY);
                 q.add_with_opts(
                     key,
@@ -79,20 +92,90 @@ impl WorkQueue {
         self.q().add_after(key, after, now);
     }
 
+    /// `AddWithOpts{RateLimited: true, Priority: &priority}` (controller-runtime
+    /// `pkg/internal/controller/controller.go` `reconcileHandler`); the classic queue has no
+    /// priorities and does a plain `AddRateLimited` (`priorityQueueWrapper.AddWithOpts`).
+    pub fn add_rate_limited_with_priority(&mut self, key: String, priority: i32, now: SimTime) {
+        self.add_with_priority(key, None, priority, now);
+    }
+
+    /// `AddWithOpts{After: after, Priority: &priority}`; a plain `AddAfter` on the classic queue.
+    pub fn add_after_with_priority(
+        &mut self,
+        key: String,
+        after: Duration,
+        priority: i32,
+        now: SimTime,
+    ) {
+        self.add_with_priority(key, Some(after), priority, now);
+    }
+
+    /// Rate-limited when `after` is `None`, else delayed by `after`.
+    fn add_with_priority(
+        &mut self,
+        key: String,
+        after: Option<Duration>,
+        priority: i32,
+        now: SimTime,
+    ) {
+        match (&mut self.queue, after) {
+            (Kind::Priority(q), _) => {
+                let opts = AddOpts {
+                    after,
+                    rate_limited: after.is_none(),
+                    priority: Some(priority),
+                };
+                q.add_with_opts(key, opts, now);
+            }
+            (Kind::Classic(q), None) => q.add_rate_limited(key, now),
+            (Kind::Classic(q), Some(d)) => q.add_after(key, d, now),
+        }
+    }
+
+    /// Whether this is controller-runtime's priority queue.
+    pub fn is_priority(&self) -> bool {
+        matches!(self.queue, Kind::Priority(_))
+    }
+
+    /// `NumRequeues`: the rate limiter's count for `key`.
+    pub fn num_requeues(&self, key: &String) -> u32 {
+        self.r().num_requeues(key)
+    }
+
+    /// The priority of `key`'s entry in the priority queue (ready or waiting); `None` when it has
+    /// none or the queue is client-go's.
+    pub fn queued_priority(&self, key: &String) -> Option<i32> {
+        match &self.queue {
+            Kind::Classic(_) => None,
+            Kind::Priority(q) => q.priority_of(key),
+        }
+    }
+
+    /// The priority `key` was handed out with (0 if it is not being processed).
+    pub fn handed_out_priority(&self, key: &str) -> i32 {
+        self.handed_out.get(key).copied().unwrap_or(0)
+    }
+
     /// `Forget`.
     pub fn forget(&mut self, key: &String) {
         self.q().forget(key);
     }
 
-    /// `Get` (non-blocking), after moving due items in.
+    /// `GetWithPriority` (non-blocking), after moving due items in; the priority is kept until
+    /// `Done` ([`WorkQueue::handed_out_priority`]).
     pub fn get(&mut self, now: SimTime) -> Option<String> {
-        let q = self.q();
-        q.advance(now);
-        q.get()
+        self.advance(now);
+        let (key, priority) = match &mut self.queue {
+            Kind::Classic(q) => (q.get()?, 0),
+            Kind::Priority(q) => q.get_with_priority()?,
+        };
+        self.handed_out.insert(key.clone(), priority);
+        Some(key)
     }
 
     /// `Done`.
     pub fn done(&mut self, key: &String, now: SimTime) {
+        self.handed_out.remove(key);
         let q = self.q();
         q.advance(now);
         q.done(key);
@@ -120,9 +203,9 @@ impl WorkQueue {
 
     /// Items waiting for their delay.
     pub fn waiting_len(&self) -> usize {
-        match self {
-            WorkQueue::Classic(q) => q.waiting_len(),
-            WorkQueue::Priority(q) => q.waiting_len(),
+        match &self.queue {
+            Kind::Classic(q) => q.waiting_len(),
+            Kind::Priority(q) => q.waiting_len(),
         }
     }
 

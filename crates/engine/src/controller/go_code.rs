@@ -277,6 +277,10 @@ fn render_step(out: &mut Vec<String>, step: &Step, code: &CodeConfig) -> bool {
             push(&go_return(value));
             return true;
         }
+        Step::Panic => {
+            push("panic(\"unexpected state\")");
+            return true;
+        }
         Step::ListPods => render_list_pods(&mut push, code.pod_list),
         Step::OpenWatch => {
             push("w, err := r.WatchClient.Watch(ctx, &myv1.List{}, client.InNamespace(obj.Namespace))");
@@ -466,6 +470,14 @@ fn go_return(value: &ReturnValue) -> String {
                 go_duration(*after)
             )
         }
+        ReturnValue::Requeue => "return ctrl.Result{Requeue: true}, nil".into(),
+        ReturnValue::TerminalError => {
+            "return ctrl.Result{}, reconcile.TerminalError(errors.New(\"invalid spec\"))".into()
+        }
+        ReturnValue::ErrorWithRequeueAfter { after } => format!(
+            "return ctrl.Result{{RequeueAfter: {}}}, errors.New(\"reconcile failed\") // the error wins",
+            go_duration(*after)
+        ),
     }
 }
 
@@ -655,5 +667,32 @@ mod tests {
         };
         let code = render(&prog, &ctx(true, &[])).join("\n");
         assert!(code.contains("return ctrl.Result{RequeueAfter: 30 * time.Second}, nil"));
+    }
+
+    #[test]
+    fn the_new_results_and_a_panic_render_as_controller_runtime_go() {
+        let ret = |value| Step::Return { value };
+        let cases = [
+            (
+                ret(ReturnValue::Requeue),
+                "return ctrl.Result{Requeue: true}, nil",
+            ),
+            (
+                ret(ReturnValue::TerminalError),
+                "return ctrl.Result{}, reconcile.TerminalError(",
+            ),
+            (
+                ret(ReturnValue::ErrorWithRequeueAfter {
+                    after: std::time::Duration::from_secs(30),
+                }),
+                "return ctrl.Result{RequeueAfter: 30 * time.Second}, errors.New(",
+            ),
+            (Step::Panic, "panic(\"unexpected state\")"),
+        ];
+        for (step, want) in cases {
+            let program = Program { steps: vec![step] };
+            let code = render(&program, &ctx(false, &[])).join("\n");
+            assert!(code.contains(want), "{want} in {code}");
+        }
     }
 }

@@ -3,3 +3,6 @@
 
 pub mod go_code;
 pub mod program;
+pub mod result;
+
+pub use result::{reconcile_handler, Handled, ReconcileResult};

@@ -86,6 +86,16 @@ pub enum ReturnValue {
         #[serde(with = "crate::scenario::duration_str")]
         after: Duration,
     },
+    /// `ctrl.Result{Requeue: true}, nil`: a rate-limited requeue without `Forget`.
+    Requeue,
+    /// `ctrl.Result{}, reconcile.TerminalError(err)`: counted as an error, never retried.
+    TerminalError,
+    /// `ctrl.Result{RequeueAfter: d}, err`: the error wins and the `RequeueAfter` is ignored.
+    ErrorWithRequeueAfter {
+        /// The delay that is ignored.
+        #[serde(with = "crate::scenario::duration_str")]
+        after: Duration,
+    },
 }
 
 /// One step of a reconcile program.
@@ -186,6 +196,9 @@ pub enum Step {
     /// at once, or first checks the Node's `MemoryPressure` condition if
     /// `code.check_memory_pressure`.
     EnsurePods,
+    /// `panic(...)` in Reconcile: recovered into an error when `RecoverPanic` is on (the default
+    /// from controller-runtime v0.19), else the process crashes and the container restarts.
+    Panic,
     /// Returns from Reconcile.
     Return {
         /// The value returned.
@@ -323,9 +336,14 @@ fn validate_step(step: &Step, field: &str) -> Result<(), ConfigError> {
             return Err(ConfigError::new(format!("{field}.set_status.field"), msg));
         }
         Step::Return {
-            value: ReturnValue::RequeueAfter { after },
+            value:
+                ReturnValue::RequeueAfter { after } | ReturnValue::ErrorWithRequeueAfter { after },
         } => {
             validate_duration(*after, &format!("{field}.return.after"))?;
+            if after.is_zero() {
+                let msg = "must be more than 0s (a zero RequeueAfter is no requeue)";
+                return Err(ConfigError::new(format!("{field}.return.after"), msg));
+            }
         }
         _ => {}
     }
@@ -334,4 +352,44 @@ fn validate_step(step: &Step, field: &str) -> Result<(), ConfigError> {
 
 fn is_identifier(s: &str) -> bool {
     !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(steps: &str) -> Program {
+        toml::from_str(&format!("steps = [{steps}]")).expect("a program")
+    }
+
+    #[test]
+    fn the_new_results_and_panic_have_scenario_spellings() {
+        let p = parse(
+            r#""panic", { return = { value = "requeue" } }, { return = { value = "terminal_error" } },
+            { return = { value = { error_with_requeue_after = { after = "30s" } } } }"#,
+        );
+        assert_eq!(p.steps[0], Step::Panic);
+        let values = [
+            ReturnValue::Requeue,
+            ReturnValue::TerminalError,
+            ReturnValue::ErrorWithRequeueAfter {
+                after: Duration::from_secs(30),
+            },
+        ];
+        for (step, value) in p.steps[1..].iter().zip(values) {
+            assert_eq!(step, &Step::Return { value });
+        }
+        assert!(p.validate("reconcile.steps").is_ok());
+    }
+
+    #[test]
+    fn a_zero_or_overlong_requeue_after_is_rejected_naming_the_field() {
+        let zero = parse(r#"{ return = { value = { requeue_after = { after = "0s" } } } }"#);
+        let err = zero.validate("reconcile.steps").expect_err("zero");
+        assert_eq!(err.field, "reconcile.steps[0].return.after");
+        let long =
+            parse(r#"{ return = { value = { error_with_requeue_after = { after = "2h" } } } }"#);
+        let err = long.validate("reconcile.steps").expect_err("too long");
+        assert_eq!(err.field, "reconcile.steps[0].return.after");
+    }
 }

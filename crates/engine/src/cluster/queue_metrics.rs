@@ -1,0 +1,148 @@
+//! The workqueue's metrics as controller-runtime registers them: `workqueue_depth`,
+//! `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`,
+//! `workqueue_unfinished_work_seconds` and `workqueue_longest_running_processor_seconds` from the
+//! live queue, `workqueue_adds_total` and `workqueue_retries_total` folded across restarts
+//! (`super::telemetry`).
+//!
+//! Labels and buckets follow the profile's controller-runtime: v0.15 (`pkg/metrics/workqueue.go`)
+//! labels every series `name` and uses `ExponentialBuckets(10e-9, 10, 10)` (10 ns … 10 s); v0.24
+//! (`pkg/internal/metrics/workqueue.go`) labels them `name` and `controller` (both the controller's
+//! name, since v0.19), uses `ExponentialBuckets(10e-9, 10, 12)` (10 ns … 1000 s), and gives
+//! `workqueue_depth` a `priority` label: empty for client-go's queue, one series per priority
+//! seen for the priority queue (`depthWithPriorityMetric`, since v0.21).
+//!
+//! The two "unfinished work" gauges are what the queue computed at its last 500 ms tick
+//! (client-go `util/workqueue/queue.go` `updateUnfinishedWorkLoop`), not recomputed at sample
+//! time. Histograms are the live process's: they start empty after a restart, as a scrape of a
+//! restarted process shows.
+
+use crate::scenario::Profile;
+use crate::workqueue::QueueMetrics;
+
+use super::registry::metric_key;
+use super::telemetry::CONTROLLER_NAME;
+use super::Cluster;
+
+/// Buckets of the duration histograms in controller-runtime v0.15: the first 10 of the 12 the
+/// queue keeps (`ExponentialBuckets(10e-9, 10, 10)`).
+const SEED_DURATION_BUCKETS: usize = 10;
+
+/// The `name`/`controller` labels of the `workqueue_*` series, sorted by key.
+pub(super) fn queue_labels(profile: Profile) -> Vec<(&'static str, &'static str)> {
+    match profile {
+        Profile::Seed => vec![("name", CONTROLLER_NAME)],
+        Profile::Modern => vec![("controller", CONTROLLER_NAME), ("name", CONTROLLER_NAME)],
+    }
+}
+
+/// The `workqueue_depth` series: `(key, value)`; the priority queue has none until a priority
+/// is first used.
+fn depth_series(profile: Profile, priority_queue: bool, m: &QueueMetrics) -> Vec<(String, f64)> {
+    let mut labels = queue_labels(profile);
+    if profile == Profile::Seed {
+        return vec![(metric_key("workqueue_depth", &labels), m.depth.value())];
+    }
+    if !priority_queue {
+        labels.push(("priority", ""));
+        return vec![(metric_key("workqueue_depth", &labels), m.depth.value())];
+    }
+    m.depth_by_priority
+        .iter()
+        .map(|(p, g)| {
+            let p = p.to_string();
+            let mut l = labels.clone();
+            l.push(("priority", &p));
+            (metric_key("workqueue_depth", &l), g.value())
+        })
+        .collect()
+}
+
+impl Cluster {
+    /// Copies the live queue's gauges and histograms into the registry; while no process runs,
+    /// the gauges read 0.
+    pub(super) fn export_queue_metrics(&mut self) {
+        let profile = self.scenario.profile;
+        let Some(op) = self.op.as_ref() else {
+            self.reg.zero_gauges("workqueue_");
+            return;
+        };
+        let m = op.queue.metrics();
+        let labels = queue_labels(profile);
+        for (key, value) in depth_series(profile, op.queue.is_priority(), m) {
+            self.reg.set(&key, value);
+        }
+        let gauges = [
+            (
+                "workqueue_unfinished_work_seconds",
+                m.unfinished_work_seconds.value(),
+            ),
+            (
+                "workqueue_longest_running_processor_seconds",
+                m.longest_running_processor_seconds.value(),
+            ),
+        ];
+        for (name, value) in gauges {
+            self.reg.set(&metric_key(name, &labels), value);
+        }
+        let histograms = [
+            (
+                "workqueue_queue_duration_seconds",
+                &m.queue_duration_seconds,
+            ),
+            ("workqueue_work_duration_seconds", &m.work_duration_seconds),
+        ];
+        for (name, h) in histograms {
+            let h = match profile {
+                Profile::Seed => h.first_buckets(SEED_DURATION_BUCKETS),
+                Profile::Modern => h.clone(),
+            };
+            self.reg.set_histogram(&metric_key(name, &labels), h);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v0_15_labels_the_depth_by_name_only() {
+        // controller-runtime v0.15 pkg/metrics/workqueue.go
+        let m = QueueMetrics::default();
+        let keys: Vec<String> = depth_series(Profile::Seed, false, &m)
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(keys, ["workqueue_depth{name=\"flywheel\"}"]);
+    }
+
+    #[test]
+    fn v0_24_labels_the_depth_by_controller_name_and_priority() {
+        // controller-runtime v0.24 pkg/internal/metrics/workqueue.go: client-go's queue has an
+        // empty priority, the priority queue one series per priority seen.
+        let mut m = QueueMetrics::default();
+        m.depth.set(3.0);
+        let classic = depth_series(Profile::Modern, false, &m);
+        let want = "workqueue_depth{controller=\"flywheel\",name=\"flywheel\",priority=\"\"}";
+        assert_eq!(classic, [(want.to_owned(), 3.0)]);
+        assert_eq!(depth_series(Profile::Modern, true, &m), []);
+        m.depth_by_priority.entry(-100).or_default().set(2.0);
+        m.depth_by_priority.entry(0).or_default().set(1.0);
+        let by_priority = depth_series(Profile::Modern, true, &m);
+        let key = |p| {
+            format!("workqueue_depth{{controller=\"flywheel\",name=\"flywheel\",priority=\"{p}\"}}")
+        };
+        assert_eq!(by_priority, [(key(-100), 2.0), (key(0), 1.0)]);
+    }
+
+    #[test]
+    fn v0_15_histograms_end_at_ten_seconds_and_keep_count_and_sum() {
+        let mut h = QueueMetrics::default().queue_duration_seconds;
+        h.observe(0.5);
+        h.observe(100.0);
+        let seed = h.first_buckets(SEED_DURATION_BUCKETS);
+        assert!((seed.upper_bounds()[9] - 10.0).abs() < 1e-9);
+        assert_eq!((seed.count(), seed.cumulative_counts()[9]), (2, 1));
+        assert_eq!(seed.sum(), 100.5);
+    }
+}
