@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::apiserver::{
-    Admission, ApiError, ApiServer, ApiServerConfig, DeleteOptions, FlowControl, QueueOutcome,
-    ResourceKind, Ticket, Verb, WatchEvent,
+    list_work_seats, priority_level_max_seats, Admission, ApiError, ApiServer, ApiServerConfig,
+    DeleteOptions, FlowControl, QueueOutcome, ResourceKind, Ticket, Verb, WatchEvent,
+    WORKLOAD_LOW_HAND_SIZE,
 };
-use crate::informer::reflector::WatchError;
+use crate::informer::reflector::{ListRv, WatchError};
 use crate::object::{Object, ObjectRef};
-use crate::scenario::{FlowControlMode, Scenario, ScenarioError};
+use crate::scenario::{FlowControlMode, Profile, Scenario, ScenarioError};
 use crate::sim::Rng;
 use crate::time::SimTime;
 
@@ -41,6 +42,8 @@ pub struct SimApiServer {
     by_ticket: BTreeMap<u64, u64>,
     etcd_write_interval: Option<Duration>,
     etcd_free_at: SimTime,
+    profile: Profile,
+    level_max_seats: u64,
 }
 
 impl SimApiServer {
@@ -93,6 +96,8 @@ impl SimApiServer {
             by_ticket: BTreeMap::new(),
             etcd_write_interval,
             etcd_free_at: SimTime::ZERO,
+            profile: scenario.profile,
+            level_max_seats: priority_level_max_seats(u64::from(a.seats), WORKLOAD_LOW_HAND_SIZE),
         })
     }
 
@@ -100,10 +105,9 @@ impl SimApiServer {
     pub fn admit(&mut self, id: u64, call: &Call, now: SimTime) -> Admit {
         let verb = verb_of(call);
         let admission = match call {
-            Call::List(_) => {
-                let items = self.object_count() as u64;
-                self.server
-                    .admit_seats(verb, crate::apiserver::list_seats(items), now)
+            Call::List(rv) => {
+                let seats = self.list_seats(*rv);
+                self.server.admit_seats(verb, seats, now)
             }
             _ => self.server.admit(verb, now),
         };
@@ -118,6 +122,20 @@ impl SimApiServer {
             }
             Admission::Rejected { retry_after_s } => Admit::Reject { retry_after_s },
         }
+    }
+
+    /// The APF width of a LIST at `rv` under the server's list cost estimate
+    /// (apiserver `pkg/util/flowcontrol/request/list_work_estimator.go`). A LIST at `""` is served
+    /// by the watch cache only with `ConsistentListFromCache` (on since 1.31, GA 1.34); before,
+    /// it is delegated to etcd (`shouldListFromStorage` / `delegator.ShouldDelegateList`).
+    fn list_seats(&self, rv: ListRv) -> u32 {
+        let from_cache = rv != ListRv::Latest || self.profile.consistent_list_from_cache();
+        list_work_seats(
+            self.profile.list_cost_estimate(),
+            self.server.list_stats(&self.kind),
+            from_cache,
+            self.level_max_seats,
+        )
     }
 
     fn hold(&mut self, id: u64, t: Ticket) {

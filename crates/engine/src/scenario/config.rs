@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
 use super::workload::{CacheConfig, CodeConfig, NodesConfig, PodsConfig};
 use super::ScenarioError;
+use crate::apiserver::ListCostEstimate;
 use crate::controller::program::{ListScope, Program, Step};
 
 /// Versions of Kubernetes, client-go and controller-runtime whose defaults the operator follows.
@@ -30,6 +31,22 @@ impl Profile {
             Profile::Seed => "seed",
             Profile::Modern => "modern",
         }
+    }
+
+    /// The API server's list cost estimate for APF (feature gate `SizeBasedListCostEstimate`,
+    /// beta and on by default since 1.34; apiserver `pkg/features/kube_features.go`).
+    pub fn list_cost_estimate(self) -> ListCostEstimate {
+        match self {
+            Profile::Seed => ListCostEstimate::ObjectCount,
+            Profile::Modern => ListCostEstimate::ObjectSize,
+        }
+    }
+
+    /// Whether the watch cache serves consistent (`resourceVersion=""`) LISTs (feature gate
+    /// `ConsistentListFromCache`: beta and on since 1.31, GA since 1.34; apiserver
+    /// `pkg/features/kube_features.go`).
+    pub fn consistent_list_from_cache(self) -> bool {
+        matches!(self, Profile::Modern)
     }
 
     /// Parses `seed` or `modern`.
