@@ -91,8 +91,13 @@ impl PredicateKind {
 pub enum FifoKind {
     /// client-go ≤ v0.32 `DeltaFIFO`.
     DeltaFifo,
-    /// client-go ≥ v0.33 `RealFIFO`.
+    /// client-go v0.33–v0.35 `RealFIFO` (gate `InOrderInformers`, beta and on since 1.33): events
+    /// in order, reconciled against the store's known objects.
     RealFifo,
+    /// client-go ≥ v0.36 `RealFIFO` with atomic events (gate `AtomicFIFO`, beta and on since 1.36):
+    /// a relist or resync is one item, and the informer pops batches of up to 1000 items (gate
+    /// `InOrderInformersBatchProcess`, beta and on since 1.35).
+    AtomicFifo,
 }
 
 /// Which workqueue the controller uses.
@@ -674,7 +679,7 @@ impl Scenario {
     pub fn fifo_kind(&self) -> FifoKind {
         self.controller.fifo.unwrap_or(match self.profile {
             Profile::Seed => FifoKind::DeltaFifo,
-            Profile::Modern => FifoKind::RealFifo,
+            Profile::Modern => FifoKind::AtomicFifo,
         })
     }
 
