@@ -109,6 +109,10 @@ impl SimApiServer {
                 let seats = self.list_seats(*rv);
                 self.server.admit_seats(verb, seats, now)
             }
+            Call::WatchList(_) => {
+                let seats = self.watch_list_seats();
+                self.server.admit_seats(verb, seats, now)
+            }
             _ => self.server.admit(verb, now),
         };
         match admission {
@@ -134,6 +138,21 @@ impl SimApiServer {
             self.profile.list_cost_estimate(),
             self.server.list_stats(&self.kind),
             from_cache,
+            self.level_max_seats,
+        )
+    }
+
+    /// The APF width of a watch-list: with the `WatchList` gate the server estimates a WATCH
+    /// that sends initial events like a LIST from the watch cache; without it, a WATCH takes the
+    /// minimum seat (apiserver `pkg/util/flowcontrol/request/width.go`).
+    fn watch_list_seats(&self) -> u32 {
+        if !self.profile.apiserver_watch_list() {
+            return 1;
+        }
+        list_work_seats(
+            self.profile.list_cost_estimate(),
+            self.server.list_stats(&self.kind),
+            true,
             self.level_max_seats,
         )
     }
@@ -184,14 +203,19 @@ impl SimApiServer {
     /// How long the request takes: the latency model, plus waiting for etcd when writes arrive
     /// faster than it commits them.
     pub fn latency(&mut self, call: &Call, now: SimTime, rng: &mut Rng) -> Duration {
-        let items = if matches!(call, Call::List(_)) {
+        let items = if matches!(call, Call::List(_) | Call::WatchList(_)) {
             self.object_count() as u64
         } else {
             0
         };
+        // A watch-list's initial events cost the server what a LIST from the cache does.
+        let verb = match call {
+            Call::WatchList(_) => Verb::List,
+            _ => verb_of(call),
+        };
         let base = self
             .server
-            .request_latency(verb_of(call), call.payload_bytes(), items, rng);
+            .request_latency(verb, call.payload_bytes(), items, rng);
         match (self.etcd_write_interval, call.is_mutating()) {
             (Some(interval), true) => {
                 let commit_at = (now + base).max(self.etcd_free_at);
@@ -247,8 +271,25 @@ impl SimApiServer {
                 .server
                 .list(&kind, None, None)
                 .map(|l| Reply::List(l.items, l.resource_version)),
+            Call::WatchList(_) => self.watch_list(&kind),
         };
         result.unwrap_or_else(error_reply)
+    }
+
+    /// A watch-list: the initial events and the initial-events-end bookmark, or 422 when the
+    /// server's `WatchList` gate is off (apimachinery `pkg/apis/meta/internalversion/validation`
+    /// forbids `sendInitialEvents` then).
+    fn watch_list(&mut self, kind: &str) -> Result<Reply, ApiError> {
+        if !self.profile.apiserver_watch_list() {
+            let why = "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch \
+                       unless the WatchList feature gate is enabled";
+            return Err(ApiError::invalid(
+                "ListOptions.meta.k8s.io",
+                "",
+                &[why.to_owned()],
+            ));
+        }
+        self.server.watch_list(kind).map(Reply::WatchStream)
     }
 
     /// Creates an object without a request (objects that exist before the run).
@@ -367,6 +408,7 @@ fn verb_of(call: &Call) -> Verb {
         Call::Patch { .. } => Verb::Patch,
         Call::Delete { .. } => Verb::Delete,
         Call::List(_) => Verb::List,
+        Call::WatchList(_) => Verb::Watch,
     }
 }
 

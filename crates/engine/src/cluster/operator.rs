@@ -38,7 +38,11 @@ pub struct Operator {
 impl Operator {
     /// A freshly started operator for `scenario` (empty cache, empty queue).
     pub fn new(scenario: &Scenario, incarnation: u64, now: SimTime) -> Operator {
-        let reflector = Reflector::new(ReflectorConfig::default()).unwrap_or_default();
+        let reflector = Reflector::new(ReflectorConfig {
+            use_watch_list: scenario.profile.watch_list_client(),
+            ..ReflectorConfig::default()
+        })
+        .unwrap_or_default();
         let informer = SimInformer::new(&scenario.crd.kind, scenario.fifo_kind(), reflector, now);
         let client_limiter = scenario
             .client_rate_limit()

@@ -49,6 +49,20 @@ impl Profile {
         matches!(self, Profile::Modern)
     }
 
+    /// Whether the operator's reflectors sync with a streaming watch-list (client-go feature gate
+    /// `WatchListClient`: beta and off from v0.30, on by default since v0.35, client-go
+    /// `features/known_features.go`; controller-runtime v0.24 leaves it on).
+    pub fn watch_list_client(self) -> bool {
+        matches!(self, Profile::Modern)
+    }
+
+    /// Whether the API server serves watch-list requests (`sendInitialEvents`; feature gate
+    /// `WatchList`: alpha and off in 1.27, on by default since 1.34, apiserver
+    /// `pkg/features/kube_features.go`).
+    pub fn apiserver_watch_list(self) -> bool {
+        matches!(self, Profile::Modern)
+    }
+
     /// Parses `seed` or `modern`.
     pub fn parse(s: &str) -> Result<Profile, String> {
         match s {
