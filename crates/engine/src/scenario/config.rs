@@ -14,13 +14,22 @@ use crate::controller::program::{ListScope, Program, Step};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Profile {
-    /// Kubernetes 1.28, controller-runtime v0.15, client-go v0.27 (the seed incident's versions):
-    /// DeltaFIFO, the classic workqueue with the default MaxOf limiter, client QPS 20 / burst 30,
-    /// predicates comparing maps with `reflect.DeepEqual`.
+    /// Kubernetes 1.27–1.28, controller-runtime v0.15, client-go v0.27 (the seed incident's
+    /// versions): DeltaFIFO (no `InOrderInformers`); LIST + WATCH (no `WatchListClient`; the
+    /// server's `WatchList` is alpha and off); the classic workqueue with the default MaxOf limiter;
+    /// client QPS 20 / burst 30; predicates comparing maps with `reflect.DeepEqual`; APF sizes a
+    /// LIST by object count, at most 10 seats (no `SizeBasedListCostEstimate`), and sends a
+    /// `resourceVersion=""` LIST to etcd (no `ConsistentListFromCache`).
     #[default]
     Seed,
-    /// Kubernetes 1.36, controller-runtime v0.24, client-go v0.36: RealFIFO, the priority queue
-    /// with an exponential-only limiter, client-side rate limiting off, `maps.Equal`.
+    /// Kubernetes 1.36, controller-runtime v0.24, client-go v0.36: the atomic RealFIFO
+    /// (`InOrderInformers` GA, `AtomicFIFO` beta and on in 1.36) popped in batches
+    /// (`InOrderInformersBatchProcess`, on since 1.35); the initial sync and relists by streaming
+    /// watch-list (`WatchListClient`, on since client-go v0.35; the server's `WatchList`, on since
+    /// 1.34; controller-runtime v0.24 keeps bookmarks on and does not turn it off); the priority
+    /// queue with an exponential-only limiter; client-side rate limiting off; `maps.Equal`; APF
+    /// sizes a LIST or watch-list by bytes (`SizeBasedListCostEstimate`, on since 1.34) and serves
+    /// every LIST from the watch cache (`ConsistentListFromCache`, GA in 1.34).
     Modern,
 }
 
