@@ -13,7 +13,7 @@
 //! The engine is a pure library: no wall clock, no I/O, one seeded random source ([`sim::Rng`]),
 //! events ordered by `(time, sequence)` ([`sim::EventQueue`]) and ordered maps only, so the same
 //! seed gives the same trace natively and in WebAssembly. Every behaviour names, in its doc
-//! comment, the upstream file it follows (see `shared/reference/kubernetes-semantics.md`).
+//! comment, the upstream file it follows.
 
 pub mod apiserver;
 pub mod client;

@@ -87,7 +87,12 @@ pub fn scenario_for(seed: u64) -> Scenario {
     .collect();
     c.fifo = pick(
         &mut r,
-        &[None, Some(FifoKind::DeltaFifo), Some(FifoKind::RealFifo)],
+        &[
+            None,
+            Some(FifoKind::DeltaFifo),
+            Some(FifoKind::RealFifo),
+            Some(FifoKind::AtomicFifo),
+        ],
     );
     c.queue = pick(
         &mut r,

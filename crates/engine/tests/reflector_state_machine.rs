@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use flywheel_engine::informer::reflector::{
     Action, Backoff, ListRv, Reflector, ReflectorConfig, ReflectorState, StoreEvent, WatchError,
-    WatchEventType,
+    WatchEventType, INITIAL_EVENTS_END_ANNOTATION,
 };
 use flywheel_engine::object::{Object, ObjectRef};
 use flywheel_engine::sim::Rng;
@@ -694,4 +694,145 @@ fn an_expired_error_event_at_once_on_a_new_watch_relists_from_the_last_synced_rv
     assert!(!r.is_last_sync_resource_version_unavailable());
     let relist = only(r.on_backoff_elapsed(SimTime::from_millis(5) + wait, &mut rng));
     assert_eq!(list_rv(&relist), ListRv::Exact(40));
+}
+
+// ---- Streaming watch-list (client-go `tools/cache/reflector.go` `watchList`, `handleListWatch`,
+// `ListAndWatchWithContext` fallbackToList; `reflector_watchlist_test.go`).
+
+fn watch_list_reflector() -> Reflector {
+    Reflector::new(ReflectorConfig {
+        use_watch_list: true,
+        ..ReflectorConfig::default()
+    })
+    .expect("valid config")
+}
+
+fn initial_events_end(rv: u64) -> ObjectRef {
+    let mut o = Object::new("Pod", "", "");
+    o.metadata.resource_version = rv;
+    let mut a = std::collections::BTreeMap::new();
+    a.insert(INITIAL_EVENTS_END_ANNOTATION.to_owned(), "true".to_owned());
+    o.metadata.annotations = Some(a);
+    Arc::new(o)
+}
+
+fn watch_list_rv(action: &Action) -> ListRv {
+    match action {
+        Action::WatchList {
+            resource_version, ..
+        } => *resource_version,
+        other => panic!("expected a watch-list, got {other:?}"),
+    }
+}
+
+// watchList: the first sync is a WATCH from "" (rewatchResourceVersion before any sync); its ADDED
+// events fill the temporary store only; the initial-events-end bookmark replaces the store at the
+// bookmark's RV and the same watch goes on (no second WATCH).
+#[test]
+fn a_watch_list_gathers_initial_events_and_replaces_the_store_at_the_bookmark() {
+    let mut rng = Rng::seeded(21);
+    let mut r = watch_list_reflector();
+    let first = only(r.start(SimTime::ZERO, &mut rng));
+    assert_eq!(watch_list_rv(&first), ListRv::Latest);
+    assert_eq!(r.state().name(), "watch-listing");
+    let (a, b) = (pod("a", 3), pod("b", 5));
+    assert!(r
+        .on_watch_event(WatchEventType::Added, a.clone())
+        .is_empty());
+    assert!(r
+        .on_watch_event(WatchEventType::Added, b.clone())
+        .is_empty());
+    assert_eq!(r.temporary_store().count(), 2);
+    assert_eq!(r.temporary_store_bytes(), a.size_bytes + b.size_bytes);
+    assert_eq!(r.last_sync_resource_version(), None, "nothing synced yet");
+    // A bookmark without the annotation does not end the initial events.
+    assert!(r
+        .on_watch_event(WatchEventType::Bookmark, pod("", 6))
+        .is_empty());
+    let actions = r.on_watch_event(WatchEventType::Bookmark, initial_events_end(7));
+    assert_eq!(
+        actions,
+        vec![Action::Replace {
+            items: vec![a, b],
+            resource_version: 7
+        }]
+    );
+    assert_eq!(r.last_sync_resource_version(), Some(7));
+    assert_eq!(r.temporary_store_bytes(), 0);
+    assert!(matches!(
+        *r.state(),
+        ReflectorState::Watching { from: 7, .. }
+    ));
+    let next = only(r.on_watch_event(WatchEventType::Modified, pod("a", 8)));
+    assert!(matches!(next, Action::Apply(StoreEvent::Modified(_))));
+    assert_eq!((r.counters().lists, r.counters().watch_lists), (0, 1));
+}
+
+// ListAndWatchWithContext: a watch-list that fails with an error that is neither retriable nor an
+// expired/too-large RV falls back to the regular LIST (at relistResourceVersion "0").
+#[test]
+fn a_refused_watch_list_falls_back_to_a_list() {
+    let mut rng = Rng::seeded(22);
+    let mut r = watch_list_reflector();
+    only(r.start(SimTime::ZERO, &mut rng));
+    r.on_watch_event(WatchEventType::Added, pod("a", 3));
+    let fallback = only(r.on_watch_error(WatchError::Other, SimTime::ZERO, &mut rng));
+    assert_eq!(list_rv(&fallback), ListRv::Zero);
+    assert_eq!(
+        r.temporary_store().count(),
+        0,
+        "the gathered objects are dropped"
+    );
+    assert_eq!(r.counters().watch_list_fallbacks, 1);
+    let actions = r.on_list_ok(vec![pod("a", 3)], 4, SimTime::ZERO, &mut rng);
+    assert_eq!(watch_from(actions.last().expect("a watch")), 4);
+}
+
+// watchList isErrorRetriableWithSideEffectsFn: 410 / too large RV retry the watch-list at once from
+// ""; a retriable error (429) waits one backoff step and retries it — neither falls back to LIST.
+#[test]
+fn an_expired_watch_list_retries_from_latest_and_a_throttled_one_after_a_backoff() {
+    let mut rng = Rng::seeded(23);
+    let mut r = watch_list_reflector();
+    only(r.start(SimTime::ZERO, &mut rng));
+    let retry = only(r.on_watch_error(WatchError::Expired, SimTime::ZERO, &mut rng));
+    assert_eq!(watch_list_rv(&retry), ListRv::Latest);
+    assert!(r.is_last_sync_resource_version_unavailable());
+    let wait = backoff_of(&only(r.on_watch_error(
+        WatchError::TooManyRequests,
+        SimTime::ZERO,
+        &mut rng,
+    )));
+    assert_eq!(r.state().name(), "watch-list-backoff");
+    let again = only(r.on_backoff_elapsed(SimTime::ZERO + wait, &mut rng));
+    assert_eq!(watch_list_rv(&again), ListRv::Latest);
+    assert_eq!((r.counters().lists, r.counters().watch_lists), (0, 3));
+}
+
+// After a synced watch fails, the next ListAndWatch streams a watch-list again, from the last synced
+// RV (rewatchResourceVersion), rather than sending a LIST.
+#[test]
+fn a_relist_with_watch_list_streams_from_the_last_synced_rv() {
+    let mut rng = Rng::seeded(24);
+    let mut r = watch_list_reflector();
+    only(r.start(SimTime::ZERO, &mut rng));
+    r.on_watch_event(WatchEventType::Bookmark, initial_events_end(9));
+    let wait = backoff_of(&only(r.on_watch_error(
+        WatchError::Other,
+        secs(60),
+        &mut rng,
+    )));
+    let relist = only(r.on_backoff_elapsed(secs(60) + wait, &mut rng));
+    assert_eq!(watch_list_rv(&relist), ListRv::Exact(9));
+}
+
+// handleAnyWatch: a stream closed within a second with no events is a VeryShortWatchError, which
+// watchList does not retry, so ListAndWatch falls back to LIST.
+#[test]
+fn a_watch_list_closed_at_once_falls_back_to_a_list() {
+    let mut rng = Rng::seeded(25);
+    let mut r = watch_list_reflector();
+    only(r.start(SimTime::ZERO, &mut rng));
+    let fallback = only(r.on_watch_closed(SimTime::from_millis(10), 0, &mut rng));
+    assert_eq!(list_rv(&fallback), ListRv::Zero);
 }

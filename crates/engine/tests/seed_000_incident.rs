@@ -11,12 +11,6 @@ use flywheel_engine::scenario::presets;
 const ADDS: &str = "workqueue_adds_total{name=\"flywheel\"}";
 const DEPTH: &str = "workqueue_depth{name=\"flywheel\"}";
 
-fn peak(r: &RunReport, key: &str) -> f64 {
-    r.series
-        .get(key)
-        .map_or(0.0, |s| s.iter().map(|p| p.1).fold(0.0, f64::max))
-}
-
 fn value_at(r: &RunReport, key: &str, t: f64) -> f64 {
     r.series
         .get(key)

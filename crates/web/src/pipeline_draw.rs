@@ -264,6 +264,7 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let fifo = match sc.fifo_kind() {
         FifoKind::DeltaFifo => "DeltaFIFO",
         FifoKind::RealFifo => "RealFIFO",
+        FifoKind::AtomicFifo => "RealFIFO (atomic)",
     };
     let deltas = format!("{} keys · {} deltas", op.fifo_len, op.fifo_deltas);
     stage(

@@ -23,6 +23,7 @@ mod dropped_requests;
 mod flowcontrol;
 mod kind;
 mod latency;
+mod list_work_estimator;
 mod merge_patch;
 mod metrics;
 mod namespace;
@@ -45,6 +46,9 @@ pub use flowcontrol::{
 };
 pub use kind::{KindFamily, ResourceKind};
 pub use latency::LatencyConfig;
+pub use list_work_estimator::{
+    list_work_seats, priority_level_max_seats, ListCostEstimate, ListStats, WORKLOAD_LOW_HAND_SIZE,
+};
 pub use merge_patch::{merge_patch, MAX_PATCH_DEPTH};
 pub use metrics::ApiServerMetrics;
 pub use namespace::NamespaceFinalizeReport;
@@ -166,6 +170,21 @@ impl ApiServer {
     /// Number of stored objects of `kind` (`apiserver_storage_objects`).
     pub fn count(&self, kind: &str) -> usize {
         self.store.count(kind)
+    }
+
+    /// The object count and average stored size of `kind`, as APF's list cost estimate reads them
+    /// (apiserver `pkg/util/flowcontrol/request/object_count_tracker.go`, `storage.Stats`).
+    pub fn list_stats(&self, kind: &str) -> ListStats {
+        let (count, bytes) = self
+            .store
+            .iter_kind(kind)
+            .fold((0u64, 0u64), |(n, b), (_, s)| {
+                (n + 1, b + s.object.size_bytes)
+            });
+        ListStats {
+            object_count: count,
+            average_object_size_bytes: bytes.checked_div(count).unwrap_or(0),
+        }
     }
 
     /// Stored objects of `kind` whose deletionTimestamp is set (Terminating, held by finalizers).

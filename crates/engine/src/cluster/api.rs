@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::apiserver::{
-    Admission, ApiError, ApiServer, ApiServerConfig, DeleteOptions, FlowControl, QueueOutcome,
-    ResourceKind, Ticket, Verb, WatchEvent,
+    list_work_seats, priority_level_max_seats, Admission, ApiError, ApiServer, ApiServerConfig,
+    DeleteOptions, FlowControl, QueueOutcome, ResourceKind, Ticket, Verb, WatchEvent,
+    WORKLOAD_LOW_HAND_SIZE,
 };
-use crate::informer::reflector::WatchError;
+use crate::informer::reflector::{ListRv, WatchError};
 use crate::object::{Object, ObjectRef};
-use crate::scenario::{FlowControlMode, Scenario, ScenarioError};
+use crate::scenario::{FlowControlMode, Profile, Scenario, ScenarioError};
 use crate::sim::Rng;
 use crate::time::SimTime;
 
@@ -41,6 +42,8 @@ pub struct SimApiServer {
     by_ticket: BTreeMap<u64, u64>,
     etcd_write_interval: Option<Duration>,
     etcd_free_at: SimTime,
+    profile: Profile,
+    level_max_seats: u64,
 }
 
 impl SimApiServer {
@@ -93,6 +96,8 @@ impl SimApiServer {
             by_ticket: BTreeMap::new(),
             etcd_write_interval,
             etcd_free_at: SimTime::ZERO,
+            profile: scenario.profile,
+            level_max_seats: priority_level_max_seats(u64::from(a.seats), WORKLOAD_LOW_HAND_SIZE),
         })
     }
 
@@ -100,10 +105,13 @@ impl SimApiServer {
     pub fn admit(&mut self, id: u64, call: &Call, now: SimTime) -> Admit {
         let verb = verb_of(call);
         let admission = match call {
-            Call::List(_) => {
-                let items = self.object_count() as u64;
-                self.server
-                    .admit_seats(verb, crate::apiserver::list_seats(items), now)
+            Call::List(rv) => {
+                let seats = self.list_seats(*rv);
+                self.server.admit_seats(verb, seats, now)
+            }
+            Call::WatchList(_) => {
+                let seats = self.watch_list_seats();
+                self.server.admit_seats(verb, seats, now)
             }
             _ => self.server.admit(verb, now),
         };
@@ -118,6 +126,35 @@ impl SimApiServer {
             }
             Admission::Rejected { retry_after_s } => Admit::Reject { retry_after_s },
         }
+    }
+
+    /// The APF width of a LIST at `rv` under the server's list cost estimate
+    /// (apiserver `pkg/util/flowcontrol/request/list_work_estimator.go`). A LIST at `""` is served
+    /// by the watch cache only with `ConsistentListFromCache` (on since 1.31, GA 1.34); before,
+    /// it is delegated to etcd (`shouldListFromStorage` / `delegator.ShouldDelegateList`).
+    fn list_seats(&self, rv: ListRv) -> u32 {
+        let from_cache = rv != ListRv::Latest || self.profile.consistent_list_from_cache();
+        list_work_seats(
+            self.profile.list_cost_estimate(),
+            self.server.list_stats(&self.kind),
+            from_cache,
+            self.level_max_seats,
+        )
+    }
+
+    /// The APF width of a watch-list: with the `WatchList` gate the server estimates a WATCH
+    /// that sends initial events like a LIST from the watch cache; without it, a WATCH takes the
+    /// minimum seat (apiserver `pkg/util/flowcontrol/request/width.go`).
+    fn watch_list_seats(&self) -> u32 {
+        if !self.profile.apiserver_watch_list() {
+            return 1;
+        }
+        list_work_seats(
+            self.profile.list_cost_estimate(),
+            self.server.list_stats(&self.kind),
+            true,
+            self.level_max_seats,
+        )
     }
 
     fn hold(&mut self, id: u64, t: Ticket) {
@@ -166,14 +203,19 @@ impl SimApiServer {
     /// How long the request takes: the latency model, plus waiting for etcd when writes arrive
     /// faster than it commits them.
     pub fn latency(&mut self, call: &Call, now: SimTime, rng: &mut Rng) -> Duration {
-        let items = if matches!(call, Call::List(_)) {
+        let items = if matches!(call, Call::List(_) | Call::WatchList(_)) {
             self.object_count() as u64
         } else {
             0
         };
+        // A watch-list's initial events cost the server what a LIST from the cache does.
+        let verb = match call {
+            Call::WatchList(_) => Verb::List,
+            _ => verb_of(call),
+        };
         let base = self
             .server
-            .request_latency(verb_of(call), call.payload_bytes(), items, rng);
+            .request_latency(verb, call.payload_bytes(), items, rng);
         match (self.etcd_write_interval, call.is_mutating()) {
             (Some(interval), true) => {
                 let commit_at = (now + base).max(self.etcd_free_at);
@@ -229,8 +271,25 @@ impl SimApiServer {
                 .server
                 .list(&kind, None, None)
                 .map(|l| Reply::List(l.items, l.resource_version)),
+            Call::WatchList(_) => self.watch_list(&kind),
         };
         result.unwrap_or_else(error_reply)
+    }
+
+    /// A watch-list: the initial events and the initial-events-end bookmark, or 422 when the
+    /// server's `WatchList` gate is off (apimachinery `pkg/apis/meta/internalversion/validation`
+    /// forbids `sendInitialEvents` then).
+    fn watch_list(&mut self, kind: &str) -> Result<Reply, ApiError> {
+        if !self.profile.apiserver_watch_list() {
+            let why = "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch \
+                       unless the WatchList feature gate is enabled";
+            return Err(ApiError::invalid(
+                "ListOptions.meta.k8s.io",
+                "",
+                &[why.to_owned()],
+            ));
+        }
+        self.server.watch_list(kind).map(Reply::WatchStream)
     }
 
     /// Creates an object without a request (objects that exist before the run).
@@ -347,6 +406,7 @@ fn verb_of(call: &Call) -> Verb {
         Call::Patch { .. } => Verb::Patch,
         Call::Delete { .. } => Verb::Delete,
         Call::List(_) => Verb::List,
+        Call::WatchList(_) => Verb::Watch,
     }
 }
 

@@ -185,6 +185,13 @@ impl Cluster {
                 );
             }
             Action::Watch { from, timeout } => self.open_watch(ctx, from, timeout),
+            Action::WatchList {
+                resource_version, ..
+            } => self.send(
+                ctx,
+                Origin::Reflector { incarnation },
+                Call::WatchList(resource_version),
+            ),
             Action::Replace {
                 items,
                 resource_version,

@@ -1,14 +1,17 @@
-//! One shared informer of the simulated operator: Reflector → DeltaFIFO or RealFIFO → Indexer →
-//! the event handler's notification buffer (client-go `tools/cache/shared_informer.go`).
+//! One shared informer of the simulated operator: Reflector → DeltaFIFO or RealFIFO (plain or
+//! atomic) → Indexer → the event handler's notification buffer (client-go
+//! `tools/cache/shared_informer.go`). The atomic RealFIFO is popped in batches, as client-go 1.35+
+//! does when `InOrderInformersBatchProcess` is on (`tools/cache/controller.go` processLoop,
+//! `tools/cache/the_real_fifo.go` PopBatch).
 //!
 //! This type only holds and moves data; the cluster decides when each loop runs and what it costs.
 //! It keeps byte totals of what each stage retains so the Go process model can account the heap.
 
 use crate::informer::delta::{Delta, DeltaObject};
 use crate::informer::delta_fifo::{DeltaFifo, PartialReplace};
-use crate::informer::indexer::{process_deltas, Indexer, Notification};
+use crate::informer::indexer::{process_atomic_item, process_deltas, Indexer, Notification};
 use crate::informer::listener::ProcessorListener;
-use crate::informer::real_fifo::RealFifo;
+use crate::informer::real_fifo::{AtomicFifo, AtomicItem, RealFifo, DEFAULT_BATCH_SIZE_ITEMS};
 use crate::informer::reflector::{Reflector, StoreEvent};
 use crate::object::ObjectRef;
 use crate::scenario::FifoKind;
@@ -24,6 +27,8 @@ pub enum Fifo {
     Delta(DeltaFifo),
     /// Every event kept in arrival order.
     Real(RealFifo),
+    /// Every event kept in arrival order; a relist or resync is one atomic item.
+    Atomic(AtomicFifo),
 }
 
 /// An open watch of the reflector.
@@ -87,6 +92,7 @@ impl SimInformer {
         let fifo = match fifo {
             FifoKind::DeltaFifo => Fifo::Delta(DeltaFifo::new()),
             FifoKind::RealFifo => Fifo::Real(RealFifo::new()),
+            FifoKind::AtomicFifo => Fifo::Atomic(AtomicFifo::new()),
         };
         SimInformer {
             kind: kind.to_owned(),
@@ -126,6 +132,9 @@ impl SimInformer {
             (Fifo::Real(f), _) => {
                 f.delete(obj.clone(), &self.indexer);
             }
+            (Fifo::Atomic(f), 0) => f.add(obj.clone()),
+            (Fifo::Atomic(f), 1) => f.update(obj.clone()),
+            (Fifo::Atomic(f), _) => f.delete(obj.clone()),
         }
         let added = self.pending_deltas().saturating_sub(before) as u64;
         self.fifo_bytes += added * obj.size_bytes;
@@ -137,6 +146,7 @@ impl SimInformer {
         match &mut self.fifo {
             Fifo::Delta(f) => f.replace(items, resource_version, &self.indexer),
             Fifo::Real(f) => f.replace(items, resource_version, &self.indexer),
+            Fifo::Atomic(f) => f.replace(items, resource_version),
         }
         self.fifo_bytes += listed_bytes;
     }
@@ -187,6 +197,7 @@ impl SimInformer {
         match &mut self.fifo {
             Fifo::Delta(f) => f.resync(&self.indexer),
             Fifo::Real(f) => f.resync(&self.indexer),
+            Fifo::Atomic(f) => f.resync(),
         }
     }
 
@@ -195,12 +206,22 @@ impl SimInformer {
         match &self.fifo {
             Fifo::Delta(f) => f.peek().map(|(_, d)| deltas_bytes(d)),
             Fifo::Real(f) => f.iter().next().map(delta_bytes),
+            Fifo::Atomic(f) => {
+                let mut batch = f.peek_batch(DEFAULT_BATCH_SIZE_ITEMS).peekable();
+                batch.peek()?;
+                Some(batch.map(atomic_item_bytes).sum())
+            }
         }
     }
 
     /// Pops one item, updates the indexer and buffers the resulting notifications for the
     /// handler. Returns the item's key and how many deltas it carried.
     pub fn pop_and_process(&mut self) -> Option<(String, usize)> {
+        if let Fifo::Atomic(f) = &mut self.fifo {
+            let initial = f.is_in_initial_list();
+            let batch = f.pop_batch(DEFAULT_BATCH_SIZE_ITEMS);
+            return self.process_atomic_batch(batch, initial);
+        }
         let (deltas, initial) = match &mut self.fifo {
             Fifo::Delta(f) => match f.pop_deltas() {
                 Some(p) => (p.deltas, p.is_in_initial_list),
@@ -210,6 +231,7 @@ impl SimInformer {
                 Some((d, initial)) => (vec![d], initial),
                 None => return None,
             },
+            Fifo::Atomic(_) => return None,
         };
         self.fifo_bytes = self.fifo_bytes.saturating_sub(deltas_bytes(&deltas));
         let key = deltas.first().map(Delta::key).unwrap_or_default();
@@ -260,6 +282,45 @@ impl SimInformer {
         self.has_synced() && self.initial_unhandled == 0
     }
 
+    /// Processes one popped batch of the atomic FIFO item by item (the handler's callbacks run
+    /// after the store changes, as `processDeltasInBatch` and `processReplacedAllInfo` do). Returns
+    /// the first item's key (`*` for a whole-store item) and the batch's length.
+    fn process_atomic_batch(
+        &mut self,
+        batch: Vec<AtomicItem>,
+        initial: bool,
+    ) -> Option<(String, usize)> {
+        let first = batch.first()?;
+        let key = match first {
+            AtomicItem::Delta(d) => d.key(),
+            _ => "*".to_owned(),
+        };
+        let popped_bytes: u64 = batch.iter().map(atomic_item_bytes).sum();
+        self.fifo_bytes = self.fifo_bytes.saturating_sub(popped_bytes);
+        for item in &batch {
+            let notifications = match item {
+                AtomicItem::Delta(d) => {
+                    let key = d.key();
+                    let cached = |ix: &Indexer| ix.get_by_key(&key).map_or(0, |o| o.size_bytes);
+                    let before = cached(&self.indexer);
+                    let n = process_atomic_item(&mut self.indexer, item, initial);
+                    self.store_bytes =
+                        (self.store_bytes + cached(&self.indexer)).saturating_sub(before);
+                    n
+                }
+                _ => {
+                    let n = process_atomic_item(&mut self.indexer, item, initial);
+                    self.store_bytes = self.indexer.list().iter().map(|o| o.size_bytes).sum();
+                    n
+                }
+            };
+            for notification in notifications {
+                self.distribute(notification);
+            }
+        }
+        Some((key, batch.len()))
+    }
+
     /// Takes the next notification for the handler.
     pub fn next_notification(&mut self) -> Option<Notification> {
         let n = self.listener.next_notification()?;
@@ -279,6 +340,7 @@ impl SimInformer {
         match &self.fifo {
             Fifo::Delta(f) => f.pending_deltas(),
             Fifo::Real(f) => f.pending_deltas(),
+            Fifo::Atomic(f) => f.len(),
         }
     }
 
@@ -287,6 +349,7 @@ impl SimInformer {
         match &self.fifo {
             Fifo::Delta(f) => f.len(),
             Fifo::Real(f) => f.len(),
+            Fifo::Atomic(f) => f.len(),
         }
     }
 
@@ -295,6 +358,7 @@ impl SimInformer {
         match &self.fifo {
             Fifo::Delta(f) => f.has_synced(),
             Fifo::Real(f) => f.has_synced(),
+            Fifo::Atomic(f) => f.has_synced(),
         }
     }
 
@@ -318,6 +382,15 @@ fn delta_bytes(d: &Delta) -> u64 {
     match &d.object {
         DeltaObject::Object(o) => o.size_bytes,
         DeltaObject::Tombstone(t) => t.obj.as_ref().map_or(64, |o| o.size_bytes),
+    }
+}
+
+/// Bytes an atomic FIFO item keeps alive: its object, or every object of a relist.
+fn atomic_item_bytes(item: &AtomicItem) -> u64 {
+    match item {
+        AtomicItem::Delta(d) => delta_bytes(d),
+        AtomicItem::ReplacedAll { objects, .. } => objects.iter().map(|o| o.size_bytes).sum(),
+        AtomicItem::SyncAll | AtomicItem::Bookmark { .. } => 0,
     }
 }
 
@@ -412,5 +485,52 @@ mod tests {
         assert!(!inf.handler_synced(), "one notification still buffered");
         inf.next_notification();
         assert!(inf.handler_synced());
+    }
+
+    // The atomic RealFIFO as the informer drives it (client-go `tools/cache/the_real_fifo.go`
+    // PopBatch, `tools/cache/controller.go` processLoop with `InOrderInformersBatchProcess`).
+
+    fn widget(name: &str, rv: u64) -> ObjectRef {
+        let mut o = Object::new("Widget", "ns-0", name);
+        o.metadata.resource_version = rv;
+        o.size_bytes = 1000;
+        Arc::new(o)
+    }
+
+    fn atomic_informer() -> SimInformer {
+        SimInformer::new(
+            "Widget",
+            FifoKind::AtomicFifo,
+            Reflector::default(),
+            PERIOD,
+            SimTime::ZERO,
+        )
+    }
+
+    #[test]
+    fn an_atomic_informer_pops_a_relist_as_one_item_and_adds_every_object() {
+        let mut inf = atomic_informer();
+        inf.replace(vec![widget("a", 1), widget("b", 2), widget("c", 3)], 3);
+        assert_eq!((inf.fifo_len(), inf.fifo_bytes()), (1, 3000));
+        assert_eq!(inf.next_pop_bytes(), Some(3000));
+        assert_eq!(inf.pop_and_process(), Some(("*".to_owned(), 1)));
+        assert!(inf.has_synced());
+        assert_eq!((inf.fifo_bytes(), inf.store_bytes()), (0, 3000));
+        assert_eq!(inf.listener.queued_len(), 3);
+    }
+
+    #[test]
+    fn an_atomic_informer_pops_watch_events_of_distinct_keys_in_one_batch() {
+        let mut inf = atomic_informer();
+        inf.replace(vec![], 0);
+        inf.pop_and_process();
+        inf.apply(StoreEvent::Added(widget("a", 4)));
+        inf.apply(StoreEvent::Added(widget("b", 5)));
+        inf.apply(StoreEvent::Modified(widget("a", 6)));
+        // The batch closes before the second event of `a`.
+        assert_eq!(inf.pop_and_process(), Some(("ns-0/a".to_owned(), 2)));
+        assert_eq!(inf.pop_and_process(), Some(("ns-0/a".to_owned(), 1)));
+        assert_eq!(inf.pop_and_process(), None);
+        assert_eq!(inf.store_bytes(), 2000);
     }
 }

@@ -73,12 +73,29 @@ pub struct InvariantChecker {
 struct WatchChain {
     last_delivered: Option<u64>,
     writes: BTreeSet<u64>,
+    /// A watch-list's initial events (the current state, in key order) are being delivered.
+    initial_events: bool,
 }
 
 impl WatchChain {
     fn reset(&mut self) {
         self.last_delivered = None;
         self.writes.clear();
+        self.initial_events = false;
+    }
+
+    /// A watch-list starts a new chain; its initial events end with a bookmark at the revision
+    /// they stand for (client-go `tools/cache/reflector.go` `watchList`).
+    fn start_watch_list(&mut self) {
+        self.reset();
+        self.initial_events = true;
+    }
+
+    /// The initial-events bookmark: the chain goes on from its revision.
+    fn end_initial_events(&mut self, rv: u64) {
+        self.initial_events = false;
+        self.last_delivered = Some(rv);
+        self.writes = self.writes.split_off(&(rv + 1));
     }
 }
 
@@ -298,6 +315,13 @@ impl InvariantChecker {
         for e in trace.events().skip(skip) {
             match (&*e.component, &*e.event) {
                 ("kubelet", "ContainerStarted") | ("apiserver", "LIST") => self.watch.reset(),
+                ("apiserver", "WATCH") => self.watch.start_watch_list(),
+                ("watch", "BOOKMARK") if self.watch.initial_events => {
+                    if let Some(rv) = e.resource_version {
+                        self.watch.end_initial_events(rv);
+                    }
+                }
+                ("watch", _) if self.watch.initial_events => {}
                 ("apiserver", _) if e.detail.starts_with("code=2") => {
                     if let Some(rv) = e.resource_version {
                         if self.watch.last_delivered.is_none_or(|last| rv > last) {

@@ -30,6 +30,7 @@ pub mod run;
 pub mod series;
 pub mod snapshot;
 mod telemetry;
+mod watch_list;
 pub mod worker;
 pub mod workload;
 pub mod workqueue;

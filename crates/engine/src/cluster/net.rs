@@ -202,6 +202,9 @@ impl Cluster {
     }
 
     fn list_answered(&mut self, ctx: &mut Context<'_, Ev>, reply: Reply) {
+        if self.awaiting_watch_list() {
+            return self.watch_list_answered(ctx, reply);
+        }
         let Some(op) = self.op.as_mut() else { return };
         let actions = match reply {
             Reply::List(items, rv) => {

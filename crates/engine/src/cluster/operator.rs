@@ -49,6 +49,7 @@ impl Operator {
     ) -> Operator {
         let config = ReflectorConfig {
             resync_period: sync_period,
+            use_watch_list: scenario.profile.watch_list_client(),
             ..ReflectorConfig::default()
         };
         let reflector = Reflector::new(config).unwrap_or_default();

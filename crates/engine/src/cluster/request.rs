@@ -57,6 +57,9 @@ pub enum Call {
     },
     /// LIST of the custom resource kind.
     List(ListRv),
+    /// WATCH of the custom resource kind with `sendInitialEvents=true`,
+    /// `resourceVersionMatch=NotOlderThan` and `allowWatchBookmarks=true` (a watch-list).
+    WatchList(ListRv),
 }
 
 impl Call {
@@ -68,12 +71,13 @@ impl Call {
             Call::Patch { .. } => "PATCH",
             Call::Delete { .. } => "DELETE",
             Call::List(_) => "LIST",
+            Call::WatchList(_) => "WATCH",
         }
     }
 
     /// Whether the request mutates (for the max-in-flight split).
     pub fn is_mutating(&self) -> bool {
-        !matches!(self, Call::List(_))
+        !matches!(self, Call::List(_) | Call::WatchList(_))
     }
 
     /// Request body size in bytes.
@@ -82,7 +86,7 @@ impl Call {
             Call::Create(o) => o.size_bytes,
             Call::Put { object, .. } => object.size_bytes,
             Call::Patch { patch, .. } => patch.to_string().len() as u64,
-            Call::Delete { .. } | Call::List(_) => 0,
+            Call::Delete { .. } | Call::List(_) | Call::WatchList(_) => 0,
         }
     }
 }
@@ -94,6 +98,8 @@ pub enum Reply {
     Object(ObjectRef),
     /// A LIST: the items and the list's resourceVersion.
     List(Vec<ObjectRef>, u64),
+    /// A watch-list stream opened: its initial events, ending with the initial-events-end bookmark.
+    WatchStream(Vec<crate::apiserver::WatchEvent>),
     /// The object was deleted, or marked for deletion.
     Deleted,
     /// An error status: HTTP code and reason.
@@ -111,7 +117,7 @@ impl Reply {
     /// The HTTP code for `apiserver_request_total{code}`.
     pub fn code(&self) -> u16 {
         match self {
-            Reply::Object(_) | Reply::List(..) | Reply::Deleted => 200,
+            Reply::Object(_) | Reply::List(..) | Reply::WatchStream(_) | Reply::Deleted => 200,
             Reply::Error { code, .. } => *code,
         }
     }

@@ -132,7 +132,9 @@ impl Cluster {
         let owners = [
             (
                 HeapOwner::InformerStore,
-                op.informer.store_bytes() + pod_store,
+                op.informer.store_bytes()
+                    + op.informer.reflector.temporary_store_bytes()
+                    + pod_store,
             ),
             (HeapOwner::ListCopies, list_copies),
             (HeapOwner::WatchBuffers, watch_buffers),

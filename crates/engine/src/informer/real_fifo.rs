@@ -416,6 +416,11 @@ impl AtomicFifo {
         batch
     }
 
+    /// The items [`AtomicFifo::pop_batch`] would pop next, without popping them.
+    pub fn peek_batch(&self, max_items: usize) -> impl Iterator<Item = &AtomicItem> + '_ {
+        self.items.iter().take(self.batch_len(max_items.max(1)))
+    }
+
     /// Whether the first `Replace` (or an earlier `Add`/`Update`/`Delete`) has been popped
     /// (client-go `tools/cache/the_real_fifo.go` `HasSynced`).
     pub fn has_synced(&self) -> bool {

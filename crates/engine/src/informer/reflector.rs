@@ -15,13 +15,18 @@
 //! [`Action`]s the caller must perform: send a LIST or WATCH, replace or update the store, wait a
 //! backoff step, arm the resync timer. Nothing here reads a clock or draws other randomness.
 //!
-//! Modelled at client-go HEAD (v0.36) with the classic LIST + WATCH path: the streaming watch-list
-//! initial sync (`WatchListClient`, default on since v0.35) and pagination are not modelled.
-//! Where `shared/reference/kubernetes-semantics.md` §2.1 and the code differ, the code is followed:
+//! Modelled at client-go v0.36. With [`ReflectorConfig::use_watch_list`] (gate `WatchListClient`,
+//! on by default since v0.35) each ListAndWatch starts with a streaming watch-list instead of the
+//! LIST, and falls back to the LIST when the server refuses it (see [`watch_list`]). Pagination is
+//! not modelled.
+//! Details where the upstream code is easy to misread, and which the model follows:
 //! - the watch `timeoutSeconds` is a whole number of seconds, `int64(300 + rand·300)`;
 //! - an `InternalError` ends the watch and relists unless `MaxInternalErrorRetryDuration` (default 0)
 //!   allows an immediate re-watch (`retry_with_deadline.go`).
 
+mod watch_list;
+
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -31,6 +36,8 @@ use crate::error::ConfigError;
 use crate::object::ObjectRef;
 use crate::sim::Rng;
 use crate::time::SimTime;
+
+pub use watch_list::{is_initial_events_end, INITIAL_EVENTS_END_ANNOTATION};
 
 /// `defaultMinWatchTimeout`: watches last a random whole number of seconds in [5 min, 10 min).
 pub const DEFAULT_MIN_WATCH_TIMEOUT: Duration = Duration::from_secs(5 * 60);
@@ -308,6 +315,15 @@ pub enum Action {
         /// The `resourceVersion` parameter.
         resource_version: ListRv,
     },
+    /// Open a streaming watch-list: a WATCH with `sendInitialEvents=true`,
+    /// `resourceVersionMatch=NotOlderThan`, `allowWatchBookmarks=true`; feed its events to
+    /// `on_watch_event`, its end to `on_watch_closed` or `on_watch_error`.
+    WatchList {
+        /// The `resourceVersion` parameter (`""` or the last synced RV).
+        resource_version: ListRv,
+        /// The server-side timeout (a whole number of seconds).
+        timeout: Duration,
+    },
     /// Open a WATCH from `from` with `timeoutSeconds = timeout` and bookmarks allowed; feed its
     /// events to `on_watch_event` and its end to `on_watch_closed` or `on_watch_error`.
     Watch {
@@ -352,6 +368,20 @@ pub enum ReflectorState {
         /// Whether this is the immediate `""` retry after an Expired/TooLarge list.
         consistent_retry: bool,
     },
+    /// A watch-list stream is open and its initial events are being gathered.
+    WatchListing {
+        /// What was requested.
+        resource_version: ListRv,
+        /// Its server-side timeout.
+        timeout: Duration,
+        /// When it was opened.
+        started_at: SimTime,
+    },
+    /// A watch-list failed with 429 / connection refused; waiting one backoff step to retry it.
+    WatchListBackoff {
+        /// When the wait ends.
+        until: SimTime,
+    },
     /// A WATCH is open.
     Watching {
         /// The resourceVersion it started from.
@@ -376,11 +406,14 @@ pub enum ReflectorState {
 }
 
 impl ReflectorState {
-    /// A short name for displays: `idle`, `listing`, `watching`, `backoff`, `watch-backoff`, `stopped`.
+    /// A short name for displays: `idle`, `listing`, `watch-listing`, `watching`, `backoff`,
+    /// `watch-backoff`, `watch-list-backoff`, `stopped`.
     pub fn name(&self) -> &'static str {
         match self {
             ReflectorState::Idle => "idle",
             ReflectorState::Listing { .. } => "listing",
+            ReflectorState::WatchListing { .. } => "watch-listing",
+            ReflectorState::WatchListBackoff { .. } => "watch-list-backoff",
             ReflectorState::Watching { .. } => "watching",
             ReflectorState::Backoff { .. } => "backoff",
             ReflectorState::WatchBackoff { .. } => "watch-backoff",
@@ -412,6 +445,10 @@ pub struct ReflectorCounters {
     pub resyncs: u64,
     /// Inputs that did not fit the current state and were ignored.
     pub ignored_inputs: u64,
+    /// Watch-list requests sent (WATCH with `sendInitialEvents=true`).
+    pub watch_lists: u64,
+    /// Watch-lists that gave way to a LIST.
+    pub watch_list_fallbacks: u64,
 }
 
 /// Reflector settings (`ReflectorOptions`, `MaxInternalErrorRetryDuration`).
@@ -427,10 +464,14 @@ pub struct ReflectorConfig {
     pub backoff_reset: Duration,
     /// `MaxInternalErrorRetryDuration`: how long internal watch errors are retried without a relist.
     pub max_internal_error_retry_duration: Duration,
+    /// `useWatchList` (gate `WatchListClient`, client-go ≥ v0.35 default on): the initial sync and
+    /// every relist stream a watch-list instead of sending a LIST.
+    pub use_watch_list: bool,
 }
 
 impl Default for ReflectorConfig {
-    /// Upstream defaults: no resync, 5 min watch timeout floor, the reflector backoff, 2 min reset.
+    /// Upstream defaults: no resync, 5 min watch timeout floor, the reflector backoff, 2 min reset;
+    /// LIST + WATCH (the caller turns watch-list on for client-go ≥ v0.35).
     fn default() -> Self {
         ReflectorConfig {
             resync_period: Duration::ZERO,
@@ -438,6 +479,7 @@ impl Default for ReflectorConfig {
             backoff: Backoff::reflector_default(),
             backoff_reset: DEFAULT_BACKOFF_RESET,
             max_internal_error_retry_duration: Duration::ZERO,
+            use_watch_list: false,
         }
     }
 }
@@ -472,6 +514,10 @@ pub struct Reflector {
     last_epoch: u64,
     /// Counters.
     counters: ReflectorCounters,
+    /// The watch-list's temporary store, by key.
+    temporary_store: BTreeMap<String, ObjectRef>,
+    /// Bytes of the objects in the temporary store.
+    temporary_store_bytes: u64,
 }
 
 impl Default for Reflector {
@@ -513,6 +559,8 @@ impl Reflector {
             resync_epoch: None,
             last_epoch: 0,
             counters: ReflectorCounters::default(),
+            temporary_store: BTreeMap::new(),
+            temporary_store_bytes: 0,
         }
     }
 
@@ -562,19 +610,23 @@ impl Reflector {
     }
 
     /// `Run`: the reflector is built when its informer runs, so the backoff clock starts `now`;
-    /// the first ListAndWatch starts immediately with a LIST at `"0"`.
-    pub fn start(&mut self, now: SimTime, _rng: &mut Rng) -> Vec<Action> {
+    /// the first ListAndWatch starts immediately with a LIST at `"0"` (or a watch-list at `""`).
+    pub fn start(&mut self, now: SimTime, rng: &mut Rng) -> Vec<Action> {
         if self.state != ReflectorState::Idle {
             return self.ignore();
         }
         self.backoff =
             BackoffManager::new(self.config.backoff.clone(), self.config.backoff_reset, now);
-        vec![self.list_and_watch()]
+        vec![self.list_and_watch(now, rng)]
     }
 
     /// Stops the reflector; a watch in progress is closed. Every later input is ignored.
     pub fn stop(&mut self) -> Vec<Action> {
-        let was_watching = matches!(self.state, ReflectorState::Watching { .. });
+        let was_watching = matches!(
+            self.state,
+            ReflectorState::Watching { .. } | ReflectorState::WatchListing { .. }
+        );
+        self.clear_temporary_store();
         self.state = ReflectorState::Stopped;
         self.resync_epoch = None;
         if was_watching {
@@ -633,7 +685,11 @@ impl Reflector {
     /// One watch event (`handleAnyWatch`): ADDED/MODIFIED/DELETED become store operations; BOOKMARK
     /// only moves the resourceVersion. Each event's RV becomes the last synced RV, except ADDEDs of
     /// a watch from RV 0 before any other event type (synthetic initial events).
+    /// During a watch-list the events fill the temporary store instead (see [`watch_list`]).
     pub fn on_watch_event(&mut self, event_type: WatchEventType, object: ObjectRef) -> Vec<Action> {
+        if matches!(self.state, ReflectorState::WatchListing { .. }) {
+            return self.on_initial_event(event_type, object);
+        }
         if !matches!(self.state, ReflectorState::Watching { .. }) {
             return self.ignore();
         }
@@ -663,6 +719,9 @@ impl Reflector {
         events_received: u64,
         rng: &mut Rng,
     ) -> Vec<Action> {
+        if matches!(self.state, ReflectorState::WatchListing { .. }) {
+            return self.on_watch_list_closed(now, events_received, rng);
+        }
         let ReflectorState::Watching { started_at, .. } = self.state else {
             return self.ignore();
         };
@@ -682,6 +741,9 @@ impl Reflector {
     /// errors (a refused request is never retried); the caller reports both here, so with a non-zero
     /// `max_internal_error_retry_duration` a refused request is retried like a stream error.
     pub fn on_watch_error(&mut self, err: WatchError, now: SimTime, rng: &mut Rng) -> Vec<Action> {
+        if matches!(self.state, ReflectorState::WatchListing { .. }) {
+            return self.on_watch_list_error(err, now, rng);
+        }
         if !matches!(self.state, ReflectorState::Watching { .. }) {
             return self.ignore();
         }
@@ -702,8 +764,9 @@ impl Reflector {
     /// A backoff wait ended: relist (after ListAndWatch returned) or re-watch (after a 429).
     pub fn on_backoff_elapsed(&mut self, now: SimTime, rng: &mut Rng) -> Vec<Action> {
         match self.state {
-            ReflectorState::Backoff { .. } => vec![self.list_and_watch()],
+            ReflectorState::Backoff { .. } => vec![self.list_and_watch(now, rng)],
             ReflectorState::WatchBackoff { .. } => vec![self.open_watch(now, rng)],
+            ReflectorState::WatchListBackoff { .. } => vec![self.send_watch_list(now, rng)],
             _ => self.ignore(),
         }
     }
@@ -731,10 +794,14 @@ impl Reflector {
         actions
     }
 
-    /// Starts one ListAndWatch: a fresh internal-error budget and a LIST.
-    fn list_and_watch(&mut self) -> Action {
+    /// Starts one ListAndWatch: a fresh internal-error budget and a LIST, or a watch-list when
+    /// `use_watch_list` is on.
+    fn list_and_watch(&mut self, now: SimTime, rng: &mut Rng) -> Action {
         self.internal_retry.first_error = None;
         self.internal_retry.last_error = None;
+        if self.config.use_watch_list {
+            return self.send_watch_list(now, rng);
+        }
         self.send_list(false)
     }
 

@@ -7,19 +7,29 @@ use serde::{Deserialize, Serialize};
 use super::serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
 use super::workload::{CacheConfig, CodeConfig, NodesConfig, PodsConfig};
 use super::ScenarioError;
+use crate::apiserver::ListCostEstimate;
 use crate::controller::program::{ListScope, Program, Step};
 
 /// Versions of Kubernetes, client-go and controller-runtime whose defaults the operator follows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Profile {
-    /// Kubernetes 1.28, controller-runtime v0.15, client-go v0.27 (the seed incident's versions):
-    /// DeltaFIFO, the classic workqueue with the default MaxOf limiter, client QPS 20 / burst 30,
-    /// predicates comparing maps with `reflect.DeepEqual`.
+    /// Kubernetes 1.27–1.28, controller-runtime v0.15, client-go v0.27 (the seed incident's
+    /// versions): DeltaFIFO (no `InOrderInformers`); LIST + WATCH (no `WatchListClient`; the
+    /// server's `WatchList` is alpha and off); the classic workqueue with the default MaxOf limiter;
+    /// client QPS 20 / burst 30; predicates comparing maps with `reflect.DeepEqual`; APF sizes a
+    /// LIST by object count, at most 10 seats (no `SizeBasedListCostEstimate`), and sends a
+    /// `resourceVersion=""` LIST to etcd (no `ConsistentListFromCache`).
     #[default]
     Seed,
-    /// Kubernetes 1.36, controller-runtime v0.24, client-go v0.36: RealFIFO, the priority queue
-    /// with an exponential-only limiter, client-side rate limiting off, `maps.Equal`.
+    /// Kubernetes 1.36, controller-runtime v0.24, client-go v0.36: the atomic RealFIFO
+    /// (`InOrderInformers` GA, `AtomicFIFO` beta and on in 1.36) popped in batches
+    /// (`InOrderInformersBatchProcess`, on since 1.35); the initial sync and relists by streaming
+    /// watch-list (`WatchListClient`, on since client-go v0.35; the server's `WatchList`, on since
+    /// 1.34; controller-runtime v0.24 keeps bookmarks on and does not turn it off); the priority
+    /// queue with an exponential-only limiter; client-side rate limiting off; `maps.Equal`; APF
+    /// sizes a LIST or watch-list by bytes (`SizeBasedListCostEstimate`, on since 1.34) and serves
+    /// every LIST from the watch cache (`ConsistentListFromCache`, GA in 1.34).
     Modern,
 }
 
@@ -30,6 +40,36 @@ impl Profile {
             Profile::Seed => "seed",
             Profile::Modern => "modern",
         }
+    }
+
+    /// The API server's list cost estimate for APF (feature gate `SizeBasedListCostEstimate`,
+    /// beta and on by default since 1.34; apiserver `pkg/features/kube_features.go`).
+    pub fn list_cost_estimate(self) -> ListCostEstimate {
+        match self {
+            Profile::Seed => ListCostEstimate::ObjectCount,
+            Profile::Modern => ListCostEstimate::ObjectSize,
+        }
+    }
+
+    /// Whether the watch cache serves consistent (`resourceVersion=""`) LISTs (feature gate
+    /// `ConsistentListFromCache`: beta and on since 1.31, GA since 1.34; apiserver
+    /// `pkg/features/kube_features.go`).
+    pub fn consistent_list_from_cache(self) -> bool {
+        matches!(self, Profile::Modern)
+    }
+
+    /// Whether the operator's reflectors sync with a streaming watch-list (client-go feature gate
+    /// `WatchListClient`: beta and off from v0.30, on by default since v0.35, client-go
+    /// `features/known_features.go`; controller-runtime v0.24 leaves it on).
+    pub fn watch_list_client(self) -> bool {
+        matches!(self, Profile::Modern)
+    }
+
+    /// Whether the API server serves watch-list requests (`sendInitialEvents`; feature gate
+    /// `WatchList`: alpha and off in 1.27, on by default since 1.34, apiserver
+    /// `pkg/features/kube_features.go`).
+    pub fn apiserver_watch_list(self) -> bool {
+        matches!(self, Profile::Modern)
     }
 
     /// Parses `seed` or `modern`.
@@ -74,8 +114,13 @@ impl PredicateKind {
 pub enum FifoKind {
     /// client-go ≤ v0.32 `DeltaFIFO`.
     DeltaFifo,
-    /// client-go ≥ v0.33 `RealFIFO`.
+    /// client-go v0.33–v0.35 `RealFIFO` (gate `InOrderInformers`, beta and on since 1.33): events
+    /// in order, reconciled against the store's known objects.
     RealFifo,
+    /// client-go ≥ v0.36 `RealFIFO` with atomic events (gate `AtomicFIFO`, beta and on since 1.36):
+    /// a relist or resync is one item, and the informer pops batches of up to 1000 items (gate
+    /// `InOrderInformersBatchProcess`, beta and on since 1.35).
+    AtomicFifo,
 }
 
 /// Which workqueue the controller uses.
@@ -679,7 +724,7 @@ impl Scenario {
     pub fn fifo_kind(&self) -> FifoKind {
         self.controller.fifo.unwrap_or(match self.profile {
             Profile::Seed => FifoKind::DeltaFifo,
-            Profile::Modern => FifoKind::RealFifo,
+            Profile::Modern => FifoKind::AtomicFifo,
         })
     }
 

@@ -34,7 +34,9 @@ fn a_minimal_file_gets_upstream_defaults() {
 #[test]
 fn the_modern_profile_switches_fifo_queue_and_client_limiter() {
     let s = parse(MINIMAL, &[set("profile", "modern")]).expect("parses");
-    assert_eq!(s.fifo_kind(), FifoKind::RealFifo);
+    // client-go v0.36 builds the atomic RealFIFO (gate `AtomicFIFO`, beta and on since 1.36;
+    // client-go `features/known_features.go`, `tools/cache/controller.go` newQueueFIFO).
+    assert_eq!(s.fifo_kind(), FifoKind::AtomicFifo);
     assert_eq!(s.queue_kind(), QueueKind::Priority);
     assert_eq!(
         s.client_rate_limit(),
