@@ -398,13 +398,17 @@ fn deltas_bytes(ds: &[Delta]) -> u64 {
     ds.iter().map(delta_bytes).sum()
 }
 
-/// What a buffered notification keeps alive: its new object (the old one is usually still cached
-/// or already counted), plus the notification itself. Under a backlog most buffered versions are
-/// no longer the cached one, so counting the new object approximates the retained heap.
+/// What a buffered notification keeps alive beyond the cache, plus the notification itself. The
+/// handler gets the very object the indexer stores (client-go `tools/cache/controller.go`
+/// `processDeltas` stores `obj`, then calls `OnAdd(obj)` / `OnUpdate(old, obj)`), so an add's
+/// object is the cached one and costs nothing more; an update also holds the version the cache
+/// just dropped, and a delete the object the cache removed. Under a backlog the cached version
+/// moves on while the notification waits, so each buffered update then holds about one object
+/// of its own — the old one counted here.
 fn notification_bytes(n: &Notification) -> u64 {
     let obj = match n {
-        Notification::Add { obj, .. } => obj.size_bytes,
-        Notification::Update { new, .. } => new.size_bytes,
+        Notification::Add { .. } => 0,
+        Notification::Update { old, .. } => old.size_bytes,
         Notification::Delete { obj } => obj.object().map_or(64, |o| o.size_bytes),
     };
     obj + NOTIFICATION_OVERHEAD_BYTES
