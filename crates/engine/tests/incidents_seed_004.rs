@@ -67,8 +67,9 @@ fn a_handler_slower_than_the_event_rate_grows_the_listener_buffer_until_oom_not_
     assert!(buffered > 10_000.0, "{buffered} notifications buffered");
     let handler = peak(&r, "flywheel_heap_live_bytes{owner=\"handler_buffers\"}");
     let fifo = peak(&r, "flywheel_heap_live_bytes{owner=\"fifo_deltas\"}");
+    // The FIFO's peak is the relist after a restart; the buffer's is the backlog.
     assert!(
-        handler > 10.0 * fifo.max(MIB),
+        handler > 5.0 * fifo.max(MIB),
         "the listener's buffer ({:.0} MiB) holds the heap, not the FIFO ({:.1} MiB)",
         handler / MIB,
         fifo / MIB
@@ -84,6 +85,12 @@ fn a_handler_slower_than_the_event_rate_grows_the_listener_buffer_until_oom_not_
     );
     assert_eq!(fixed.metric(OOM), 0.0);
     assert!(peak(&fixed, "flywheel_handler_buffer_length") < 1000.0);
+}
+
+/// The average of a sampled series.
+fn mean(r: &RunReport, key: &str) -> f64 {
+    let points = r.series.get(key).map_or(&[][..], |s| &s[..]);
+    points.iter().map(|p| p.1).sum::<f64>() / points.len().max(1) as f64
 }
 
 #[test]
@@ -102,9 +109,15 @@ fn logging_whole_objects_allocates_megabytes_per_reconcile_and_multiplies_gc_cyc
         fixed.metric("go_gc_duration_seconds_count"),
     );
     assert!(gc > 5.0 * gc_fixed, "{gc} GC cycles against {gc_fixed}");
+    // Both runs touch the 25 % background-GC share at some sample (the first GC after the
+    // start); what the log garbage changes is how much of the run the GC takes.
+    let (share, share_fixed) = (
+        mean(&r, "flywheel_gc_cpu_fraction"),
+        mean(&fixed, "flywheel_gc_cpu_fraction"),
+    );
     assert!(
-        peak(&r, "flywheel_gc_cpu_fraction") > peak(&fixed, "flywheel_gc_cpu_fraction"),
-        "GC CPU share rises"
+        share > 5.0 * share_fixed,
+        "GC CPU share rises: {share:.3} against {share_fixed:.3} on average"
     );
 }
 

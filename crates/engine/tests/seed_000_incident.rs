@@ -1,4 +1,4 @@
-//! The seed-000 incident preset reproduces the article's figures (three simulated minutes).
+//! The seed-000 incident preset reproduces the article's figures (200 simulated seconds: two OOMKills).
 
 use std::time::Duration;
 
@@ -38,7 +38,7 @@ fn seconds_above(r: &RunReport, key: &str, threshold: f64) -> usize {
 fn the_incident_shows_the_articles_figures_and_the_storm_returns_after_each_restart() {
     let scenario = presets::load("seed-000-incident", &[]).expect("preset loads");
     let options = RunOptions {
-        duration: Some(Duration::from_secs(180)),
+        duration: Some(Duration::from_secs(200)),
         ..RunOptions::default()
     };
     let mut run = Run::new(scenario, &options).expect("run starts");
@@ -53,7 +53,7 @@ fn the_incident_shows_the_articles_figures_and_the_storm_returns_after_each_rest
     let deep_s = seconds_above(&r, DEPTH, 100_000.0);
     assert!(
         deep_s > 90,
-        "workqueue_depth stays over 100k for {deep_s} of 180 s, the article saw it sustained"
+        "workqueue_depth stays over 100k for {deep_s} of 200 s, the article saw it sustained"
     );
     let throttled = r.metric("apiserver_request_total{code=\"429\",verb=\"PUT\"}");
     assert!(throttled > 0.0, "the API server answers 429");
