@@ -281,6 +281,12 @@ const FOUND: &[(&str, &str, &str, &str)] = &[
         "NaN",
         "apiserver.etcd_writes_per_second: must be 0 (unlimited) or a number from 0.001 to 10000000 (got NaN)",
     ),
+    (
+        "flywheel",
+        "client.qps",
+        "1e-300",
+        "client.qps: must be a number from 0.001 to 1000000 (0: the default 5; negative turns the limiter off) (got 1e-300)",
+    ),
 ];
 
 #[test]
@@ -300,4 +306,16 @@ fn turning_gc_off_in_a_preset_that_logs_whole_objects_runs_until_its_event_budge
     let sets = [("process.gogc".to_owned(), "0".to_owned())];
     let s = presets::load("log-whole-object", &sets).expect("GOGC=off is valid");
     run_briefly(s);
+}
+
+#[test]
+fn the_slowest_accepted_rates_run_to_the_end() {
+    for (key, value) in [
+        ("apiserver.etcd_writes_per_second", "0.001"),
+        ("client.qps", "0.001"),
+    ] {
+        let sets = [(key.to_owned(), value.to_owned())];
+        let s = presets::load("flywheel", &sets).expect(key);
+        run_briefly(s);
+    }
 }

@@ -57,7 +57,7 @@ pub const FIELDS: &[(&str, Accepts)] = &[
 
 /// What `client.qps` accepts.
 pub const QPS: &str =
-    "a number from 0 to 1000000 (0: the default 5; negative turns the limiter off)";
+    "a number from 0.001 to 1000000 (0: the default 5; negative turns the limiter off)";
 /// What `apiserver.etcd_writes_per_second` accepts: one write in 1000 s is the slowest etcd the
 /// engine models (a longer wait than a week-long run is no limit worth stating).
 pub const ETCD: &str = "0 (unlimited) or a number from 0.001 to 10000000";

@@ -250,7 +250,8 @@ impl Default for ControllerConfig {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClientConfig {
-    /// Client-side QPS; absent ⇒ the profile's (seed: 20, modern: off); negative ⇒ off.
+    /// Client-side QPS; absent ⇒ the profile's (seed: 20, modern: off); 0 ⇒ client-go's default
+    /// 5; negative ⇒ off; else at least [`MIN_CLIENT_QPS`].
     pub qps: Option<f64>,
     /// Client-side burst; absent ⇒ the profile's (seed: 30).
     pub burst: Option<u32>,
@@ -406,6 +407,8 @@ pub enum ActionKind {
 pub const MAX_OBJECTS: u32 = 200_000;
 /// Largest worker count.
 pub const MAX_WORKERS: u32 = 1_000;
+/// Slowest client-side QPS other than 0 (the default) or negative (off): one request in 1000 s.
+pub const MIN_CLIENT_QPS: f64 = 0.001;
 /// Slowest etcd write rate other than 0 (unlimited): one write in 1000 s.
 pub const MIN_ETCD_WRITES_PER_SECOND: f64 = 0.001;
 /// Longest scenario duration.
@@ -564,7 +567,8 @@ impl Scenario {
 
     fn validate_client(&self) -> Result<(), ScenarioError> {
         if let Some(qps) = self.client.qps {
-            if !qps.is_finite() || qps > 1e6 {
+            let slow = qps > 0.0 && qps < MIN_CLIENT_QPS;
+            if !qps.is_finite() || qps > 1e6 || slow {
                 return Err(bounds::out_of_range("client.qps", show_number(qps)));
             }
         }
