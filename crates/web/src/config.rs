@@ -321,7 +321,10 @@ impl UrlState {
     fn read_view<'a>(&mut self, get: &impl Fn(&str) -> Option<&'a str>, bad: &mut Vec<Ignored>) {
         if let Some(s) = get("speed") {
             match s.parse::<f64>() {
-                Ok(v) if (MIN_SPEED..=MAX_SPEED).contains(&v) => self.speed = v,
+                // kept at the precision the URL writes ([`trim_float`]), so it reads back equal
+                Ok(v) if (MIN_SPEED..=MAX_SPEED).contains(&v) => {
+                    self.speed = (v * 1000.0).round() / 1000.0;
+                }
                 _ => bad.push(ignored(
                     "speed",
                     format!("must be a number from 0.1 to 10000 (got {s})"),

@@ -55,7 +55,8 @@ pub fn decode(text: &str) -> Result<UrlState, String> {
     }
     let (url, ignored) = UrlState::from_query(query);
     if let Some(bad) = ignored.first() {
-        return Err(format!("{}: {}", bad.key, bad.reason));
+        // a key may decode to a line break (`%0a`): the message stays one line
+        return Err(format!("{}: {}", bad.key.escape_debug(), bad.reason));
     }
     if url.embed || url.autoplay {
         return Err("embed settings are not stored".to_owned());
@@ -173,6 +174,13 @@ mod tests {
         assert_eq!(encode(&decode(&text).expect("reads back")), text);
         // Windows line endings from a file edited elsewhere.
         assert_eq!(decode(&text.replace('\n', "\r\n")), Ok(st));
+    }
+
+    #[test]
+    fn a_settings_key_that_decodes_to_a_line_break_is_named_on_one_line() {
+        // Found by tests/fuzz.sh at 100000 cases.
+        let e = decode("flywheel-settings/1\n%0a\n").expect_err("unknown key");
+        assert_eq!(e, "\\n: unknown parameter");
     }
 
     #[test]

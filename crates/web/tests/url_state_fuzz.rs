@@ -160,3 +160,13 @@ proptest! {
         }
     }
 }
+
+/// Found by `tests/fuzz.sh` at 100000 cases: a speed with more digits than the URL writes read
+/// back as a different state.
+#[test]
+fn a_speed_with_many_digits_reads_back_as_the_same_state() {
+    let (st, ignored) = UrlState::from_query("speed=1.3663744226760304");
+    assert!(ignored.is_empty(), "{ignored:?}");
+    assert_eq!(st.speed, 1.366);
+    assert_eq!(UrlState::from_query(&st.to_query()).0, st);
+}
