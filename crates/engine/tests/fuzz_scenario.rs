@@ -289,6 +289,18 @@ const FOUND: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// Found by `tests/fuzz.sh` at 100000 cases: a name with a TOML `\n` escape broke the message's
+/// line.
+#[test]
+fn a_line_break_in_a_name_is_shown_escaped_on_one_line() {
+    let text = "name = \"a\\nb\"\ntitle = \"T\"\n[reconcile]\nsteps = [\"get\"]\n";
+    let e = scenario::parse(text, &[]).expect_err("bad name");
+    assert_eq!(
+        e.to_string(),
+        "name: must be letters, digits, '-', '_' or '+' (got 'a\\nb')"
+    );
+}
+
 #[test]
 fn every_found_input_gives_its_exact_message_in_the_users_words() {
     for (preset, key, value, message) in FOUND {

@@ -417,7 +417,7 @@ pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 fn range_err(field: &str, allowed: &str, got: impl std::fmt::Display) -> ScenarioError {
     ScenarioError {
         field: field.to_owned(),
-        message: format!("must be {allowed} (got {got})"),
+        message: super::messages::escaped(&format!("must be {allowed} (got {got})")),
     }
 }
 

@@ -93,6 +93,20 @@ pub fn in_user_words(field: &str, message: &str, got: Option<String>) -> String 
     message.to_owned()
 }
 
+/// `text` with its control characters escaped (`\n`), so a message that shows what the user
+/// wrote stays one line.
+pub fn escaped(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// A number as a user writes it: `1e-300`, `1e30`, `0.5`, `NaN`.
 pub fn show_number(v: f64) -> String {
     if v.is_nan() {
@@ -155,6 +169,11 @@ mod tests {
             in_user_words("profile", m, None),
             "must be one of seed or modern (got fast)"
         );
+    }
+
+    #[test]
+    fn a_line_break_the_user_wrote_is_shown_escaped() {
+        assert_eq!(escaped("a\nb\tc"), "a\\nb\\tc");
     }
 
     #[test]

@@ -114,8 +114,8 @@ fn from_table(doc: &toml::Table, sets: &[(String, String)]) -> Result<Scenario, 
             .or_else(|| messages::value_at(doc, &field));
         let message = clean_message(&e.into_inner().to_string());
         ScenarioError {
-            message: messages::in_user_words(&field, &message, got),
-            field,
+            message: messages::escaped(&messages::in_user_words(&field, &message, got)),
+            field: messages::escaped(&field),
         }
     })
 }
@@ -129,7 +129,10 @@ fn syntax_error(text: &str, e: &toml::de::Error) -> ScenarioError {
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     ScenarioError {
         field: String::new(),
-        message: format!("line {line}, column {column}: {}", one_line(e.message())),
+        message: format!(
+            "line {line}, column {column}: {}",
+            messages::escaped(&one_line(e.message()))
+        ),
     }
 }
 
