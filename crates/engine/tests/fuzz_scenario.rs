@@ -289,15 +289,21 @@ const FOUND: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// Found by `tests/fuzz.sh` at 100000 cases: a name with a TOML `\n` escape broke the message's
-/// line.
+/// Found by `tests/fuzz.sh` at 100000 cases: a name or a status field with a TOML `\n` escape
+/// broke the message's line.
 #[test]
-fn a_line_break_in_a_name_is_shown_escaped_on_one_line() {
+fn a_line_break_in_a_name_or_a_status_field_is_shown_escaped_on_one_line() {
     let text = "name = \"a\\nb\"\ntitle = \"T\"\n[reconcile]\nsteps = [\"get\"]\n";
     let e = scenario::parse(text, &[]).expect_err("bad name");
     assert_eq!(
         e.to_string(),
         "name: must be letters, digits, '-', '_' or '+' (got 'a\\nb')"
+    );
+    let text = "name = \"a\"\ntitle = \"T\"\n[reconcile]\nsteps = [{ set_status = { field = \"x\\ny\", value = \"now\" } }]\n";
+    let e = scenario::parse(text, &[]).expect_err("bad status field");
+    assert_eq!(
+        e.to_string(),
+        "reconcile.steps[0].set_status.field: must be a field name of letters and digits (got 'x\\ny')"
     );
 }
 

@@ -417,7 +417,7 @@ pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 fn range_err(field: &str, allowed: &str, got: impl std::fmt::Display) -> ScenarioError {
     ScenarioError {
         field: field.to_owned(),
-        message: super::messages::escaped(&format!("must be {allowed} (got {got})")),
+        message: format!("must be {allowed} (got {got})"),
     }
 }
 
@@ -438,8 +438,16 @@ fn check_duration(field: &str, d: Duration, max: Duration) -> Result<(), Scenari
 }
 
 impl Scenario {
-    /// Checks every range; the error names the field and the allowed range.
+    /// Checks every range; the error names the field and the allowed range, on one line (a
+    /// control character the user wrote is shown escaped).
     pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.validate_all().map_err(|e| ScenarioError {
+            field: super::messages::escaped(&e.field),
+            message: super::messages::escaped(&e.message),
+        })
+    }
+
+    fn validate_all(&self) -> Result<(), ScenarioError> {
         if self.name.is_empty()
             || !self
                 .name
