@@ -390,6 +390,14 @@ mod tests {
             "",
         ];
 
+        /// Cases: `FLYWHEEL_FUZZ_CASES` (set by `tests/fuzz.sh`), else CI's quick 2000.
+        fn cases() -> u32 {
+            std::env::var("FLYWHEEL_FUZZ_CASES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2000)
+        }
+
         fn word() -> impl Strategy<Value = String> {
             prop_oneof![
                 3 => proptest::sample::select(WORDS).prop_map(str::to_owned),
@@ -400,7 +408,7 @@ mod tests {
         }
 
         proptest! {
-            #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, .. ProptestConfig::default() })]
+            #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, .. ProptestConfig::default() })]
 
             /// Any command line parses or gives one line that names a flag, a command or what
             /// is expected — never a panic.

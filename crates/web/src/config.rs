@@ -305,12 +305,15 @@ impl UrlState {
             let Some(raw) = get(p.key) else { continue };
             match raw.parse::<f64>() {
                 Ok(v) if p.accepts(v) => {
-                    self.config.params.insert(p.key.to_owned(), v);
+                    // The engine's validation is the gate, with its message, as for a file.
+                    let mut config = self.config.clone();
+                    config.params.insert(p.key.to_owned(), v);
+                    match config.scenario() {
+                        Ok(_) => self.config = config,
+                        Err(e) => bad.push(ignored(p.key, e.to_string())),
+                    }
                 }
-                _ => bad.push(ignored(
-                    p.key,
-                    format!("'{raw}' is outside {} to {}", p.min, p.max),
-                )),
+                _ => bad.push(ignored(p.key, p.refusal(raw))),
             }
         }
     }
@@ -318,8 +321,14 @@ impl UrlState {
     fn read_view<'a>(&mut self, get: &impl Fn(&str) -> Option<&'a str>, bad: &mut Vec<Ignored>) {
         if let Some(s) = get("speed") {
             match s.parse::<f64>() {
-                Ok(v) if (MIN_SPEED..=MAX_SPEED).contains(&v) => self.speed = v,
-                _ => bad.push(ignored("speed", format!("'{s}' is outside 0.1 to 10000"))),
+                // kept at the precision the URL writes ([`trim_float`]), so it reads back equal
+                Ok(v) if (MIN_SPEED..=MAX_SPEED).contains(&v) => {
+                    self.speed = (v * 1000.0).round() / 1000.0;
+                }
+                _ => bad.push(ignored(
+                    "speed",
+                    format!("must be a number from 0.1 to 10000 (got {s})"),
+                )),
             }
         }
         if let Some(l) = get("lang") {
@@ -504,6 +513,20 @@ mod tests {
         assert_eq!(st.config, RunConfig::preset(DEFAULT_PRESET));
         assert_eq!(st.speed, DEFAULT_SPEED);
         assert!(!st.embed);
+    }
+
+    #[test]
+    fn a_bad_slider_value_is_named_in_the_words_the_engine_uses() {
+        let (_, bad) = UrlState::from_query("workers=1.5&etcd=NaN&objects=abc");
+        let reasons: Vec<_> = bad.iter().map(|b| b.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "must be a whole number from 1 to 5000 (got abc)",
+                "must be a whole number from 1 to 64 (got 1.5)",
+                "must be a whole number from 0 to 5000 (got NaN)",
+            ]
+        );
     }
 
     #[test]

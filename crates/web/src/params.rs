@@ -289,6 +289,20 @@ impl ParamSpec {
             && (self.step.fract() != 0.0 || v.fract() == 0.0)
     }
 
+    /// Why `raw` is refused, in the words of the engine's validation (`must be a whole number
+    /// from 1 to 64 (got 1.5)`).
+    pub fn refusal(&self, raw: &str) -> String {
+        let what = if self.step.fract() == 0.0 {
+            "a whole number"
+        } else {
+            "a number"
+        };
+        format!(
+            "must be {what} from {} to {} (got {raw})",
+            self.min, self.max
+        )
+    }
+
     /// The slider position (0..=1000) of a value.
     pub fn to_position(&self, v: f64) -> f64 {
         let f = if self.log {

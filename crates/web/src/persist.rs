@@ -55,12 +55,26 @@ pub fn decode(text: &str) -> Result<UrlState, String> {
     }
     let (url, ignored) = UrlState::from_query(query);
     if let Some(bad) = ignored.first() {
-        return Err(format!("{}: {}", bad.key, bad.reason));
+        return Err(one_line(&format!("{}: {}", bad.key, bad.reason)));
     }
     if url.embed || url.autoplay {
         return Err("embed settings are not stored".to_owned());
     }
     Ok(url)
+}
+
+/// `text` with its control characters escaped (`%0a` decodes to a line break), so a message
+/// naming what the file holds stays one line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// What the page starts with.
@@ -173,6 +187,15 @@ mod tests {
         assert_eq!(encode(&decode(&text).expect("reads back")), text);
         // Windows line endings from a file edited elsewhere.
         assert_eq!(decode(&text.replace('\n', "\r\n")), Ok(st));
+    }
+
+    #[test]
+    fn a_settings_key_or_value_that_decodes_to_a_line_break_is_named_on_one_line() {
+        // Found by tests/fuzz.sh at 100000 cases.
+        let e = decode("flywheel-settings/1\n%0a\n").expect_err("unknown key");
+        assert_eq!(e, "\\n: unknown parameter");
+        let e = decode("flywheel-settings/1\npreset=%0aflywheel\n").expect_err("bad preset");
+        assert_eq!(e, "preset: unknown preset '\\nflywheel'");
     }
 
     #[test]

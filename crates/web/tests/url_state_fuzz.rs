@@ -5,6 +5,7 @@
 
 use flywheel_web::config::UrlState;
 use flywheel_web::params::PARAMS;
+use flywheel_web::persist;
 use proptest::prelude::*;
 
 const KEYS: &[&str] = &[
@@ -84,8 +85,45 @@ fn query() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Cases per fuzzer: `FLYWHEEL_FUZZ_CASES` (set by `tests/fuzz.sh`), else CI's quick 1500.
+fn cases() -> u32 {
+    std::env::var("FLYWHEEL_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1500)
+}
+
+/// A settings file: the exported form of a fuzzed state, cut and spliced, or any text.
+fn settings_file() -> impl Strategy<Value = String> {
+    let exported = (
+        query(),
+        any::<proptest::sample::Index>(),
+        0usize..8,
+        ".{0,6}",
+    )
+        .prop_map(|(q, at, cut, insert)| {
+            let (st, _) = UrlState::from_query(&q);
+            let mut text = persist::encode(&st);
+            let mut i = at.index(text.len() + 1);
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            let mut j = (i + cut).min(text.len());
+            while !text.is_char_boundary(j) {
+                j -= 1;
+            }
+            text.replace_range(i..j, &insert);
+            text
+        });
+    prop_oneof![
+        3 => exported,
+        1 => query().prop_map(|q| format!("{}\n{q}\n", persist::FORMAT)),
+        1 => ".{0,120}",
+    ]
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, failure_persistence: None, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, .. ProptestConfig::default() })]
 
     #[test]
     fn any_query_yields_a_valid_state_that_round_trips(q in query()) {
@@ -102,4 +140,33 @@ proptest! {
         prop_assert!(again.is_empty(), "{q:?} -> {} -> {again:?}", st.to_query());
         prop_assert_eq!(back, st);
     }
+
+    /// A settings import (file or stored value) reads back to a valid state or gives one line
+    /// that says what is wrong — never a panic.
+    #[test]
+    fn any_settings_file_reads_back_or_names_the_problem(text in settings_file()) {
+        match persist::decode(&text) {
+            Ok(st) => {
+                if let Err(e) = st.config.scenario() {
+                    prop_assert!(false, "{text:?} gave an invalid scenario: {e}");
+                }
+                let again = persist::decode(&persist::encode(&st));
+                prop_assert_eq!(again, Ok(st));
+            }
+            Err(e) => {
+                prop_assert!(!e.is_empty());
+                prop_assert!(!e.contains('\n'), "{e}");
+            }
+        }
+    }
+}
+
+/// Found by `tests/fuzz.sh` at 100000 cases: a speed with more digits than the URL writes read
+/// back as a different state.
+#[test]
+fn a_speed_with_many_digits_reads_back_as_the_same_state() {
+    let (st, ignored) = UrlState::from_query("speed=1.3663744226760304");
+    assert!(ignored.is_empty(), "{ignored:?}");
+    assert_eq!(st.speed, 1.366);
+    assert_eq!(UrlState::from_query(&st.to_query()).0, st);
 }

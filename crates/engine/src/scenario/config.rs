@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::bounds::{self, check_size, check_whole};
+use super::messages::show_number;
 use super::serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
 use super::workload::{CacheConfig, CodeConfig, NodesConfig, PodsConfig};
 use super::ScenarioError;
@@ -306,7 +308,8 @@ impl Default for ControllerConfig {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClientConfig {
-    /// Client-side QPS; absent ⇒ the profile's (seed: 20, modern: off); negative ⇒ off.
+    /// Client-side QPS; absent ⇒ the profile's (seed: 20, modern: off); 0 ⇒ client-go's default
+    /// 5; negative ⇒ off; else at least [`MIN_CLIENT_QPS`].
     pub qps: Option<f64>,
     /// Client-side burst; absent ⇒ the profile's (seed: 30).
     pub burst: Option<u32>,
@@ -341,7 +344,8 @@ pub struct ApiServerConfig {
     pub max_requests_in_flight: u32,
     /// `--max-mutating-requests-inflight` (legacy mode).
     pub max_mutating_requests_in_flight: u32,
-    /// Writes etcd commits per second; further writes wait their turn (0 ⇒ unlimited).
+    /// Writes etcd commits per second; further writes wait their turn (0 ⇒ unlimited, else at
+    /// least [`MIN_ETCD_WRITES_PER_SECOND`]).
     pub etcd_writes_per_second: f64,
     /// Delay from a write to its watch event reaching a watcher.
     #[serde(with = "duration_str")]
@@ -461,6 +465,10 @@ pub enum ActionKind {
 pub const MAX_OBJECTS: u32 = 200_000;
 /// Largest worker count.
 pub const MAX_WORKERS: u32 = 1_000;
+/// Slowest client-side QPS other than 0 (the default) or negative (off): one request in 1000 s.
+pub const MIN_CLIENT_QPS: f64 = 0.001;
+/// Slowest etcd write rate other than 0 (unlimited): one write in 1000 s.
+pub const MIN_ETCD_WRITES_PER_SECOND: f64 = 0.001;
 /// Longest scenario duration.
 pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 
@@ -471,12 +479,8 @@ fn range_err(field: &str, allowed: &str, got: impl std::fmt::Display) -> Scenari
     }
 }
 
-fn check_u32(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), ScenarioError> {
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(range_err(field, &format!("from {lo} to {hi}"), v))
-    }
+fn check_u32(field: &str, v: u32) -> Result<(), ScenarioError> {
+    check_whole(field, u64::from(v))
 }
 
 fn check_duration(field: &str, d: Duration, max: Duration) -> Result<(), ScenarioError> {
@@ -492,8 +496,16 @@ fn check_duration(field: &str, d: Duration, max: Duration) -> Result<(), Scenari
 }
 
 impl Scenario {
-    /// Checks every range; the error names the field and the allowed range.
+    /// Checks every range; the error names the field and the allowed range, on one line (a
+    /// control character the user wrote is shown escaped).
     pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.validate_all().map_err(|e| ScenarioError {
+            field: super::messages::escaped(&e.field),
+            message: super::messages::escaped(&e.message),
+        })
+    }
+
+    fn validate_all(&self) -> Result<(), ScenarioError> {
         if self.name.is_empty()
             || !self
                 .name
@@ -531,15 +543,12 @@ impl Scenario {
                     ));
                 }
             }
+            if let Some(count) = a.count {
+                check_u32(&format!("actions[{i}].count"), count)?;
+            }
             if a.action == ActionKind::SetMemoryLimit {
                 let limit = a.memory_limit.unwrap_or(0);
-                if !(16 * 1024 * 1024..=1024 * 1024 * 1024 * 1024).contains(&limit) {
-                    return Err(range_err(
-                        &format!("actions[{i}].memory_limit"),
-                        "from 16Mi to 1024Gi for set_memory_limit",
-                        limit,
-                    ));
-                }
+                check_size(&format!("actions[{i}].memory_limit"), limit)?;
             }
         }
         self.code.validate()?;
@@ -560,15 +569,9 @@ impl Scenario {
 
     fn validate_objects(&self) -> Result<(), ScenarioError> {
         let o = &self.objects;
-        check_u32("objects.count", o.count, 0, MAX_OBJECTS)?;
-        check_u32("objects.namespaces", o.namespaces, 1, 10_000)?;
-        if !(256..=16 * 1024 * 1024).contains(&o.size_bytes) {
-            return Err(range_err(
-                "objects.size_bytes",
-                "from 256 to 16Mi",
-                o.size_bytes,
-            ));
-        }
+        check_u32("objects.count", o.count)?;
+        check_u32("objects.namespaces", o.namespaces)?;
+        check_size("objects.size_bytes", o.size_bytes)?;
         if !self
             .crd
             .kind
@@ -613,7 +616,7 @@ impl Scenario {
 
     fn validate_controller(&self) -> Result<(), ScenarioError> {
         let c = &self.controller;
-        check_u32("controller.workers", c.workers, 1, MAX_WORKERS)?;
+        check_u32("controller.workers", c.workers)?;
         let max_cost = Duration::from_secs(1);
         check_duration(
             "controller.informer_cost_per_kib",
@@ -639,24 +642,21 @@ impl Scenario {
 
     fn validate_client(&self) -> Result<(), ScenarioError> {
         if let Some(qps) = self.client.qps {
-            if !qps.is_finite() || qps > 1e6 {
-                return Err(range_err(
-                    "client.qps",
-                    "a number up to 1000000 (negative turns the limiter off)",
-                    qps,
-                ));
+            let slow = qps > 0.0 && qps < MIN_CLIENT_QPS;
+            if !qps.is_finite() || qps > 1e6 || slow {
+                return Err(bounds::out_of_range("client.qps", show_number(qps)));
             }
         }
         if let Some(burst) = self.client.burst {
-            check_u32("client.burst", burst, 1, 10_000_000)?;
+            check_u32("client.burst", burst)?;
         }
         Ok(())
     }
 
     fn validate_apiserver(&self) -> Result<(), ScenarioError> {
         let a = &self.apiserver;
-        check_u32("apiserver.seats", a.seats, 1, 100_000)?;
-        check_u32("apiserver.queue_capacity", a.queue_capacity, 0, 1_000_000)?;
+        check_u32("apiserver.seats", a.seats)?;
+        check_u32("apiserver.queue_capacity", a.queue_capacity)?;
         if a.queue_wait < Duration::from_millis(1) || a.queue_wait > Duration::from_secs(60) {
             return Err(range_err(
                 "apiserver.queue_wait",
@@ -664,25 +664,15 @@ impl Scenario {
                 super::units::format_duration(a.queue_wait),
             ));
         }
-        check_u32(
-            "apiserver.max_requests_in_flight",
-            a.max_requests_in_flight,
-            1,
-            100_000,
-        )?;
+        check_u32("apiserver.max_requests_in_flight", a.max_requests_in_flight)?;
         check_u32(
             "apiserver.max_mutating_requests_in_flight",
             a.max_mutating_requests_in_flight,
-            1,
-            100_000,
         )?;
-        if !(0.0..=1e7).contains(&a.etcd_writes_per_second) {
-            let allowed = "from 0 (unlimited) to 10000000";
-            return Err(range_err(
-                "apiserver.etcd_writes_per_second",
-                allowed,
-                a.etcd_writes_per_second,
-            ));
+        let etcd = a.etcd_writes_per_second;
+        if etcd != 0.0 && !(MIN_ETCD_WRITES_PER_SECOND..=1e7).contains(&etcd) {
+            let field = "apiserver.etcd_writes_per_second";
+            return Err(bounds::out_of_range(field, show_number(etcd)));
         }
         check_duration(
             "apiserver.watch_latency",
@@ -699,25 +689,14 @@ impl Scenario {
 
     fn validate_process(&self) -> Result<(), ScenarioError> {
         let p = &self.process;
-        check_u32("process.gogc", p.gogc, 0, 10_000)?;
+        check_u32("process.gogc", p.gogc)?;
         if let Some(limit) = p.memory_limit {
-            if !(16 * 1024 * 1024..=1024 * 1024 * 1024 * 1024).contains(&limit) {
-                return Err(range_err(
-                    "process.memory_limit",
-                    "from 16Mi to 1024Gi",
-                    limit,
-                ));
-            }
+            check_size("process.memory_limit", limit)?;
         }
         if let Some(limit) = p.gomemlimit {
-            if !(1024 * 1024..=1024 * 1024 * 1024 * 1024).contains(&limit) {
-                return Err(range_err("process.gomemlimit", "from 1Mi to 1024Gi", limit));
-            }
+            check_size("process.gomemlimit", limit)?;
         }
-        if p.baseline > 4 * 1024 * 1024 * 1024 {
-            return Err(range_err("process.baseline", "at most 4Gi", p.baseline));
-        }
-        Ok(())
+        check_size("process.baseline", p.baseline)
     }
 
     /// The informer queue in effect (the file's choice, else the profile's).

@@ -4,7 +4,9 @@
 //! the field (`controller.workers`) and what is allowed. `--set key=value` overrides are applied to
 //! the parsed document before it is checked, so they are validated exactly like the file.
 
+pub mod bounds;
 mod config;
+pub mod messages;
 pub mod myths;
 pub mod presets;
 mod serde_units;
@@ -67,21 +69,34 @@ pub fn parse(text: &str, sets: &[(String, String)]) -> Result<Scenario, Scenario
             message,
         });
     }
-    let mut doc: toml::Table = text.parse().map_err(|e: toml::de::Error| ScenarioError {
-        field: String::new(),
-        message: one_line(&e.to_string()),
-    })?;
+    let mut doc: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| syntax_error(text, &e))?;
     for (key, value) in sets {
         set_path(&mut doc, key, value)?;
     }
-    let scenario = from_table(doc)?;
-    scenario.validate()?;
+    let scenario = from_table(&doc, sets)?;
+    scenario.validate().map_err(|e| as_typed(e, sets))?;
     Ok(scenario)
 }
 
+/// A range error about a `--set` field shows the value as it was typed (`1e-300`, `32Gi`).
 #[cfg(feature = "toml")]
-fn from_table(doc: toml::Table) -> Result<Scenario, ScenarioError> {
-    let text = toml::to_string(&doc).map_err(|e| ScenarioError {
+fn as_typed(mut e: ScenarioError, sets: &[(String, String)]) -> ScenarioError {
+    let typed = sets.iter().rev().find(|(k, _)| *k == e.field);
+    if let (Some((_, value)), Some(at)) = (typed, e.message.rfind(" (got ")) {
+        if e.message.ends_with(')') {
+            e.message = format!("{} (got {value})", &e.message[..at]);
+        }
+    }
+    e
+}
+
+/// Reads the document; an error names the field and says what it accepts, showing the value as
+/// the user wrote it (a `--set` value verbatim).
+#[cfg(feature = "toml")]
+fn from_table(doc: &toml::Table, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+    let text = toml::to_string(doc).map_err(|e| ScenarioError {
         field: String::new(),
         message: e.to_string(),
     })?;
@@ -92,11 +107,34 @@ fn from_table(doc: toml::Table) -> Result<Scenario, ScenarioError> {
     serde_path_to_error::deserialize(de).map_err(|e| {
         let field = e.path().to_string();
         let field = if field == "." { String::new() } else { field };
+        let got = sets
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == field)
+            .map(|(_, v)| v.clone())
+            .or_else(|| messages::value_at(doc, &field));
+        let message = clean_message(&e.into_inner().to_string());
         ScenarioError {
-            field,
-            message: clean_message(&e.into_inner().to_string()),
+            message: messages::escaped(&messages::in_user_words(&field, &message, got)),
+            field: messages::escaped(&field),
         }
     })
+}
+
+/// A TOML syntax error as `line 3, column 7: <what>`, without an excerpt of the file.
+#[cfg(feature = "toml")]
+fn syntax_error(text: &str, e: &toml::de::Error) -> ScenarioError {
+    let at = e.span().map_or(0, |s| s.start).min(text.len());
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    ScenarioError {
+        field: String::new(),
+        message: format!(
+            "line {line}, column {column}: {}",
+            messages::escaped(&one_line(e.message()))
+        ),
+    }
 }
 
 /// The message of a toml error without its source excerpt.

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::bounds::{check_size, check_whole};
 use super::serde_units::{bytes_str, duration_str};
 use super::ScenarioError;
 
@@ -278,27 +279,9 @@ impl CodeConfig {
 impl PodsConfig {
     /// Bounds, and that the owned Pods fit in `count` and their namespaces in `namespaces`.
     pub fn validate(&self, objects: u32, object_namespaces: u32) -> Result<(), ScenarioError> {
-        in_range(
-            "pods.count",
-            u64::from(self.count),
-            0,
-            u64::from(MAX_PODS),
-            "from 0 to 500000",
-        )?;
-        in_range(
-            "pods.namespaces",
-            u64::from(self.namespaces),
-            1,
-            10_000,
-            "from 1 to 10000",
-        )?;
-        in_range(
-            "pods.per_object",
-            u64::from(self.per_object),
-            0,
-            100,
-            "from 0 to 100",
-        )?;
+        check_whole("pods.count", u64::from(self.count))?;
+        check_whole("pods.namespaces", u64::from(self.namespaces))?;
+        check_whole("pods.per_object", u64::from(self.per_object))?;
         let owned = u64::from(objects) * u64::from(self.per_object);
         if owned > u64::from(self.count) {
             return Err(err(
@@ -318,13 +301,7 @@ impl PodsConfig {
                 ),
             ));
         }
-        in_range(
-            "pods.size_bytes",
-            self.size_bytes,
-            256,
-            2 * MI,
-            "from 256 to 2Mi",
-        )?;
+        check_size("pods.size_bytes", self.size_bytes)?;
         in_range(
             "pods.metadata_size_bytes",
             self.metadata_size_bytes,
@@ -400,20 +377,8 @@ impl PodsConfig {
 impl NodesConfig {
     /// Bounds.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        in_range(
-            "nodes.count",
-            u64::from(self.count),
-            0,
-            1000,
-            "from 0 to 1000",
-        )?;
-        in_range(
-            "nodes.memory_capacity",
-            self.memory_capacity,
-            256 * MI,
-            4096 * GI,
-            "from 256Mi to 4096Gi",
-        )?;
+        check_whole("nodes.count", u64::from(self.count))?;
+        check_size("nodes.memory_capacity", self.memory_capacity)?;
         in_range(
             "nodes.other_usage",
             self.other_usage,
