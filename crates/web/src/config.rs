@@ -10,6 +10,7 @@ use flywheel_engine::scenario::{presets, Profile, Scenario, ScenarioError};
 
 use crate::i18n::Lang;
 use crate::params::{spec, PARAMS};
+use crate::reasons::Reason;
 
 /// The preset shown when the URL names none.
 pub const DEFAULT_PRESET: &str = "flywheel";
@@ -168,7 +169,7 @@ pub fn verb_name(w: WriteVerb) -> &'static str {
         .map_or("update", |(_, n, _)| n)
 }
 
-/// Parses [`variant_to_str`]'s form; `Err` names the first unknown token.
+/// Parses [`variant_to_str`]'s form; `Err` holds the first unknown token.
 pub fn variant_from_str(s: &str) -> Result<Variant, String> {
     let mut v = Variant {
         status_subresource: false,
@@ -185,7 +186,7 @@ pub fn variant_from_str(s: &str) -> Result<Variant, String> {
             "ts" => v.timestamp = true,
             other => match WRITE_VERBS.iter().find(|(_, n, _)| *n == other) {
                 Some((w, _, _)) => v.write = *w,
-                None => return Err(format!("unknown fix '{other}'")),
+                None => return Err(other.to_owned()),
             },
         }
     }
@@ -230,14 +231,14 @@ impl Default for UrlState {
 pub struct Ignored {
     /// The parameter's name.
     pub key: String,
-    /// Why (in English; the notice prefixes a translated label).
-    pub reason: String,
+    /// Why.
+    pub reason: Reason,
 }
 
-fn ignored(key: &str, reason: impl Into<String>) -> Ignored {
+fn ignored(key: &str, reason: Reason) -> Ignored {
     Ignored {
         key: key.to_owned(),
-        reason: reason.into(),
+        reason,
     }
 }
 
@@ -260,7 +261,7 @@ impl UrlState {
             if presets::exists(&name) {
                 st.config = RunConfig::preset(&name);
             } else {
-                bad.push(ignored("preset", format!("unknown preset '{name}'")));
+                bad.push(ignored("preset", Reason::UnknownPreset(name)));
             }
         }
         st.read_run(&get, &mut bad);
@@ -270,7 +271,7 @@ impl UrlState {
         ];
         for (k, _) in &pairs {
             if !known.contains(&k.as_str()) && spec(k).is_none() {
-                bad.push(ignored(k, "unknown parameter"));
+                bad.push(ignored(k, Reason::UnknownParameter));
             }
         }
         (st, bad)
@@ -280,58 +281,63 @@ impl UrlState {
         if let Some(v) = get("v") {
             match variant_from_str(v) {
                 Ok(v) => self.config.variant = v,
-                Err(e) => bad.push(ignored("v", e)),
+                Err(e) => bad.push(ignored("v", Reason::UnknownFix(e))),
             }
         }
         if let Some(v) = get("b") {
             match variant_from_str(v) {
                 Ok(v) => self.compare = Some(v),
-                Err(e) => bad.push(ignored("b", e)),
+                Err(e) => bad.push(ignored("b", Reason::UnknownFix(e))),
             }
         }
         if let Some(p) = get("profile") {
             match Profile::parse(p) {
                 Ok(p) => self.config.profile = p,
-                Err(e) => bad.push(ignored("profile", e)),
+                Err(_) => bad.push(ignored("profile", Reason::UnknownProfile(p.to_owned()))),
             }
         }
         if let Some(s) = get("seed") {
-            match s.parse::<u64>() {
+            match Reason::whole_number(s) {
                 Ok(s) => self.config.seed = s,
-                Err(_) => bad.push(ignored("seed", format!("'{s}' is not a whole number ≥ 0"))),
+                Err(why) => bad.push(ignored("seed", why)),
             }
         }
         for p in PARAMS {
             let Some(raw) = get(p.key) else { continue };
-            match raw.parse::<f64>() {
+            match Reason::number_in(raw, p.min, p.max) {
                 Ok(v) if p.accepts(v) => {
                     self.config.params.insert(p.key.to_owned(), v);
                 }
-                _ => bad.push(ignored(
+                Ok(_) => bad.push(ignored(
                     p.key,
-                    format!("'{raw}' is outside {} to {}", p.min, p.max),
+                    Reason::OutOfRange {
+                        raw: raw.to_owned(),
+                        min: trim_float(p.min),
+                        max: trim_float(p.max),
+                    },
                 )),
+                Err(why) => bad.push(ignored(p.key, why)),
             }
         }
     }
 
     fn read_view<'a>(&mut self, get: &impl Fn(&str) -> Option<&'a str>, bad: &mut Vec<Ignored>) {
         if let Some(s) = get("speed") {
-            match s.parse::<f64>() {
-                Ok(v) if (MIN_SPEED..=MAX_SPEED).contains(&v) => self.speed = v,
-                _ => bad.push(ignored("speed", format!("'{s}' is outside 0.1 to 10000"))),
+            match Reason::number_in(s, MIN_SPEED, MAX_SPEED) {
+                Ok(v) => self.speed = v,
+                Err(why) => bad.push(ignored("speed", why)),
             }
         }
         if let Some(l) = get("lang") {
             match Lang::parse(l) {
                 Some(l) => self.lang = Some(l),
-                None => bad.push(ignored("lang", format!("unknown language '{l}' (en, zh)"))),
+                None => bad.push(ignored("lang", Reason::UnknownLang(l.to_owned()))),
             }
         }
         if let Some(t) = get("theme") {
             match Theme::parse(t) {
                 Some(t) => self.theme = t,
-                None => bad.push(ignored("theme", format!("unknown theme '{t}'"))),
+                None => bad.push(ignored("theme", Reason::UnknownTheme(t.to_owned()))),
             }
         }
         self.embed = flag(get("embed"), "embed", bad);
@@ -390,7 +396,7 @@ fn flag(raw: Option<&str>, key: &str, bad: &mut Vec<Ignored>) -> bool {
         None | Some("0") | Some("false") => false,
         Some("1") | Some("true") | Some("") => true,
         Some(other) => {
-            bad.push(ignored(key, format!("'{other}' is not 0 or 1")));
+            bad.push(ignored(key, Reason::NotAFlag(other.to_owned())));
             false
         }
     }

@@ -17,6 +17,7 @@ pub mod panic;
 pub mod params;
 pub mod persist;
 pub mod pipeline_draw;
+pub mod reasons;
 pub mod sim;
 pub mod state;
 pub mod theme;

@@ -10,6 +10,7 @@ use yew::Reducible;
 use crate::config::{Ignored, RunConfig, Theme, UrlState, MAX_SPEED, MIN_SPEED};
 use crate::i18n::Lang;
 use crate::params::spec;
+use crate::reasons::Reason;
 
 /// The panel shown under the charts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,9 +36,9 @@ pub enum Notice {
     /// The scenario rejected a setting.
     Invalid(String),
     /// The stored settings were unreadable and set aside (why).
-    StoredSetAside(String),
+    StoredSetAside(Reason),
     /// An imported settings file was refused (why).
-    ImportFailed(String),
+    ImportFailed(Reason),
 }
 
 /// The page's state.
