@@ -137,6 +137,11 @@ messages! {
     Help => "Keyboard shortcuts", "键盘快捷键";
     KeySpace => "play / pause", "播放 / 暂停";
     KeyRight => "step one event (pauses)", "单步执行一个事件（会暂停）";
+    KeyN => "step to the next Reconcile (pauses)", "单步执行到下一次 Reconcile（会暂停）";
+    KeyW => "step to the next write the API server handles (pauses)", "单步执行到 API server 处理的下一次写入（会暂停）";
+    KeyTabs => "on the tab bar: previous / next panel, first / last", "在标签栏上：上一个 / 下一个面板，第一个 / 最后一个";
+    StepReconcile => "Next Reconcile", "下一次 Reconcile";
+    StepWrite => "Next write", "下一次写入";
     KeyPlusMinus => "faster / slower", "加速 / 减速";
     KeyR => "reset the run", "重置运行";
     KeyQuestion => "this help", "显示本帮助";
@@ -210,6 +215,7 @@ messages! {
     WaitingForCacheSync => "waiting for cache sync", "等待缓存同步";
     CrashLoop => "CrashLoopBackOff", "CrashLoopBackOff";
     SkipToContent => "Skip to the pipeline", "跳到处理管线";
+    Panels => "Panels", "面板";
 }
 
 /// Formats a speed as `0.1×`, `10×`, `10 000×`.

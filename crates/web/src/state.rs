@@ -11,6 +11,7 @@ use crate::config::{Ignored, RunConfig, Theme, UrlState, MAX_SPEED, MIN_SPEED};
 use crate::i18n::Lang;
 use crate::params::spec;
 use crate::reasons::Reason;
+use crate::stepping::StepReport;
 
 /// The panel shown under the charts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,6 +69,8 @@ pub struct AppState {
     pub notices: Vec<Notice>,
     /// "Copied" feedback on the copy-link button.
     pub copied: bool,
+    /// What the last step did (shown while paused).
+    pub step_note: Option<StepReport>,
 }
 
 impl AppState {
@@ -86,6 +89,7 @@ impl AppState {
             tab: Tab::Explain,
             notices: ignored.into_iter().map(Notice::Ignored).collect(),
             copied: false,
+            step_note: None,
         }
     }
 }
@@ -165,6 +169,8 @@ pub enum Action {
     Dismiss(usize),
     /// The link was copied.
     Copied(bool),
+    /// A step ran (the run pauses and the line says what the step did).
+    Stepped(StepReport),
     /// Settings imported from a file (the page's embed flags stay).
     ImportSettings(UrlState),
 }
@@ -177,7 +183,14 @@ impl Reducible for AppState {
         match action {
             Action::Frame => s.frame += 1,
             Action::Finished => s.playing = false,
-            Action::TogglePlay => s.playing = !s.playing,
+            Action::TogglePlay => {
+                s.playing = !s.playing;
+                s.step_note = None;
+            }
+            Action::Stepped(report) => {
+                s.playing = false;
+                s.step_note = Some(report);
+            }
             Action::Pause => s.playing = false,
             Action::SetSpeed(v) => s.url.speed = v.clamp(MIN_SPEED, MAX_SPEED),
             Action::StepSpeed(up) => s.url.speed = step_speed(s.url.speed, up),
@@ -228,6 +241,7 @@ impl AppState {
     fn restart(&mut self) {
         self.epoch += 1;
         self.frame += 1;
+        self.step_note = None;
     }
 
     fn set_param(&mut self, key: String, v: f64) {

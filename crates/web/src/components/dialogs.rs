@@ -33,6 +33,9 @@ pub fn help_overlay() -> Html {
     let keys = [
         ("Space", Msg::KeySpace),
         ("→", Msg::KeyRight),
+        ("n", Msg::KeyN),
+        ("w", Msg::KeyW),
+        ("← → Home End", Msg::KeyTabs),
         ("+ / −", Msg::KeyPlusMinus),
         ("r", Msg::KeyR),
         ("?", Msg::KeyQuestion),

@@ -133,7 +133,7 @@ pub fn pipelines() -> Html {
                 let (x, y) = ((f64::from(e.client_x()) - rect.left()) * k, (f64::from(e.client_y()) - rect.top()) * k);
                 let key = ctx.engine.borrow().as_ref().and_then(|en| {
                     let lane = if i == 0 { Some(&en.a) } else { en.b.as_ref() };
-                    lane.and_then(|l| pipeline_draw::hit(l, x, y, web::now_ms()))
+                    lane.and_then(|l| pipeline_draw::hit(l, x, y, ctx.live.borrow().anim_ms))
                 });
                 if let Some(k) = key {
                     ctx.dispatch(Action::SetSide(i));

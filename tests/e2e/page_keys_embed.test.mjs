@@ -1,0 +1,187 @@
+// The page by keyboard, paused and stepped, embedded, in 简体中文, and its error messages: the tab
+// bar as WAI-ARIA tabs, the shortcuts only outside controls, a pause that keeps the pipeline as it
+// was, steps to the next Reconcile or write with one line saying what they did, the embed dialog
+// and its snippet, no English left in zh-CN, and refusals that say what is wrong.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openSite } from './harness.mjs';
+
+let site;
+before(async () => {
+  site = await openSite();
+  // Records every string the page draws on a canvas (the pipeline and the charts), so the
+  // language test can read them. Injected by the browser driver, outside the page's CSP.
+  await site.page.context().addInitScript(() => {
+    window.__drawn = new Set();
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+      if (window.__drawn.size < 20000) window.__drawn.add(String(text));
+      return fill.call(this, text, ...rest);
+    };
+  });
+});
+after(async () => {
+  await site?.close();
+});
+
+async function open(query, viewport = { width: 1280, height: 720 }) {
+  await site.page.setViewportSize(viewport);
+  await site.page.goto(`${site.url}${query}`);
+  await site.page.waitForSelector('#pipeline-a');
+}
+
+const clock = () => site.page.$eval('#clock', (el) => Number(el.dataset.seconds));
+const focused = () => site.page.evaluate(() => document.activeElement?.id ?? '');
+const selectedTab = () => site.page.$eval('[role="tab"][aria-selected="true"]', (el) => el.id);
+
+function noProblems() {
+  assert.deepEqual(site.problems, [], 'no console error, page error or off-origin request');
+  site.problems.length = 0;
+}
+
+/** Pauses a freshly opened full page at simulated time 0 (reset keeps it paused). */
+async function pausedAtZero() {
+  const { page } = site;
+  await page.click('#play');
+  await page.click('#reset');
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) === 0);
+}
+
+test('the tabs are one Tab stop moved by ←/→, Home and End, and → there leaves the run alone', async () => {
+  await open('?preset=flywheel&speed=10');
+  const { page } = site;
+  await pausedAtZero();
+  const t0 = await clock();
+  // only the selected tab is in the Tab order
+  const stops = await page.$$eval('[role="tab"]', (els) => els.map((e) => e.getAttribute('tabindex')));
+  assert.deepEqual(stops, ['0', '-1', '-1', '-1', '-1']);
+  await page.focus('#tab-explain');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-code');
+  assert.equal(await focused(), 'tab-code', 'focus follows the selected tab');
+  await page.keyboard.press('End');
+  assert.equal(await selectedTab(), 'tab-myths');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-explain', '→ wraps around');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await selectedTab(), 'tab-myths');
+  await page.keyboard.press('Home');
+  assert.equal(await selectedTab(), 'tab-explain');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await selectedTab(), 'tab-inspect');
+  assert.equal(await page.getAttribute('#tabpanel', 'aria-labelledby'), 'tab-inspect');
+  // Tab from the tab bar goes into the panel, Shift+Tab comes back to the selected tab
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'tabpanel');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(), 'tab-inspect');
+  assert.equal(await clock(), t0, 'no arrow on the tab bar stepped the simulation');
+  assert.equal(await page.$('#step-note'), null);
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+  // the speed slider keeps its arrows; outside a control → steps as before
+  await page.focus('#speed');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await clock(), t0, '→ on the slider moves the slider');
+  await page.focus('#tab-inspect');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false', 'Space on a tab does not play');
+  await page.click('h1');
+  for (let i = 0; i < 60 && (await clock()) === t0; i++) await page.keyboard.press('ArrowRight');
+  assert.ok((await clock()) > t0, '→ outside the controls steps');
+  noProblems();
+});
+
+/** A hash of the pipeline canvas's pixels and how many of them are the loop edge's orange. */
+async function pipelinePixels() {
+  return site.page.$eval('#pipeline-a', (c) => {
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    let hash = 0;
+    let orange = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      hash = (hash * 31 + data[i] + 3 * data[i + 1] + 7 * data[i + 2]) >>> 0;
+      if (Math.abs(data[i] - 0xe6) < 12 && Math.abs(data[i + 1] - 0x9f) < 12 && data[i + 2] < 40) orange++;
+    }
+    return { hash, orange };
+  });
+}
+
+test('pausing keeps the last frame: the tokens and the glowing loop edge stay as they were', async () => {
+  await open('?preset=flywheel&speed=20&theme=light');
+  const { page } = site;
+  await page.waitForFunction(() => Number(document.querySelector('#stat-loop-a')?.dataset.value) > 10);
+  await page.click('#play');
+  await page.waitForTimeout(200);
+  const paused = await pipelinePixels();
+  assert.ok(paused.orange > 200, `the loop edge glows orange when paused (${paused.orange} px)`);
+  await page.waitForTimeout(2000);
+  const later = await pipelinePixels();
+  assert.equal(later.orange, paused.orange, 'the loop edge keeps its glow');
+  assert.equal(later.hash, paused.hash, 'the paused pipeline is drawn exactly as it was');
+  await site.screenshot('page1-paused-1280');
+  noProblems();
+});
+
+test('step to the next Reconcile and the next write, by key and by button, each says what it did', async () => {
+  await open('?preset=flywheel&speed=10');
+  const { page } = site;
+  await pausedAtZero();
+  await page.click('h1');
+  await page.keyboard.press('n');
+  await page.waitForSelector('#step-note');
+  const first = await page.textContent('#step-note');
+  assert.match(first, /^Stepped \d+ events, 00:00\.000 → \d\d:\d\d\.\d{3} · worker \d+ starts Reconcile ns-\d+\/demo-\d+$/);
+  assert.ok(Number(await page.getAttribute('#step-note', 'data-events')) > 5, 'several events lead to the first Reconcile');
+  const afterReconcile = await clock();
+  assert.ok(afterReconcile > 0);
+  await page.keyboard.press('w');
+  await page.waitForFunction(() => /answers PUT/.test(document.querySelector('#step-note').textContent));
+  assert.match(await page.textContent('#step-note'), /the API server answers PUT ns-\d+\/demo-\d+ with 200$/);
+  assert.ok((await clock()) > afterReconcile, 'the write comes after the Reconcile');
+  await page.click('#step-reconcile');
+  await page.waitForFunction(() => /starts Reconcile/.test(document.querySelector('#step-note').textContent));
+  await page.click('#step-write');
+  await page.waitForFunction(() => /answers PUT/.test(document.querySelector('#step-note').textContent));
+  await page.click('#step');
+  assert.equal(await page.getAttribute('#step-note', 'data-events'), '1', 'Step is one engine event');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false', 'stepping keeps the run paused');
+  await site.screenshot('page1-stepped-1280');
+  // the note names the step in 中文 too, and goes away when the run plays again
+  await page.click('#lang');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await page.click('h1');
+  await page.keyboard.press('n');
+  await page.waitForFunction(() => document.querySelector('#step-note')?.textContent.startsWith('单步：'));
+  assert.match(await page.textContent('#step-note'), /开始 Reconcile/);
+  await site.screenshot('page1-stepped-1280-zh');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => !document.querySelector('#step-note'));
+  await page.click('#lang');
+  noProblems();
+});
+
+test('a seed too large, a speed that is no number and a binary settings file are each named for what they are', async () => {
+  await open('?preset=flywheel&seed=99999999999999999999999&speed=abc&objects=lots');
+  const { page } = site;
+  const notice = (param) => page.textContent(`#notices .notice[data-param="${param}"] span`);
+  assert.match(await notice('seed'), /'99999999999999999999999' is too large \(the largest is 18446744073709551615\)/);
+  assert.match(await notice('speed'), /'abc' is not a number/);
+  assert.match(await notice('objects'), /'lots' is not a number/);
+  // a PNG picked as a settings file: described, its bytes not echoed
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe]);
+  await page.setInputFiles('#import-settings', { name: 'flywheel-settings.txt', mimeType: 'text/plain', buffer: png });
+  await page.waitForSelector('#notices .notice[data-param="import"]');
+  const imported = await notice('import');
+  assert.match(imported, /not a settings file: it holds binary data, not text/);
+  assert.doesNotMatch(imported, /[\u0000-\u0008\u000e-\u001f\ufffd]|PNG/, `no bytes echoed: ${JSON.stringify(imported)}`);
+  await site.screenshot('page1-notices-1280');
+  // the same in 中文
+  await open('?preset=flywheel&seed=99999999999999999999999&speed=abc&lang=zh');
+  assert.match(await notice('seed'), /太大（最大为 18446744073709551615）/);
+  assert.match(await notice('speed'), /'abc' 不是数字/);
+  await page.setInputFiles('#import-settings', { name: 'x.txt', mimeType: 'text/plain', buffer: png });
+  await page.waitForSelector('#notices .notice[data-param="import"]');
+  assert.match(await notice('import'), /二进制数据/);
+  await site.screenshot('page1-notices-1280-zh');
+  noProblems();
+});
