@@ -185,3 +185,84 @@ test('a seed too large, a speed that is no number and a binary settings file are
   await site.screenshot('page1-notices-1280-zh');
   noProblems();
 });
+
+test('the embed dialog names its buttons for what they copy and sizes its snippet to the layout it embeds', async () => {
+  await open('?preset=flywheel&speed=50&b=sub.status-patch.pred.guard.ts');
+  const { page } = site;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
+  await page.click('#embed-button');
+  await page.waitForSelector('#embed-dialog');
+  assert.equal((await page.textContent('#copy-snippet')).trim(), 'Copy embed code');
+  assert.equal((await page.textContent('#copy-permalink')).trim(), 'Copy permalink');
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  await page.click('#copy-permalink');
+  assert.equal(await clipboard(), await page.inputValue('#permalink'), 'Copy permalink copies the permalink');
+  assert.equal((await page.textContent('#copy-permalink')).trim(), 'Copied');
+  await page.click('#copy-snippet');
+  assert.equal(await clipboard(), await page.inputValue('#embed-snippet'), 'Copy embed code copies the snippet');
+  assert.match(await clipboard(), /^<iframe src="[^"]+embed=1/);
+  await site.screenshot('page1-embed-dialog-1280');
+  // one snippet per width, with and without a panel
+  const snippets = [];
+  for (const width of ['640', '800', '1280']) {
+    for (const tab of ['', 'code']) {
+      await page.selectOption('#embed-width', width);
+      await page.selectOption('#embed-tab', tab);
+      snippets.push(await page.inputValue('#embed-snippet'));
+    }
+  }
+  await page.keyboard.press('Escape');
+  for (const snippet of snippets) {
+    const src = snippet.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&');
+    const width = Number(snippet.match(/width="(\d+)"/)[1]);
+    const height = Number(snippet.match(/height="(\d+)"/)[1]);
+    assert.match(snippet, /title="Flywheel: The death flywheel — A: r\.Update, no \/status · B: \/status \+ Status\(\)\.Patch \+ predicate \+ guard"/);
+    await open(src.replace(/^https?:\/\/[^/]+\/docs\/flywheel\//, ''), { width, height });
+    await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 20);
+    const used = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(used <= height, `${width} px${src.includes('tab=') ? ' with a panel' : ''}: the page (${used} px) fits the frame's ${height} px`);
+    assert.ok(height - used < 80, `${width} px: the frame (${height} px) is not much taller than the page (${used} px)`);
+    assert.equal(await page.textContent('#embed-caption .embed-title'), 'The death flywheel · flywheel');
+    assert.equal(await page.textContent('#embed-caption .embed-sides'),
+      'A: r.Update, no /status  ·  B: /status + Status().Patch + predicate + guard');
+    if (src.includes('tab=code')) {
+      assert.equal(await selectedTab(), 'tab-code');
+      assert.ok(await page.isVisible('#go-code'), 'the panel asked for is shown');
+    } else {
+      assert.equal(await page.$('.tabs'), null, 'no panel unless one is asked for');
+    }
+    await site.screenshot(`page1-embed-compare-${width}${src.includes('tab=') ? '-code' : ''}`);
+  }
+  noProblems();
+});
+
+test('tab= opens a panel, the chosen panel goes into the permalink, and a bad one is named', async () => {
+  await open('?preset=flywheel&tab=myths');
+  const { page } = site;
+  assert.equal(await selectedTab(), 'tab-myths');
+  assert.ok(await page.isVisible('.myths'));
+  await page.click('#tab-log');
+  await page.waitForFunction(() => location.search.includes('tab=log'));
+  assert.match(await page.getAttribute('#copy-link', 'data-href'), /tab=log/);
+  await open('?preset=flywheel&tab=graphs');
+  assert.match(await page.textContent('#notices .notice[data-param="tab"] span'),
+    /unknown tab 'graphs' \(explain, code, inspect, log, myths\)/);
+  assert.equal(await selectedTab(), 'tab-explain');
+  noProblems();
+});
+
+test('the README documents every URL parameter, every setting key and every key of the keyboard', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { ROOT } = await import('./harness.mjs');
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const params = fs.readFileSync(path.join(ROOT, 'crates/web/src/params.rs'), 'utf8');
+  const settingKeys = [...params.matchAll(/key: "([a-z]+)"/g)].map((m) => m[1]);
+  assert.ok(settingKeys.length >= 19, settingKeys.join());
+  for (const key of ['preset', 'v', 'b', 'profile', 'seed', 'speed', 'lang', 'theme', 'tab', 'embed', 'autoplay', ...settingKeys]) {
+    assert.match(readme, new RegExp(`^\\| \`${key}\` \\|`, 'm'), `the README has a row for ${key}=`);
+  }
+  for (const key of ['Space', '→', '`n`', '`w`', '`+` / `−`', '`r`', '`?`', 'Esc', '← / → / Home / End']) {
+    assert.ok(readme.includes(`| ${key} |`), `the README's keyboard table has ${key}`);
+  }
+});

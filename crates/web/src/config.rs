@@ -11,6 +11,7 @@ use flywheel_engine::scenario::{presets, Profile, Scenario, ScenarioError};
 use crate::i18n::Lang;
 use crate::params::{spec, PARAMS};
 use crate::reasons::Reason;
+use crate::state::Tab;
 
 /// The preset shown when the URL names none.
 pub const DEFAULT_PRESET: &str = "flywheel";
@@ -210,6 +211,8 @@ pub struct UrlState {
     pub embed: bool,
     /// Start playing on load (embeds only; the full page always starts playing).
     pub autoplay: bool,
+    /// The panel opened (`tab=`); an embed shows it under its charts, and none when absent.
+    pub tab: Option<Tab>,
 }
 
 impl Default for UrlState {
@@ -222,6 +225,7 @@ impl Default for UrlState {
             theme: Theme::Auto,
             embed: false,
             autoplay: false,
+            tab: None,
         }
     }
 }
@@ -268,6 +272,7 @@ impl UrlState {
         st.read_view(&get, &mut bad);
         let known = [
             "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
+            "tab",
         ];
         for (k, _) in &pairs {
             if !known.contains(&k.as_str()) && spec(k).is_none() {
@@ -340,6 +345,12 @@ impl UrlState {
                 None => bad.push(ignored("theme", Reason::UnknownTheme(t.to_owned()))),
             }
         }
+        if let Some(t) = get("tab") {
+            match Tab::parse(t) {
+                Some(t) => self.tab = Some(t),
+                None => bad.push(ignored("tab", Reason::UnknownTab(t.to_owned()))),
+            }
+        }
         self.embed = flag(get("embed"), "embed", bad);
         self.autoplay = flag(get("autoplay"), "autoplay", bad);
     }
@@ -377,6 +388,9 @@ impl UrlState {
         }
         if self.theme != Theme::Auto {
             q.push(("theme".into(), self.theme.as_str().into()));
+        }
+        if let Some(t) = self.tab {
+            q.push(("tab".into(), t.as_str().into()));
         }
         if self.embed {
             q.push(("embed".into(), "1".into()));
@@ -483,6 +497,7 @@ mod tests {
         st.speed = 250.0;
         st.lang = Some(Lang::Zh);
         st.theme = Theme::Dark;
+        st.tab = Some(Tab::Myths);
         let (back, bad) = UrlState::from_query(&st.to_query());
         assert_eq!(bad, vec![]);
         assert_eq!(back, st);

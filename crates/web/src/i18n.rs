@@ -128,7 +128,11 @@ messages! {
     ThemeAuto => "auto", "自动";
     ThemeLight => "light", "浅色";
     ThemeDark => "dark", "深色";
-    CopyLink => "Copy link", "复制链接";
+    CopyPermalink => "Copy permalink", "复制永久链接";
+    CopyEmbedCode => "Copy embed code", "复制嵌入代码";
+    EmbedWidth => "Width", "宽度";
+    EmbedPanel => "Panel under the charts", "图表下方的面板";
+    EmbedNoPanel => "none", "无";
     Copied => "Copied", "已复制";
     Embed => "Embed", "嵌入";
     EmbedHint => "Paste this into your documentation:", "将以下代码粘贴到文档中：";

@@ -9,6 +9,7 @@ pub mod chart;
 pub mod chart_data;
 pub mod components;
 pub mod config;
+pub mod embed_size;
 pub mod i18n;
 pub mod incident_params;
 pub mod keys;
@@ -24,6 +25,7 @@ pub mod state;
 pub mod stepping;
 pub mod theme;
 pub mod tokens;
+pub mod variant_words;
 pub mod web;
 
 use wasm_bindgen::prelude::*;

@@ -29,6 +29,27 @@ pub enum Tab {
     Myths,
 }
 
+impl Tab {
+    /// Every tab, in the tab bar's order.
+    pub const ALL: [Tab; 5] = [Tab::Explain, Tab::Code, Tab::Inspect, Tab::Log, Tab::Myths];
+
+    /// The name in the URL (`tab=`) and in the tab's element id (`tab-…`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tab::Explain => "explain",
+            Tab::Code => "code",
+            Tab::Inspect => "inspect",
+            Tab::Log => "log",
+            Tab::Myths => "myths",
+        }
+    }
+
+    /// Parses [`Tab::as_str`]'s names.
+    pub fn parse(s: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
 /// A message shown above the page until dismissed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
@@ -79,6 +100,7 @@ impl AppState {
         AppState {
             lang: url.lang.unwrap_or(browser_lang),
             playing: !url.embed || url.autoplay,
+            tab: url.tab.unwrap_or_default(),
             url,
             epoch: 0,
             frame: 0,
@@ -86,7 +108,6 @@ impl AppState {
             embed_dialog: false,
             selected: None,
             side: 0,
-            tab: Tab::Explain,
             notices: ignored.into_iter().map(Notice::Ignored).collect(),
             copied: false,
             step_note: None,
@@ -268,9 +289,9 @@ impl AppState {
             }
             Action::Select(key) => {
                 self.selected = Some(key);
-                self.tab = Tab::Inspect;
+                self.show_tab(Tab::Inspect);
             }
-            Action::SetTab(t) => self.tab = t,
+            Action::SetTab(t) => self.show_tab(t),
             Action::SetSide(side) => self.side = side.min(1),
             Action::Notify(n) if !self.notices.contains(&n) => self.notices.push(n),
             Action::Dismiss(i) if i < self.notices.len() => {
@@ -279,6 +300,12 @@ impl AppState {
             Action::Copied(c) => self.copied = c,
             _ => {}
         }
+    }
+
+    /// Shows panel `t`; the URL carries it so a permalink opens the same panel.
+    fn show_tab(&mut self, t: Tab) {
+        self.tab = t;
+        self.url.tab = Some(t);
     }
 
     /// The theme in effect, given whether the system prefers dark.

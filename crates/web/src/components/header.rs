@@ -45,7 +45,7 @@ pub fn header() -> Html {
             </div>
             <nav class="actions" aria-label="page">
                 <button id="copy-link" data-href={link} onclick={copy}>
-                    { if s.copied { Msg::Copied.text(lang) } else { Msg::CopyLink.text(lang) } }
+                    { if s.copied { Msg::Copied.text(lang) } else { Msg::CopyPermalink.text(lang) } }
                 </button>
                 <button id="embed-button" onclick={on(Action::ToggleEmbedDialog)}>{ Msg::Embed.text(lang) }</button>
                 <button id="theme" onclick={on(Action::CycleTheme)} title={Msg::Theme.text(lang)}>

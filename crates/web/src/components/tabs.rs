@@ -14,19 +14,21 @@ use super::use_ctx;
 use crate::i18n::Msg;
 use crate::state::{Action, Tab};
 
-/// The tabs in order, with their element ids' suffixes and labels.
-pub const TABS: [(Tab, &str, Msg); 5] = [
-    (Tab::Explain, "explain", Msg::Explain),
-    (Tab::Code, "code", Msg::Code),
-    (Tab::Inspect, "inspect", Msg::Inspect),
-    (Tab::Log, "log", Msg::EventLog),
-    (Tab::Myths, "myths", Msg::Myths),
-];
+/// A tab's label.
+pub fn label(t: Tab) -> Msg {
+    match t {
+        Tab::Explain => Msg::Explain,
+        Tab::Code => Msg::Code,
+        Tab::Inspect => Msg::Inspect,
+        Tab::Log => Msg::EventLog,
+        Tab::Myths => Msg::Myths,
+    }
+}
 
 /// The tab a key moves to from `current` (`None`: the key is not the tab bar's).
 pub fn tab_for_key(current: Tab, key: &str) -> Option<Tab> {
-    let i = TABS.iter().position(|(t, _, _)| *t == current).unwrap_or(0);
-    let n = TABS.len();
+    let i = Tab::ALL.iter().position(|t| *t == current).unwrap_or(0);
+    let n = Tab::ALL.len();
     let j = match key {
         "ArrowRight" | "Right" => (i + 1) % n,
         "ArrowLeft" | "Left" => (i + n - 1) % n,
@@ -34,15 +36,11 @@ pub fn tab_for_key(current: Tab, key: &str) -> Option<Tab> {
         "End" => n - 1,
         _ => return None,
     };
-    Some(TABS[j].0)
+    Some(Tab::ALL[j])
 }
 
 fn tab_id(t: Tab) -> String {
-    let id = TABS
-        .iter()
-        .find(|(x, _, _)| *x == t)
-        .map_or("explain", |x| x.1);
-    format!("tab-{id}")
+    format!("tab-{}", t.as_str())
 }
 
 /// The tabbed panel.
@@ -85,7 +83,7 @@ pub fn tabs() -> Html {
     html! {
         <section class="tabs">
             <div role="tablist" aria-label={Msg::Panels.text(lang)} onkeydown={on_key}>
-                { for TABS.iter().map(|(t, id, label)| tab(*t, id, *label)) }
+                { for Tab::ALL.iter().map(|t| tab(*t, t.as_str(), label(*t))) }
             </div>
             <div role="tabpanel" id="tabpanel" class="tabpanel" tabindex="0"
                 aria-labelledby={tab_id(s.tab)}>
