@@ -77,6 +77,7 @@ test('the tabs are one Tab stop moved by ←/→, Home and End, and → there le
   await page.keyboard.press('Shift+Tab');
   assert.equal(await focused(), 'tab-inspect');
   assert.equal(await clock(), t0, 'no arrow on the tab bar stepped the simulation');
+  await site.screenshot('page1-tabs-1280');
   assert.equal(await page.$('#step-note'), null);
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
   // the speed slider keeps its arrows; outside a control → steps as before
@@ -89,6 +90,11 @@ test('the tabs are one Tab stop moved by ←/→, Home and End, and → there le
   await page.click('h1');
   for (let i = 0; i < 60 && (await clock()) === t0; i++) await page.keyboard.press('ArrowRight');
   assert.ok((await clock()) > t0, '→ outside the controls steps');
+  await open('?preset=flywheel&speed=10', { width: 390, height: 844 });
+  await page.click('#play');
+  await page.click('#step-reconcile');
+  await page.waitForSelector('#step-note');
+  await site.screenshot('page1-stepped-390');
   noProblems();
 });
 
@@ -265,4 +271,118 @@ test('the README documents every URL parameter, every setting key and every key 
   for (const key of ['Space', '→', '`n`', '`w`', '`+` / `−`', '`r`', '`?`', 'Esc', '← / → / Home / End']) {
     assert.ok(readme.includes(`| ${key} |`), `the README's keyboard table has ${key}`);
   }
+});
+
+/**
+ * Words that stay English in 简体中文 because they are names from the code (Kubernetes kinds,
+ * client-go and controller-runtime parts, Go calls) or units; anything else in Latin letters
+ * must be an identifier (camelCase, ALLCAPS, or with `_ . / ( ) -` or digits) or a preset name.
+ */
+const CODE_WORDS = new Set([
+  'operator', 'informer', 'watch', 'predicate', 'handler', 'worker', 'workqueue', 'key', 'spec',
+  'status', 'generation', 'etcd', 'kubectl', 'delta', 'goroutine', 'finalizer', 'server', 'controller',
+  'Reflector', 'Indexer', 'Reconcile', 'Pod', 'Node', 'Flywheel', 'Kubernetes', 'Go', 'Update', 'List',
+  'Stop', 'Terminating', 'Pending', 'Burstable', 'Patch', 'Get', 'Now', 'Time', 'Watch',
+  'ms', 's', 'p99', 'k8s', 'seed', 'modern', 'auto', 'light', 'dark', 'en', 'zh', 'explain', 'code',
+  'inspect', 'log', 'myths', 'px', 'Mi', 'Gi', 'us', 'k',
+  // client-go, controller-runtime and kubelet names the narrations and myth cards use as they are
+  'listener', 'indexer', 'customresource', 'Store', 'Replace', 'manager', 'scheduler', 'kubelet',
+  'cgroup', 'request', 'limit', 'priority', 'Guaranteed', 'condition', 'owner', 'context', 'defer',
+  // Go and kernel terms kept in Chinese technical writing, and values of code.* fields
+  'kill', 'killer', 'heap', 'profile', 'safe', 'counts',
+]);
+
+function englishWords(text, presetNames) {
+  const bad = [];
+  // what the user typed, quoted back in a notice, is theirs
+  const own = text.replace(/'[^']*'/g, ' ');
+  for (const [token] of own.matchAll(/[A-Za-z][A-Za-z0-9_.\-/()+]*/g)) {
+    const t = token.replace(/[.()]+$/, '');
+    if (!t) continue;
+    if (/[0-9_./()+\-]/.test(t)) continue; // identifiers, metric names, units, preset names
+    if (t === t.toUpperCase()) continue; // acronyms, verbs, A and B
+    if (/[A-Z]/.test(t.slice(1))) continue; // camelCase
+    if (CODE_WORDS.has(t) || presetNames.has(t)) continue;
+    bad.push(t);
+  }
+  return bad;
+}
+
+/** Every text a user can see or hear on the page: DOM text outside code, labels, canvas text. */
+async function visibleTexts(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const skip = (el) => el.closest('pre, code, kbd, [lang="en"], [translate="no"], script, style, noscript');
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement && !skip(n.parentElement) && n.textContent.trim()) out.push(n.textContent.trim());
+    }
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt], [aria-valuetext]')) {
+      if (skip(el)) continue;
+      for (const a of ['aria-label', 'title', 'placeholder', 'alt', 'aria-valuetext']) {
+        const v = el.getAttribute(a);
+        if (v) out.push(v);
+      }
+    }
+    for (const t of window.__drawn ?? []) out.push(t);
+    return out;
+  });
+}
+
+test('简体中文: every preset renders without English words outside code identifiers and metric names', async () => {
+  await open('?preset=flywheel&lang=zh');
+  const { page } = site;
+  const presets = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
+  const names = new Set(presets);
+  const found = new Map();
+  const check = async (where) => {
+    for (const text of await visibleTexts(page)) {
+      for (const w of englishWords(text, names)) {
+        if (!found.has(w)) found.set(w, `${where}: ${text.slice(0, 120)}`);
+      }
+    }
+  };
+  for (const [i, name] of presets.entries()) {
+    const compare = i % 4 === 0 ? '&b=sub.status-patch.pred.guard.ts' : '';
+    await open(`?preset=${encodeURIComponent(name)}&lang=zh&speed=100${compare}`);
+    await page.evaluate(() => window.__drawn?.clear());
+    await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 3, null, { timeout: 20000 });
+    await page.waitForTimeout(600);
+    await check(name);
+    if (i % 3 === 0) {
+      for (const tab of ['code', 'inspect', 'log', 'myths']) {
+        await page.click(`#tab-${tab}`);
+        await check(`${name} ${tab}`);
+      }
+      await page.click('#embed-button');
+      await check(`${name} embed dialog`);
+      await page.keyboard.press('Escape');
+      await page.click('h1');
+      await page.keyboard.press('?');
+      await check(`${name} help`);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('n');
+      await page.waitForSelector('#step-note');
+      await check(`${name} step`);
+    }
+  }
+  await open('?preset=flywheel&lang=zh&seed=99999999999999999999999&speed=abc&tab=nope&zzz=1&embed=1&autoplay=1');
+  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 2);
+  await check('notices, embed');
+  await site.screenshot('page1-zh-embed-notices');
+  await open('?preset=seed-000-incident&lang=zh&speed=200');
+  await page.waitForTimeout(3000);
+  await site.screenshot('page1-zh-1280');
+  await open('?preset=flywheel&lang=zh&speed=50&b=sub.status-patch.pred.guard.ts');
+  await page.waitForTimeout(3000);
+  await site.screenshot('page1-zh-compare-1280');
+  await open('?preset=flywheel&lang=zh&speed=50&embed=1&autoplay=1&b=sub.status-patch.pred.guard.ts', { width: 800, height: 971 });
+  await page.waitForTimeout(3000);
+  await site.screenshot('page1-zh-embed-compare-800');
+  await open('?preset=flywheel&lang=zh&speed=50', { width: 390, height: 844 });
+  await page.waitForTimeout(2000);
+  await site.screenshot('page1-zh-390');
+  const report = [...found].map(([w, where]) => `${w}  ← ${where}`).join('\n');
+  assert.equal(found.size, 0, `English words in zh-CN:\n${report}`);
+  noProblems();
 });

@@ -19,6 +19,7 @@ pub mod panic;
 pub mod params;
 pub mod persist;
 pub mod pipeline_draw;
+pub mod pipeline_words;
 pub mod reasons;
 pub mod sim;
 pub mod state;

@@ -49,7 +49,7 @@ pub fn layout() -> Html {
             </div>
             <footer class="footer">
                 { format!("Flywheel {} · ", crate::version()) }
-                <span>{ "client-go · controller-runtime · kube-apiserver, simulated" }</span>
+                <span>{ Msg::Footer.text(lang) }</span>
             </footer>
             if s.help { <HelpOverlay /> }
             if s.embed_dialog { <EmbedDialog /> }
