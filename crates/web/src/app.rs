@@ -18,6 +18,7 @@ use crate::persist;
 use crate::pipeline_draw::{self, DrawCtx};
 use crate::sim::Engine;
 use crate::state::{Action, AppState, Notice};
+use crate::stepping::StepTarget;
 use crate::theme::{DARK, LIGHT};
 use crate::web;
 
@@ -27,6 +28,11 @@ pub const FRAME_BUDGET_MS: f64 = 9.0;
 pub const MAX_FRAME_MS: f64 = 100.0;
 /// Counters and charts refresh at most this often (ms).
 pub const REFRESH_MS: f64 = 100.0;
+/// How far a step moves the pipeline's animation (ms): the step's tokens show halfway along
+/// their edges, and the tokens already there move on a little.
+pub const STEP_ANIM_MS: f64 = 350.0;
+/// Wall-clock ms one step may spend looking for its target before it reports where it got.
+pub const STEP_BUDGET_MS: f64 = 400.0;
 
 /// The engine, shared outside the components.
 pub type EngineCell = Rc<RefCell<Option<Engine>>>;
@@ -40,6 +46,9 @@ pub struct Live {
     lang: Lang,
     motion: bool,
     dirty: bool,
+    /// The pipeline animation's clock (ms): it runs with the simulation and stands still while
+    /// paused, so a paused pipeline keeps its tokens and its loop edge as they were.
+    pub anim_ms: f64,
     /// The speed the loop achieves (written by the loop, read by the control bar).
     pub pace: Pace,
 }
@@ -69,13 +78,23 @@ impl Ctx {
         self.state.dispatch(a);
     }
 
-    /// Handles one event on every run and pauses.
-    pub fn step(&self) {
-        if let Some(e) = self.engine.borrow_mut().as_mut() {
-            e.step();
+    /// Pauses and steps the run shown to `target` (one event, the next Reconcile, the next
+    /// write); the step's tokens appear on the paused pipeline and a line says what it did.
+    pub fn step(&self, target: StepTarget) {
+        let side = self.state.side;
+        let report = self.engine.borrow_mut().as_mut().map(|e| {
+            let start = web::now_ms();
+            let r = e.step_to(side, target, &mut || web::now_ms() - start > STEP_BUDGET_MS);
+            let mut live = self.live.borrow_mut();
+            e.ingest(live.anim_ms, live.motion);
+            live.anim_ms += STEP_ANIM_MS;
+            live.dirty = true;
+            r
+        });
+        match report {
+            Some(r) => self.dispatch(Action::Stepped(r)),
+            None => self.dispatch(Action::Pause),
         }
-        self.live.borrow_mut().dirty = true;
-        self.dispatch(Action::Pause);
     }
 
     /// Whether the theme in effect is dark.
@@ -181,6 +200,13 @@ fn frame(ctx: &Ctx, ts: f64, timing: &RefCell<(Option<f64>, f64)>) {
     let (last, last_refresh) = *timing.borrow();
     let wall_ms = last.map_or(0.0, |l| (ts - l).max(0.0));
     let dt = wall_ms.min(MAX_FRAME_MS);
+    let anim = {
+        let mut l = ctx.live.borrow_mut();
+        if live.playing {
+            l.anim_ms += dt;
+        }
+        l.anim_ms
+    };
     let mut finished = false;
     if let Some(engine) = ctx.engine.borrow_mut().as_mut() {
         if live.playing && !engine.is_finished() {
@@ -198,8 +224,8 @@ fn frame(ctx: &Ctx, ts: f64, timing: &RefCell<(Option<f64>, f64)>) {
         } else {
             ctx.live.borrow_mut().pace.reset();
         }
-        engine.ingest(ts, live.motion);
-        draw_pipes(ctx, engine, &live, ts);
+        engine.ingest(anim, live.motion);
+        draw_pipes(ctx, engine, &live, anim);
     }
     let refresh = (live.playing || live.dirty) && ts - last_refresh >= REFRESH_MS;
     *timing.borrow_mut() = (Some(ts), if refresh { ts } else { last_refresh });
@@ -240,7 +266,7 @@ fn draw_pipes(ctx: &Ctx, engine: &Engine, live: &Live, ts: f64) {
     }
 }
 
-/// Space, →, + / −, r, ?, Escape.
+/// Space, →, n, w, + / −, r, ?, Escape — each only when the focused control does not use it.
 #[hook]
 fn use_keyboard(ctx: &Ctx) {
     let ctx = ctx.clone();
@@ -257,15 +283,23 @@ fn use_keyboard(ctx: &Ctx) {
 }
 
 fn on_key(ctx: &Ctx, e: &KeyboardEvent) {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() || web::typing_in_field(e) {
+    if e.ctrl_key()
+        || e.meta_key()
+        || e.alt_key()
+        || e.default_prevented()
+        || web::key_owned_by_focus(e)
+    {
         return;
     }
+    let step = |target| {
+        ctx.step(target);
+        None
+    };
     let action = match e.key().as_str() {
-        " " | "Spacebar" if !web::on_button(e) => Some(Action::TogglePlay),
-        "ArrowRight" => {
-            ctx.step();
-            None
-        }
+        " " | "Spacebar" => Some(Action::TogglePlay),
+        "ArrowRight" | "Right" => step(StepTarget::Event),
+        "n" | "N" => step(StepTarget::Reconcile),
+        "w" | "W" => step(StepTarget::Write),
         "+" | "=" => Some(Action::StepSpeed(true)),
         "-" | "_" => Some(Action::StepSpeed(false)),
         "r" | "R" => Some(Action::Reset),

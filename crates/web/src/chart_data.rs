@@ -296,16 +296,19 @@ pub fn build(kind: ChartKind, engine: &Engine, lang: Lang, p: &Palette) -> Chart
     let y1 = nice_max(max_y(&bl.lines, false).max(limit_max) * 1.05);
     let y2 = nice_max(max_y(&bl.lines, true) * 1.05);
     let has2 = bl.lines.iter().any(|l| l.secondary);
+    let zh = lang == Lang::Zh;
     let (title, units) = match kind {
         ChartKind::Memory => ("MiB", ("", "")),
         ChartKind::Requests => ("req/s", ("", "")),
+        ChartKind::Queue if zh => ("项 · adds/s →", ("", "/s")),
         ChartKind::Queue => ("items · adds/s →", ("", "/s")),
+        ChartKind::Reconcile if zh => ("Reconcile/s · p99 →", ("", "s")),
         ChartKind::Reconcile => ("reconciles/s · p99 →", ("", "s")),
     };
-    let ab = if engine.b.is_some() {
-        " — A solid, B dashed"
-    } else {
-        ""
+    let ab = match (engine.b.is_some(), zh) {
+        (false, _) => "",
+        (true, true) => " — A 实线，B 虚线",
+        (true, false) => " — A solid, B dashed",
     };
     ChartSpec {
         title: format!("{} ({title}){ab}", kind.label().text(lang)),

@@ -10,6 +10,8 @@ use flywheel_engine::scenario::{presets, Profile, Scenario, ScenarioError};
 
 use crate::i18n::Lang;
 use crate::params::{spec, PARAMS};
+use crate::reasons::Reason;
+use crate::state::Tab;
 
 /// The preset shown when the URL names none.
 pub const DEFAULT_PRESET: &str = "flywheel";
@@ -168,7 +170,7 @@ pub fn verb_name(w: WriteVerb) -> &'static str {
         .map_or("update", |(_, n, _)| n)
 }
 
-/// Parses [`variant_to_str`]'s form; `Err` names the first unknown token.
+/// Parses [`variant_to_str`]'s form; `Err` holds the first unknown token.
 pub fn variant_from_str(s: &str) -> Result<Variant, String> {
     let mut v = Variant {
         status_subresource: false,
@@ -185,7 +187,7 @@ pub fn variant_from_str(s: &str) -> Result<Variant, String> {
             "ts" => v.timestamp = true,
             other => match WRITE_VERBS.iter().find(|(_, n, _)| *n == other) {
                 Some((w, _, _)) => v.write = *w,
-                None => return Err(format!("unknown fix '{other}'")),
+                None => return Err(other.to_owned()),
             },
         }
     }
@@ -209,6 +211,8 @@ pub struct UrlState {
     pub embed: bool,
     /// Start playing on load (embeds only; the full page always starts playing).
     pub autoplay: bool,
+    /// The panel opened (`tab=`); an embed shows it under its charts, and none when absent.
+    pub tab: Option<Tab>,
 }
 
 impl Default for UrlState {
@@ -221,6 +225,7 @@ impl Default for UrlState {
             theme: Theme::Auto,
             embed: false,
             autoplay: false,
+            tab: None,
         }
     }
 }
@@ -230,14 +235,14 @@ impl Default for UrlState {
 pub struct Ignored {
     /// The parameter's name.
     pub key: String,
-    /// Why (in English; the notice prefixes a translated label).
-    pub reason: String,
+    /// Why.
+    pub reason: Reason,
 }
 
-fn ignored(key: &str, reason: impl Into<String>) -> Ignored {
+fn ignored(key: &str, reason: Reason) -> Ignored {
     Ignored {
         key: key.to_owned(),
-        reason: reason.into(),
+        reason,
     }
 }
 
@@ -260,17 +265,18 @@ impl UrlState {
             if presets::exists(&name) {
                 st.config = RunConfig::preset(&name);
             } else {
-                bad.push(ignored("preset", format!("unknown preset '{name}'")));
+                bad.push(ignored("preset", Reason::UnknownPreset(name)));
             }
         }
         st.read_run(&get, &mut bad);
         st.read_view(&get, &mut bad);
         let known = [
             "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
+            "tab",
         ];
         for (k, _) in &pairs {
             if !known.contains(&k.as_str()) && spec(k).is_none() {
-                bad.push(ignored(k, "unknown parameter"));
+                bad.push(ignored(k, Reason::UnknownParameter));
             }
         }
         (st, bad)
@@ -280,67 +286,69 @@ impl UrlState {
         if let Some(v) = get("v") {
             match variant_from_str(v) {
                 Ok(v) => self.config.variant = v,
-                Err(e) => bad.push(ignored("v", e)),
+                Err(e) => bad.push(ignored("v", Reason::UnknownFix(e))),
             }
         }
         if let Some(v) = get("b") {
             match variant_from_str(v) {
                 Ok(v) => self.compare = Some(v),
-                Err(e) => bad.push(ignored("b", e)),
+                Err(e) => bad.push(ignored("b", Reason::UnknownFix(e))),
             }
         }
         if let Some(p) = get("profile") {
             match Profile::parse(p) {
                 Ok(p) => self.config.profile = p,
-                Err(e) => bad.push(ignored("profile", e)),
+                Err(_) => bad.push(ignored("profile", Reason::UnknownProfile(p.to_owned()))),
             }
         }
         if let Some(s) = get("seed") {
-            match s.parse::<u64>() {
+            match Reason::whole_number(s) {
                 Ok(s) => self.config.seed = s,
-                Err(_) => bad.push(ignored("seed", format!("'{s}' is not a whole number ≥ 0"))),
+                Err(why) => bad.push(ignored("seed", why)),
             }
         }
         for p in PARAMS {
             let Some(raw) = get(p.key) else { continue };
-            match raw.parse::<f64>() {
+            match Reason::number_in(raw, p.min, p.max) {
                 Ok(v) if p.accepts(v) => {
                     // The engine's validation is the gate, with its message, as for a file.
                     let mut config = self.config.clone();
                     config.params.insert(p.key.to_owned(), v);
                     match config.scenario() {
                         Ok(_) => self.config = config,
-                        Err(e) => bad.push(ignored(p.key, e.to_string())),
+                        Err(e) => bad.push(ignored(p.key, Reason::Refused(e.to_string()))),
                     }
                 }
-                _ => bad.push(ignored(p.key, p.refusal(raw))),
+                Ok(_) => bad.push(ignored(p.key, Reason::Refused(p.refusal(raw)))),
+                Err(why) => bad.push(ignored(p.key, why)),
             }
         }
     }
 
     fn read_view<'a>(&mut self, get: &impl Fn(&str) -> Option<&'a str>, bad: &mut Vec<Ignored>) {
         if let Some(s) = get("speed") {
-            match s.parse::<f64>() {
+            match Reason::number_in(s, MIN_SPEED, MAX_SPEED) {
                 // kept at the precision the URL writes ([`trim_float`]), so it reads back equal
-                Ok(v) if (MIN_SPEED..=MAX_SPEED).contains(&v) => {
-                    self.speed = (v * 1000.0).round() / 1000.0;
-                }
-                _ => bad.push(ignored(
-                    "speed",
-                    format!("must be a number from 0.1 to 10000 (got {s})"),
-                )),
+                Ok(v) => self.speed = (v * 1000.0).round() / 1000.0,
+                Err(why) => bad.push(ignored("speed", why)),
             }
         }
         if let Some(l) = get("lang") {
             match Lang::parse(l) {
                 Some(l) => self.lang = Some(l),
-                None => bad.push(ignored("lang", format!("unknown language '{l}' (en, zh)"))),
+                None => bad.push(ignored("lang", Reason::UnknownLang(l.to_owned()))),
             }
         }
         if let Some(t) = get("theme") {
             match Theme::parse(t) {
                 Some(t) => self.theme = t,
-                None => bad.push(ignored("theme", format!("unknown theme '{t}'"))),
+                None => bad.push(ignored("theme", Reason::UnknownTheme(t.to_owned()))),
+            }
+        }
+        if let Some(t) = get("tab") {
+            match Tab::parse(t) {
+                Some(t) => self.tab = Some(t),
+                None => bad.push(ignored("tab", Reason::UnknownTab(t.to_owned()))),
             }
         }
         self.embed = flag(get("embed"), "embed", bad);
@@ -381,6 +389,9 @@ impl UrlState {
         if self.theme != Theme::Auto {
             q.push(("theme".into(), self.theme.as_str().into()));
         }
+        if let Some(t) = self.tab {
+            q.push(("tab".into(), t.as_str().into()));
+        }
         if self.embed {
             q.push(("embed".into(), "1".into()));
         }
@@ -399,7 +410,7 @@ fn flag(raw: Option<&str>, key: &str, bad: &mut Vec<Ignored>) -> bool {
         None | Some("0") | Some("false") => false,
         Some("1") | Some("true") | Some("") => true,
         Some(other) => {
-            bad.push(ignored(key, format!("'{other}' is not 0 or 1")));
+            bad.push(ignored(key, Reason::NotAFlag(other.to_owned())));
             false
         }
     }
@@ -486,6 +497,7 @@ mod tests {
         st.speed = 250.0;
         st.lang = Some(Lang::Zh);
         st.theme = Theme::Dark;
+        st.tab = Some(Tab::Myths);
         let (back, bad) = UrlState::from_query(&st.to_query());
         assert_eq!(bad, vec![]);
         assert_eq!(back, st);
@@ -518,13 +530,13 @@ mod tests {
     #[test]
     fn a_bad_slider_value_is_named_in_the_words_the_engine_uses() {
         let (_, bad) = UrlState::from_query("workers=1.5&etcd=NaN&objects=abc");
-        let reasons: Vec<_> = bad.iter().map(|b| b.reason.as_str()).collect();
+        let reasons: Vec<_> = bad.iter().map(|b| b.reason.text(Lang::En)).collect();
         assert_eq!(
             reasons,
             [
-                "must be a whole number from 1 to 5000 (got abc)",
+                "'abc' is not a number",
                 "must be a whole number from 1 to 64 (got 1.5)",
-                "must be a whole number from 0 to 5000 (got NaN)",
+                "'NaN' is not a number",
             ]
         );
     }

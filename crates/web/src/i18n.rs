@@ -108,8 +108,8 @@ messages! {
     ObjectSize => "Object size", "对象大小";
     MemoryLimit => "Memory limit", "内存上限";
     Profile => "Version profile", "版本配置";
-    ProfileSeed => "seed (k8s 1.28, client-go 0.27)", "seed (k8s 1.28, client-go 0.27)";
-    ProfileModern => "modern (k8s 1.36, client-go 0.36)", "modern (k8s 1.36, client-go 0.36)";
+    ProfileSeed => "seed (k8s 1.28, client-go 0.27)", "种子（k8s 1.28，client-go 0.27）";
+    ProfileModern => "modern (k8s 1.36, client-go 0.36)", "现代（k8s 1.36，client-go 0.36）";
     Off => "off", "关闭";
     NoLimit => "none", "无";
     Play => "Play", "播放";
@@ -128,7 +128,11 @@ messages! {
     ThemeAuto => "auto", "自动";
     ThemeLight => "light", "浅色";
     ThemeDark => "dark", "深色";
-    CopyLink => "Copy link", "复制链接";
+    CopyPermalink => "Copy permalink", "复制永久链接";
+    CopyEmbedCode => "Copy embed code", "复制嵌入代码";
+    EmbedWidth => "Width", "宽度";
+    EmbedPanel => "Panel under the charts", "图表下方的面板";
+    EmbedNoPanel => "none", "无";
     Copied => "Copied", "已复制";
     Embed => "Embed", "嵌入";
     EmbedHint => "Paste this into your documentation:", "将以下代码粘贴到文档中：";
@@ -137,6 +141,11 @@ messages! {
     Help => "Keyboard shortcuts", "键盘快捷键";
     KeySpace => "play / pause", "播放 / 暂停";
     KeyRight => "step one event (pauses)", "单步执行一个事件（会暂停）";
+    KeyN => "step to the next Reconcile (pauses)", "单步执行到下一次 Reconcile（会暂停）";
+    KeyW => "step to the next write the API server handles (pauses)", "单步执行到 API server 处理的下一次写入（会暂停）";
+    KeyTabs => "on the tab bar: previous / next panel, first / last", "在标签栏上：上一个 / 下一个面板，第一个 / 最后一个";
+    StepReconcile => "Next Reconcile", "下一次 Reconcile";
+    StepWrite => "Next write", "下一次写入";
     KeyPlusMinus => "faster / slower", "加速 / 减速";
     KeyR => "reset the run", "重置运行";
     KeyQuestion => "this help", "显示本帮助";
@@ -157,10 +166,10 @@ messages! {
     ChartReconcile => "Reconciles", "Reconcile";
     Seconds => "time (s)", "时间（秒）";
     Code => "Code", "代码";
-    CodeHint => "Highlighted lines differ from the seed's broken reconciler.", "高亮行与 seed 中有问题的 reconciler 不同。";
+    CodeHint => "Highlighted lines differ from the seed's broken reconciler.", "高亮行是相对种子文章中有问题的 Reconcile 代码改动过的行。";
     Inspect => "Inspect", "检查对象";
     InspectHint => "Click an object (or a token in the pipeline) to see it as kubectl get -o yaml prints it.",
-        "点击一个对象（或管线中的令牌）即可看到 kubectl get -o yaml 的输出。";
+        "点击一个对象（或管线中的令牌），即可看到它的 YAML，与 kubectl 的输出相同。";
     InspectNothing => "No object yet: press play.", "还没有对象：请按播放。";
     InspectDerived => "The object as the API server stores it; highlighted: changed since its previous version.",
         "API server 中存储的对象；高亮部分为相对上一个版本的变化。";
@@ -210,6 +219,10 @@ messages! {
     WaitingForCacheSync => "waiting for cache sync", "等待缓存同步";
     CrashLoop => "CrashLoopBackOff", "CrashLoopBackOff";
     SkipToContent => "Skip to the pipeline", "跳到处理管线";
+    Panels => "Panels", "面板";
+    PageActions => "Page", "页面";
+    Charts => "Charts", "图表";
+    Footer => "client-go · controller-runtime · kube-apiserver, simulated", "模拟的 client-go · controller-runtime · kube-apiserver";
 }
 
 /// Formats a speed as `0.1×`, `10×`, `10 000×`.
@@ -279,7 +292,7 @@ pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
              resourceVersion 和 generation。operator 自己的 informer 收到这条 MODIFIED 事件，\
              没有 predicate 过滤，key 立刻又回到 workqueue。请求/秒和 Reconcile/秒不会下降，\
              自触发计数无限增长。规则：没有 status 子资源时，CR 作为一个整体文档计版本\
-             （apiextensions-apiserver 的 customresource strategy）。",
+             （apiextensions-apiserver 的 customresource 策略）。",
         ),
         "subresource-only" => (
             "The CRD now has /status and Reconcile writes with Status().Update. Status writes no \

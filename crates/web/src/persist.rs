@@ -8,6 +8,7 @@
 //! mode neither reads nor writes the storage (a docs widget shows what its URL says).
 
 use crate::config::{Ignored, UrlState};
+use crate::reasons::{looks_binary, Reason};
 
 /// The `localStorage` key of the settings.
 pub const STORAGE_KEY: &str = "flywheel.settings";
@@ -30,35 +31,38 @@ pub fn encode(url: &UrlState) -> String {
     format!("{FORMAT}\n{}\n", own.to_query())
 }
 
-/// Reads a stored value or an imported file back; any problem is an error that says what.
-pub fn decode(text: &str) -> Result<UrlState, String> {
+/// Reads a stored value or an imported file back; any problem is an error that says what
+/// (binary data is described, never echoed).
+pub fn decode(text: &str) -> Result<UrlState, Reason> {
     if text.len() > MAX_BYTES {
-        return Err(format!(
-            "more than {MAX_BYTES} bytes ({} bytes)",
-            text.len()
-        ));
+        return Err(Reason::TooManyBytes {
+            bytes: text.len() as u64,
+            max: MAX_BYTES as u64,
+        });
+    }
+    if looks_binary(text) {
+        return Err(Reason::NotText);
     }
     let mut lines = text.lines();
     match lines.next().map(str::trim) {
         Some(FORMAT) => {}
-        Some(other) => {
-            let shown: String = other.chars().take(40).collect();
-            return Err(format!(
-                "expected '{FORMAT}' on the first line (got '{shown}')"
-            ));
-        }
-        None => return Err("empty".to_owned()),
+        Some("") | None if text.trim().is_empty() => return Err(Reason::Empty),
+        Some(other) => return Err(Reason::NoFormatLine(other.to_owned())),
+        None => return Err(Reason::Empty),
     }
     let query = lines.next().unwrap_or_default().trim();
     if lines.any(|l| !l.trim().is_empty()) {
-        return Err("unexpected lines after the settings".to_owned());
+        return Err(Reason::ExtraLines);
     }
     let (url, ignored) = UrlState::from_query(query);
-    if let Some(bad) = ignored.first() {
-        return Err(one_line(&format!("{}: {}", bad.key, bad.reason)));
+    if let Some(bad) = ignored.into_iter().next() {
+        return Err(Reason::Setting {
+            key: one_line(&bad.key),
+            why: Box::new(bad.reason),
+        });
     }
     if url.embed || url.autoplay {
-        return Err("embed settings are not stored".to_owned());
+        return Err(Reason::EmbedNotStored);
     }
     Ok(url)
 }
@@ -85,7 +89,7 @@ pub struct Initial {
     /// URL parameters that were ignored.
     pub ignored: Vec<Ignored>,
     /// Why the stored settings were set aside, if they were.
-    pub corrupt: Option<String>,
+    pub corrupt: Option<Reason>,
     /// Whether the state came from storage.
     pub from_storage: bool,
 }
@@ -193,9 +197,12 @@ mod tests {
     fn a_settings_key_or_value_that_decodes_to_a_line_break_is_named_on_one_line() {
         // Found by tests/fuzz.sh at 100000 cases.
         let e = decode("flywheel-settings/1\n%0a\n").expect_err("unknown key");
-        assert_eq!(e, "\\n: unknown parameter");
+        assert_eq!(e.text(Lang::En), "\\n: unknown parameter");
         let e = decode("flywheel-settings/1\npreset=%0aflywheel\n").expect_err("bad preset");
-        assert_eq!(e, "preset: unknown preset '\\nflywheel'");
+        assert_eq!(
+            e.text(Lang::En),
+            "preset: unknown preset the value (not readable text)"
+        );
     }
 
     #[test]

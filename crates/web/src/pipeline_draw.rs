@@ -6,6 +6,7 @@ use flywheel_engine::scenario::{FifoKind, QueueKind};
 use web_sys::CanvasRenderingContext2d;
 
 use crate::i18n::{Lang, Msg};
+use crate::pipeline_words::{reconcile_result, reflector_state, Word};
 use crate::sim::Lane;
 use crate::theme::Palette;
 use crate::tokens::{Carry, Edge, Token, Tokens};
@@ -180,13 +181,15 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         },
     };
     let label = format!(
-        "operator pod · {state} · {} {} · heap {} / RSS {}{}",
+        "{} · {state} · {} {} · {} {} / RSS {}{}",
+        Word::OperatorPod.text(d.lang),
         s.restarts,
         Msg::Restarts.text(d.lang),
+        Word::Heap.text(d.lang),
         mib(s.heap_bytes),
         mib(s.rss_bytes),
         s.memory_limit_bytes
-            .map(|l| format!(" / limit {}", mib(l)))
+            .map(|l| format!(" / {} {}", Word::Limit.text(d.lang), mib(l)))
             .unwrap_or_default()
     );
     let color = if down { p.vermillion } else { p.muted };
@@ -250,23 +253,18 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let rps = lane.rate_matching("apiserver_request_total", "", 3);
     draw_api(ctx, lane, d, rps);
     let reflector = if op.watching {
-        "watching"
+        Word::Watching.text(d.lang).to_owned()
     } else {
-        op.reflector_state.as_str()
+        reflector_state(&op.reflector_state, d.lang)
     };
-    stage(
-        ctx,
-        REFLECTOR,
-        d,
-        ["Reflector", reflector, &format!("rev {}", s.revision)],
-        false,
-    );
+    let rev = format!("{} {}", Word::Rev.text(d.lang), s.revision);
+    stage(ctx, REFLECTOR, d, ["Reflector", &reflector, &rev], false);
     let fifo = match sc.fifo_kind() {
         FifoKind::DeltaFifo => "DeltaFIFO",
         FifoKind::RealFifo => "RealFIFO",
         FifoKind::AtomicFifo => "RealFIFO (atomic)",
     };
-    let deltas = format!("{} keys · {} deltas", op.fifo_len, op.fifo_deltas);
+    let deltas = Word::KeysDeltas.with(d.lang, &[&op.fifo_len, &op.fifo_deltas]);
     stage(
         ctx,
         FIFO,
@@ -274,7 +272,12 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         [fifo, &deltas, &op.fifo_len.to_string()],
         false,
     );
-    let synced = if op.synced { "synced" } else { "syncing" };
+    let synced = if op.synced {
+        Word::Synced
+    } else {
+        Word::Syncing
+    }
+    .text(d.lang);
     stage(
         ctx,
         INDEXER,
@@ -283,37 +286,39 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         false,
     );
     let preds = if sc.controller.predicates.is_empty() {
-        "no predicate".to_owned()
+        Word::NoPredicate.text(d.lang).to_owned()
     } else {
-        format!("{} predicate(s)", sc.controller.predicates.len())
+        Word::Predicates.with(d.lang, &[&sc.controller.predicates.len()])
     };
-    let buffered = format!("{} buffered", op.handler_buffer);
-    stage(ctx, HANDLERS, d, ["handlers", &preds, &buffered], false);
+    let buffered = Word::Buffered.with(d.lang, &[&op.handler_buffer]);
+    let handlers = Word::Handlers.text(d.lang);
+    stage(ctx, HANDLERS, d, [handlers, &preds, &buffered], false);
     let queue = match sc.queue_kind() {
         QueueKind::Classic => "workqueue",
-        QueueKind::Priority => "priority queue",
+        QueueKind::Priority => Word::PriorityQueue.text(d.lang),
     };
-    let qline = format!("{} queued · {} waiting", op.queue_ready, op.queue_waiting);
-    let qcount = format!("{} processing", op.workers_busy);
+    let qline = Word::QueuedWaiting.with(d.lang, &[&op.queue_ready, &op.queue_waiting]);
+    let qcount = Word::Processing.with(d.lang, &[&op.workers_busy]);
     stage(ctx, QUEUE, d, [queue, &qline, &qcount], false);
     let wl = format!("{}/{}", op.workers_busy, op.workers);
     let concurrency = if op.workers_started || op.incarnation == 0 {
-        "concurrency"
+        Word::Concurrency.text(d.lang)
     } else {
         Msg::WaitingForCacheSync.text(d.lang)
     };
-    stage(ctx, WORKERS, d, ["workers", concurrency, &wl], false);
+    let workers = Word::Workers.text(d.lang);
+    stage(ctx, WORKERS, d, [workers, concurrency, &wl], false);
     let recs = lane.rate(
         "controller_runtime_reconcile_total{controller=\"flywheel\",result=\"success\"}",
         3,
     );
     let last = if lane.last_result.is_empty() {
-        "—"
+        "—".to_owned()
     } else {
-        lane.last_result.as_str()
+        reconcile_result(&lane.last_result, d.lang)
     };
     let rl = format!("{recs:.1}/s");
-    stage(ctx, RECONCILE, d, ["Reconcile", last, &rl], false);
+    stage(ctx, RECONCILE, d, ["Reconcile", &last, &rl], false);
 }
 
 trait OrDefaultOp {
@@ -361,7 +366,7 @@ fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f
     );
     text(
         ctx,
-        "etcd revision",
+        Word::EtcdRevision.text(d.lang),
         cx,
         y + 64.0,
         "11px sans-serif",
@@ -379,7 +384,7 @@ fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f
     );
     text(
         ctx,
-        &format!("{} objects", s.objects),
+        &Word::Objects.with(d.lang, &[&s.objects]),
         cx,
         y + 110.0,
         "11px sans-serif",
@@ -397,7 +402,7 @@ fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f
     );
     text(
         ctx,
-        &format!("{} in flight", s.requests_in_flight),
+        &Word::InFlight.with(d.lang, &[&s.requests_in_flight]),
         cx,
         y + 150.0,
         "11px sans-serif",
@@ -451,7 +456,7 @@ fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         line(ctx, edge_path(Edge::List), p.sky, 6.0);
         text(
             ctx,
-            "LIST (relist)",
+            Word::Relist.text(d.lang),
             178.0,
             56.0,
             "600 11px sans-serif",
@@ -469,15 +474,13 @@ fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         p.muted,
         "center",
     );
-    let verb = lane
-        .run
-        .scenario()
-        .reconcile
-        .writes()
-        .map_or("write", |w| w.http_verb());
+    let write = match lane.run.scenario().reconcile.writes() {
+        Some(w) => Word::Write.with(d.lang, &[&w.http_verb()]),
+        None => Word::WriteBack.text(d.lang).to_owned(),
+    };
     text(
         ctx,
-        &format!("{verb} (write)"),
+        &write,
         258.0,
         BOTTOM_Y - 10.0,
         "11px sans-serif",
@@ -575,7 +578,7 @@ fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     );
     text(
         ctx,
-        "own write → own event",
+        Word::OwnWriteOwnEvent.text(d.lang),
         cx,
         240.0,
         "10px sans-serif",

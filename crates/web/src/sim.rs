@@ -10,6 +10,7 @@ use flywheel_engine::scenario::ScenarioError;
 use flywheel_engine::SimTime;
 
 use crate::config::RunConfig;
+use crate::stepping::{self, StepReport, StepTarget};
 use crate::tokens::Tokens;
 
 /// Most lines kept in the event log.
@@ -281,11 +282,25 @@ impl Engine {
         }
     }
 
-    /// Handles exactly one event on each lane.
-    pub fn step(&mut self) {
-        for lane in self.lanes_mut() {
-            lane.run.step();
+    /// Steps the lane shown on `side` (B for 1 when comparing) to `target`, then brings the
+    /// other lane to the same simulated time.
+    pub fn step_to(
+        &mut self,
+        side: usize,
+        target: StepTarget,
+        out_of_time: &mut dyn FnMut() -> bool,
+    ) -> StepReport {
+        let (a, b) = (&mut self.a, self.b.as_mut());
+        let (main, other) = match (side, b) {
+            (1, Some(b)) => (b, Some(a)),
+            (_, b) => (a, b),
+        };
+        let report = stepping::step_run(&mut main.run, target, out_of_time);
+        if let Some(o) = other {
+            let t = main.run.now();
+            while o.run.now() < t.min(o.run.end()) && o.run.advance_to(t, CHUNK_EVENTS) > 0 {}
         }
+        report
     }
 
     /// Reads new trace events on every lane.

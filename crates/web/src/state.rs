@@ -10,6 +10,8 @@ use yew::Reducible;
 use crate::config::{Ignored, RunConfig, Theme, UrlState, MAX_SPEED, MIN_SPEED};
 use crate::i18n::Lang;
 use crate::params::spec;
+use crate::reasons::Reason;
+use crate::stepping::StepReport;
 
 /// The panel shown under the charts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,6 +29,27 @@ pub enum Tab {
     Myths,
 }
 
+impl Tab {
+    /// Every tab, in the tab bar's order.
+    pub const ALL: [Tab; 5] = [Tab::Explain, Tab::Code, Tab::Inspect, Tab::Log, Tab::Myths];
+
+    /// The name in the URL (`tab=`) and in the tab's element id (`tab-…`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tab::Explain => "explain",
+            Tab::Code => "code",
+            Tab::Inspect => "inspect",
+            Tab::Log => "log",
+            Tab::Myths => "myths",
+        }
+    }
+
+    /// Parses [`Tab::as_str`]'s names.
+    pub fn parse(s: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
 /// A message shown above the page until dismissed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
@@ -35,9 +58,9 @@ pub enum Notice {
     /// The scenario rejected a setting.
     Invalid(String),
     /// The stored settings were unreadable and set aside (why).
-    StoredSetAside(String),
+    StoredSetAside(Reason),
     /// An imported settings file was refused (why).
-    ImportFailed(String),
+    ImportFailed(Reason),
 }
 
 /// The page's state.
@@ -67,6 +90,8 @@ pub struct AppState {
     pub notices: Vec<Notice>,
     /// "Copied" feedback on the copy-link button.
     pub copied: bool,
+    /// What the last step did (shown while paused).
+    pub step_note: Option<StepReport>,
 }
 
 impl AppState {
@@ -75,6 +100,7 @@ impl AppState {
         AppState {
             lang: url.lang.unwrap_or(browser_lang),
             playing: !url.embed || url.autoplay,
+            tab: url.tab.unwrap_or_default(),
             url,
             epoch: 0,
             frame: 0,
@@ -82,9 +108,9 @@ impl AppState {
             embed_dialog: false,
             selected: None,
             side: 0,
-            tab: Tab::Explain,
             notices: ignored.into_iter().map(Notice::Ignored).collect(),
             copied: false,
+            step_note: None,
         }
     }
 }
@@ -164,6 +190,8 @@ pub enum Action {
     Dismiss(usize),
     /// The link was copied.
     Copied(bool),
+    /// A step ran (the run pauses and the line says what the step did).
+    Stepped(StepReport),
     /// Settings imported from a file (the page's embed flags stay).
     ImportSettings(UrlState),
 }
@@ -176,7 +204,14 @@ impl Reducible for AppState {
         match action {
             Action::Frame => s.frame += 1,
             Action::Finished => s.playing = false,
-            Action::TogglePlay => s.playing = !s.playing,
+            Action::TogglePlay => {
+                s.playing = !s.playing;
+                s.step_note = None;
+            }
+            Action::Stepped(report) => {
+                s.playing = false;
+                s.step_note = Some(report);
+            }
             Action::Pause => s.playing = false,
             Action::SetSpeed(v) => s.url.speed = v.clamp(MIN_SPEED, MAX_SPEED),
             Action::StepSpeed(up) => s.url.speed = step_speed(s.url.speed, up),
@@ -227,6 +262,7 @@ impl AppState {
     fn restart(&mut self) {
         self.epoch += 1;
         self.frame += 1;
+        self.step_note = None;
     }
 
     fn set_param(&mut self, key: String, v: f64) {
@@ -253,9 +289,9 @@ impl AppState {
             }
             Action::Select(key) => {
                 self.selected = Some(key);
-                self.tab = Tab::Inspect;
+                self.show_tab(Tab::Inspect);
             }
-            Action::SetTab(t) => self.tab = t,
+            Action::SetTab(t) => self.show_tab(t),
             Action::SetSide(side) => self.side = side.min(1),
             Action::Notify(n) if !self.notices.contains(&n) => self.notices.push(n),
             Action::Dismiss(i) if i < self.notices.len() => {
@@ -264,6 +300,12 @@ impl AppState {
             Action::Copied(c) => self.copied = c,
             _ => {}
         }
+    }
+
+    /// Shows panel `t`; the URL carries it so a permalink opens the same panel.
+    fn show_tab(&mut self, t: Tab) {
+        self.tab = t;
+        self.url.tab = Some(t);
     }
 
     /// The theme in effect, given whether the system prefers dark.

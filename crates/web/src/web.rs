@@ -83,23 +83,24 @@ fn target(e: &KeyboardEvent) -> Option<Element> {
     e.target().and_then(|t| t.dyn_into::<Element>().ok())
 }
 
-/// Whether a key went to a text field, select or slider (keys stay theirs).
-pub fn typing_in_field(e: &KeyboardEvent) -> bool {
-    target(e).is_some_and(|t| {
-        let tag = t.tag_name().to_ascii_lowercase();
-        let kind = t.get_attribute("type").unwrap_or_default();
-        tag == "textarea"
-            || tag == "select"
-            || (tag == "input" && kind != "checkbox" && kind != "radio")
-    })
-}
-
-/// Whether a key went to a button or checkbox (space activates it instead).
-pub fn on_button(e: &KeyboardEvent) -> bool {
-    target(e).is_some_and(|t| {
-        let tag = t.tag_name().to_ascii_lowercase();
-        tag == "button" || tag == "input" || tag == "summary" || tag == "a"
-    })
+/// Whether the key belongs to the focused control (see [`crate::keys`]) rather than to the
+/// page's shortcuts.
+pub fn key_owned_by_focus(e: &KeyboardEvent) -> bool {
+    let focus = target(e).map_or(crate::keys::Focus::Page, |t| {
+        let editable = t
+            .dyn_ref::<web_sys::HtmlElement>()
+            .is_some_and(|h| h.is_content_editable());
+        crate::keys::focus_of(
+            &t.tag_name(),
+            &t.get_attribute("type")
+                .unwrap_or_default()
+                .to_ascii_lowercase(),
+            &t.get_attribute("role").unwrap_or_default(),
+            t.has_attribute("tabindex"),
+            editable,
+        )
+    });
+    crate::keys::owned_by_focus(focus, &e.key())
 }
 
 /// Copies `text` to the clipboard; `done` gets whether it worked.

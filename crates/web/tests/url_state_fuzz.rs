@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use flywheel_web::config::UrlState;
+use flywheel_web::i18n::Lang;
 use flywheel_web::params::PARAMS;
 use flywheel_web::persist;
 use proptest::prelude::*;
@@ -19,6 +20,7 @@ const KEYS: &[&str] = &[
     "theme",
     "embed",
     "autoplay",
+    "tab",
     "objects",
     "logic",
     "workers",
@@ -53,6 +55,8 @@ const VALUES: &[&str] = &[
     "zh",
     "en",
     "dark",
+    "myths",
+    "code",
     "",
     "%",
     "%E4%B8%AD",
@@ -129,7 +133,7 @@ proptest! {
     fn any_query_yields_a_valid_state_that_round_trips(q in query()) {
         let (st, ignored) = UrlState::from_query(&q);
         for i in &ignored {
-            prop_assert!(!i.reason.is_empty(), "{i:?}");
+            prop_assert!(!i.reason.to_string().is_empty(), "{i:?}");
         }
         // What the page keeps is valid: its scenario builds.
         if let Err(e) = st.config.scenario() {
@@ -154,8 +158,11 @@ proptest! {
                 prop_assert_eq!(again, Ok(st));
             }
             Err(e) => {
-                prop_assert!(!e.is_empty());
-                prop_assert!(!e.contains('\n'), "{e}");
+                for lang in [Lang::En, Lang::Zh] {
+                    let message = e.text(lang);
+                    prop_assert!(!message.is_empty());
+                    prop_assert!(!message.contains('\n'), "{message}");
+                }
             }
         }
     }

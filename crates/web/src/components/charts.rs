@@ -89,7 +89,7 @@ pub fn charts() -> Html {
         &ChartKind::ALL
     };
     html! {
-        <section class="charts" aria-label="charts">
+        <section class="charts" aria-label={crate::i18n::Msg::Charts.text(ctx.state.lang)}>
             { for kinds.iter().map(|k| html! { <Chart kind={*k} /> }) }
         </section>
     }

@@ -7,6 +7,7 @@ use super::use_ctx;
 use crate::config::{MAX_SPEED, MIN_SPEED};
 use crate::i18n::{format_speed, Msg};
 use crate::state::Action;
+use crate::stepping::StepTarget;
 
 /// Slider position (0..=100) of a speed on the log scale.
 pub fn speed_to_pos(speed: f64) -> f64 {
@@ -43,9 +44,9 @@ pub fn controls() -> Html {
         let st = ctx.state.clone();
         Callback::from(move |_: MouseEvent| st.dispatch(a.clone()))
     };
-    let step = {
+    let step = |target: StepTarget| {
         let ctx = ctx.clone();
-        Callback::from(move |_: MouseEvent| ctx.step())
+        Callback::from(move |_: MouseEvent| ctx.step(target))
     };
     let on_speed = {
         let st = ctx.state.clone();
@@ -86,7 +87,14 @@ pub fn controls() -> Html {
                 onclick={on(Action::TogglePlay)}>
                 { play_label.text(lang) }
             </button>
-            <button id="step" aria-keyshortcuts="ArrowRight" onclick={step}>{ Msg::Step.text(lang) }</button>
+            <span class="steps" role="group" aria-label={Msg::Step.text(lang)}>
+                <button id="step" aria-keyshortcuts="ArrowRight" title={Msg::KeyRight.text(lang)}
+                    onclick={step(StepTarget::Event)}>{ Msg::Step.text(lang) }</button>
+                <button id="step-reconcile" aria-keyshortcuts="n" title={Msg::KeyN.text(lang)}
+                    onclick={step(StepTarget::Reconcile)}>{ Msg::StepReconcile.text(lang) }</button>
+                <button id="step-write" aria-keyshortcuts="w" title={Msg::KeyW.text(lang)}
+                    onclick={step(StepTarget::Write)}>{ Msg::StepWrite.text(lang) }</button>
+            </span>
             <button id="reset" aria-keyshortcuts="r" onclick={on(Action::Reset)}>{ Msg::Reset.text(lang) }</button>
             <label class="speed" for="speed">{ Msg::Speed.text(lang) }</label>
             <input id="speed" type="range" min="0" max="100" step="1"
@@ -110,6 +118,12 @@ pub fn controls() -> Html {
                 { format!("{} / {}", clock(now), clock(end)) }
                 if finished { <span class="done">{ format!(" · {}", Msg::Finished.text(lang)) }</span> }
             </output>
+            if let Some(note) = s.step_note.as_ref().filter(|_| !s.playing) {
+                <output id="step-note" class="step-note" aria-live="polite"
+                    data-events={note.events.to_string()} data-reached={note.reached.to_string()}>
+                    { note.line(lang) }
+                </output>
+            }
             if s.url.embed {
                 <a class="open-full" href={format!("./?{}", embed_less(&s.url))} target="_blank" rel="noopener">
                     { Msg::OpenFull.text(lang) }

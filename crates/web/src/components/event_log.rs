@@ -35,7 +35,7 @@ pub fn event_log() -> Html {
         <div class="log">
             <super::side_picker::SidePicker />
             <p class="cmd"><code>{ "$ kubectl get mycrd -A -w --output-watch-events" }</code></p>
-            <pre id="event-log" tabindex="0" aria-label="event log"><code>
+            <pre id="event-log" tabindex="0" aria-label={crate::i18n::Msg::EventLog.text(ctx.state.lang)}><code>
                 { format!("{HEADER}\n") }
                 { for lines.iter().rev().map(|l| html! { <span class={classes!("line", l.starts_with("RECONCILED").then_some("rec"))}>{ format!("{l}\n") }</span> }) }
             </code></pre>

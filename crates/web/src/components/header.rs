@@ -43,9 +43,9 @@ pub fn header() -> Html {
                 <h1><img src="./www/icon.svg" alt="" width="28" height="28" />{ "Flywheel" }</h1>
                 <p class="tagline">{ Msg::Tagline.text(lang) }</p>
             </div>
-            <nav class="actions" aria-label="page">
+            <nav class="actions" aria-label={Msg::PageActions.text(lang)}>
                 <button id="copy-link" data-href={link} onclick={copy}>
-                    { if s.copied { Msg::Copied.text(lang) } else { Msg::CopyLink.text(lang) } }
+                    { if s.copied { Msg::Copied.text(lang) } else { Msg::CopyPermalink.text(lang) } }
                 </button>
                 <button id="embed-button" onclick={on(Action::ToggleEmbedDialog)}>{ Msg::Embed.text(lang) }</button>
                 <button id="theme" onclick={on(Action::CycleTheme)} title={Msg::Theme.text(lang)}>

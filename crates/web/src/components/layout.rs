@@ -4,7 +4,9 @@ use yew::prelude::*;
 
 use super::charts::Charts;
 use super::controls::Controls;
-use super::dialogs::{EmbedDialog, HelpOverlay};
+use super::dialogs::HelpOverlay;
+use super::embed_caption::EmbedCaption;
+use super::embed_dialog::EmbedDialog;
 use super::header::Header;
 use super::pipelines::Pipelines;
 use super::scenario::ScenarioPanel;
@@ -20,10 +22,12 @@ pub fn layout() -> Html {
     let lang = s.lang;
     if s.url.embed {
         return html! {
-            <div class="app embed">
+            <div class={classes!("app", "embed", s.url.compare.is_some().then_some("ab"))}>
+                <EmbedCaption />
                 <Controls />
                 <Pipelines />
                 <Charts />
+                if s.url.tab.is_some() { <Tabs /> }
                 if s.help { <HelpOverlay /> }
             </div>
         };
@@ -45,7 +49,7 @@ pub fn layout() -> Html {
             </div>
             <footer class="footer">
                 { format!("Flywheel {} · ", crate::version()) }
-                <span>{ "client-go · controller-runtime · kube-apiserver, simulated" }</span>
+                <span>{ Msg::Footer.text(lang) }</span>
             </footer>
             if s.help { <HelpOverlay /> }
             if s.embed_dialog { <EmbedDialog /> }

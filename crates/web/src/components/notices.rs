@@ -15,11 +15,12 @@ pub fn notices() -> Html {
         return html! {};
     }
     let items = ctx.state.notices.iter().enumerate().map(|(i, n)| {
+        // The engine's own message names a scenario field: it is shown as code, untranslated.
         let text = match n {
-            Notice::Ignored(ig) => format!("{}: {} — {}", Msg::NoticeIgnored.text(lang), ig.key, ig.reason),
-            Notice::Invalid(e) => format!("{}: {e}", Msg::NoticeInvalid.text(lang)),
-            Notice::StoredSetAside(e) => format!("{}: {e}", Msg::NoticeStored.text(lang)),
-            Notice::ImportFailed(e) => format!("{}: {e}", Msg::NoticeImport.text(lang)),
+            Notice::Ignored(ig) => html! { <>{ format!("{}: ", Msg::NoticeIgnored.text(lang)) }<code>{ &ig.key }</code>{ format!(" — {}", ig.reason.text(lang)) }</> },
+            Notice::Invalid(e) => html! { <>{ format!("{}: ", Msg::NoticeInvalid.text(lang)) }<code lang="en">{ e }</code></> },
+            Notice::StoredSetAside(e) => html! { { format!("{}: {}", Msg::NoticeStored.text(lang), e.text(lang)) } },
+            Notice::ImportFailed(e) => html! { { format!("{}: {}", Msg::NoticeImport.text(lang), e.text(lang)) } },
         };
         let key = match n {
             Notice::Ignored(ig) => ig.key.clone(),

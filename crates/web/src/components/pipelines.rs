@@ -133,7 +133,7 @@ pub fn pipelines() -> Html {
                 let (x, y) = ((f64::from(e.client_x()) - rect.left()) * k, (f64::from(e.client_y()) - rect.top()) * k);
                 let key = ctx.engine.borrow().as_ref().and_then(|en| {
                     let lane = if i == 0 { Some(&en.a) } else { en.b.as_ref() };
-                    lane.and_then(|l| pipeline_draw::hit(l, x, y, web::now_ms()))
+                    lane.and_then(|l| pipeline_draw::hit(l, x, y, ctx.live.borrow().anim_ms))
                 });
                 if let Some(k) = key {
                     ctx.dispatch(Action::SetSide(i));
@@ -154,7 +154,7 @@ pub fn pipelines() -> Html {
                         { stat(format!("stat-reconciles-{side}"), Msg::ReconcilesPerSecond.text(lang), format!("{:.1}", s.reconciles), format!("{:.3}", s.reconciles)) }
                         { stat(format!("stat-loop-{side}"), Msg::LoopClosures.text(lang), s.loops.to_string(), s.loops.to_string()) }
                         { stat(format!("stat-rev-{side}"), Msg::Revision.text(lang), s.revision.to_string(), s.revision.to_string()) }
-                        { stat(format!("stat-pod-{side}"), Msg::Pod.text(lang), s.pod.clone(), s.pod.clone()) }
+                        { stat(format!("stat-pod-{side}"), Msg::Pod.text(lang), s.pod.replacen("Running", Msg::Running.text(lang), 1), s.pod.clone()) }
                         if let Some((m, cls)) = verdict {
                             <p id={format!("verdict-{side}")} class={classes!("verdict", cls)} data-state={cls}>{ m.text(lang) }</p>
                         }

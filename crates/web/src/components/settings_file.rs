@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::use_ctx;
 use crate::i18n::Msg;
 use crate::persist;
+use crate::reasons::Reason;
 use crate::state::{Action, Notice};
 
 /// Offers the settings as a download: a Blob URL on a temporary link.
@@ -45,6 +46,15 @@ pub fn settings_file() -> Html {
                 return;
             };
             input.set_value("");
+            // a file far larger than a settings file is refused before it is read
+            let size = file.size();
+            if size > persist::MAX_BYTES as f64 {
+                st.dispatch(Action::Notify(Notice::ImportFailed(Reason::TooManyBytes {
+                    bytes: size as u64,
+                    max: persist::MAX_BYTES as u64,
+                })));
+                return;
+            }
             let st = st.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text())
@@ -54,7 +64,7 @@ pub fn settings_file() -> Html {
                 let action = match text.as_deref().map(persist::decode) {
                     Some(Ok(url)) => Action::ImportSettings(url),
                     Some(Err(why)) => Action::Notify(Notice::ImportFailed(why)),
-                    None => Action::Notify(Notice::ImportFailed("unreadable file".into())),
+                    None => Action::Notify(Notice::ImportFailed(Reason::Unreadable)),
                 };
                 st.dispatch(action);
             });

@@ -1,5 +1,8 @@
-//! The panel under the charts: narration, Go code, object YAML, event log.
+//! The panel under the charts: narration, Go code, object YAML, event log. The tab bar follows
+//! the WAI-ARIA tabs pattern: one Tab stop (the selected tab), ←/→ move between tabs (wrapping),
+//! Home and End go to the first and last; a tab is shown as soon as it has focus.
 
+use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use super::code::CodePanel;
@@ -11,12 +14,61 @@ use super::use_ctx;
 use crate::i18n::Msg;
 use crate::state::{Action, Tab};
 
+/// A tab's label.
+pub fn label(t: Tab) -> Msg {
+    match t {
+        Tab::Explain => Msg::Explain,
+        Tab::Code => Msg::Code,
+        Tab::Inspect => Msg::Inspect,
+        Tab::Log => Msg::EventLog,
+        Tab::Myths => Msg::Myths,
+    }
+}
+
+/// The tab a key moves to from `current` (`None`: the key is not the tab bar's).
+pub fn tab_for_key(current: Tab, key: &str) -> Option<Tab> {
+    let i = Tab::ALL.iter().position(|t| *t == current).unwrap_or(0);
+    let n = Tab::ALL.len();
+    let j = match key {
+        "ArrowRight" | "Right" => (i + 1) % n,
+        "ArrowLeft" | "Left" => (i + n - 1) % n,
+        "Home" => 0,
+        "End" => n - 1,
+        _ => return None,
+    };
+    Some(Tab::ALL[j])
+}
+
+fn tab_id(t: Tab) -> String {
+    format!("tab-{}", t.as_str())
+}
+
 /// The tabbed panel.
 #[function_component(Tabs)]
 pub fn tabs() -> Html {
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
+    let on_key = {
+        let st = ctx.state.clone();
+        let current = s.tab;
+        Callback::from(move |e: KeyboardEvent| {
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let Some(next) = tab_for_key(current, &e.key()) else {
+                return;
+            };
+            // handled here: the page's own shortcuts (→ steps the run) leave it alone
+            e.prevent_default();
+            st.dispatch(Action::SetTab(next));
+            if let Some(el) = gloo::utils::document().get_element_by_id(&tab_id(next)) {
+                if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<HtmlElement>(el) {
+                    let _ = el.focus();
+                }
+            }
+        })
+    };
     let tab = |t: Tab, id: &str, label: Msg| {
         let st = ctx.state.clone();
         let selected = s.tab == t;
@@ -30,14 +82,11 @@ pub fn tabs() -> Html {
     };
     html! {
         <section class="tabs">
-            <div role="tablist" aria-label="panels">
-                { tab(Tab::Explain, "explain", Msg::Explain) }
-                { tab(Tab::Code, "code", Msg::Code) }
-                { tab(Tab::Inspect, "inspect", Msg::Inspect) }
-                { tab(Tab::Log, "log", Msg::EventLog) }
-                { tab(Tab::Myths, "myths", Msg::Myths) }
+            <div role="tablist" aria-label={Msg::Panels.text(lang)} onkeydown={on_key}>
+                { for Tab::ALL.iter().map(|t| tab(*t, t.as_str(), label(*t))) }
             </div>
-            <div role="tabpanel" id="tabpanel" class="tabpanel">
+            <div role="tabpanel" id="tabpanel" class="tabpanel" tabindex="0"
+                aria-labelledby={tab_id(s.tab)}>
                 { match s.tab {
                     Tab::Explain => html! { <Explain /> },
                     Tab::Code => html! { <CodePanel /> },
@@ -47,5 +96,20 @@ pub fn tabs() -> Html {
                 } }
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrows_wrap_and_home_end_jump() {
+        assert_eq!(tab_for_key(Tab::Explain, "ArrowRight"), Some(Tab::Code));
+        assert_eq!(tab_for_key(Tab::Explain, "ArrowLeft"), Some(Tab::Myths));
+        assert_eq!(tab_for_key(Tab::Myths, "ArrowRight"), Some(Tab::Explain));
+        assert_eq!(tab_for_key(Tab::Log, "Home"), Some(Tab::Explain));
+        assert_eq!(tab_for_key(Tab::Code, "End"), Some(Tab::Myths));
+        assert_eq!(tab_for_key(Tab::Code, "r"), None);
     }
 }

@@ -1,0 +1,33 @@
+//! The embed's caption: which scenario runs, and with which fixes on each side.
+
+use yew::prelude::*;
+
+use super::scenario::preset_groups;
+use super::use_ctx;
+use crate::i18n::preset_title;
+use crate::variant_words::side_caption;
+
+/// Two lines above an embed: the scenario's title and name, then each side's fixes in words.
+#[function_component(EmbedCaption)]
+pub fn embed_caption() -> Html {
+    let ctx = use_ctx();
+    let s = &ctx.state;
+    let lang = s.lang;
+    let name = &s.url.config.preset;
+    let english = preset_groups()
+        .iter()
+        .flat_map(|(_, items)| items.iter())
+        .find(|(n, _)| n == name)
+        .map_or(name.clone(), |(_, t)| t.clone());
+    let title = format!("{} · {name}", preset_title(name, &english, lang));
+    let mut sides = side_caption("A", &s.url.config.variant, lang);
+    if let Some(b) = &s.url.compare {
+        sides.push_str(&format!("  ·  {}", side_caption("B", b, lang)));
+    }
+    html! {
+        <p class="embed-caption" id="embed-caption" lang={lang.code()}>
+            <strong class="embed-title" title={title.clone()}>{ title.clone() }</strong>
+            <span class="embed-sides" title={sides.clone()}>{ sides.clone() }</span>
+        </p>
+    }
+}
