@@ -12,6 +12,7 @@ pub mod config;
 pub mod i18n;
 pub mod incident_params;
 pub mod objects;
+pub mod outcome;
 pub mod pace;
 pub mod panic;
 pub mod params;
@@ -19,8 +20,10 @@ pub mod persist;
 pub mod pipeline_draw;
 pub mod sim;
 pub mod state;
+pub mod story;
 pub mod theme;
 pub mod tokens;
+pub mod verdict;
 pub mod web;
 
 use wasm_bindgen::prelude::*;

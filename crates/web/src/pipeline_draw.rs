@@ -247,7 +247,7 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let s = &lane.snapshot;
     let sc = lane.run.scenario();
     let op = s.operator.clone().unwrap_or_default_op();
-    let rps = lane.rate_matching("apiserver_request_total", "", 3);
+    let rps = lane.stats.rps;
     draw_api(ctx, lane, d, rps);
     let reflector = if op.watching {
         "watching"
