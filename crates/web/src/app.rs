@@ -231,6 +231,11 @@ fn draw_pipes(ctx: &Ctx, engine: &Engine, live: &Live, ts: f64) {
         };
         let scale = f64::from(canvas.width()) / pipeline_draw::WIDTH;
         let _ = c2d.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+        // the figure the stats bar shows, as drawn: both read the lane's stats of this refresh
+        let rps = format!("{:.1}", lane.stats.rps);
+        if canvas.get_attribute("data-rps").as_deref() != Some(rps.as_str()) {
+            let _ = canvas.set_attribute("data-rps", &rps);
+        }
         let caption = None;
         let d = DrawCtx {
             palette,

@@ -15,6 +15,8 @@ use crate::verdict::LaneStats;
 
 /// Most lines kept in the event log.
 pub const LOG_LINES: usize = 300;
+/// OOM kills whose times the memory chart keeps.
+pub const KILLS_KEPT: usize = 200;
 /// Events handled per call into the engine before the page checks its frame budget.
 pub const CHUNK_EVENTS: u64 = 1500;
 
@@ -58,6 +60,8 @@ pub struct Lane {
     pub last_exit: Option<String>,
     /// OOM kills so far.
     pub oom_kills: u64,
+    /// Simulated seconds of the latest OOM kills (at most [`KILLS_KEPT`]).
+    pub oom_times: VecDeque<f64>,
     /// Simulated seconds at which this container's workers started.
     pub workers_started_s: Option<f64>,
     /// The numbers the stats bar and the pipeline show, read once per refresh.
@@ -90,6 +94,7 @@ impl Lane {
             list_flash_ms: f64::NEG_INFINITY,
             last_exit: None,
             oom_kills: 0,
+            oom_times: VecDeque::new(),
             workers_started_s: None,
             stats: LaneStats::default(),
             last_result: String::new(),
@@ -148,6 +153,10 @@ impl Lane {
             ("kubelet", "OOMKilled") => {
                 self.oom_flash_ms = wall_ms;
                 self.oom_kills += 1;
+                if self.oom_times.len() >= KILLS_KEPT {
+                    self.oom_times.pop_front();
+                }
+                self.oom_times.push_back(ev.time.as_secs_f64());
                 self.last_exit = Some("OOMKilled".into());
                 Some(line("OOMKilled", ev.detail.clone(), None, None))
             }
