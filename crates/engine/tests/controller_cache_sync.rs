@@ -69,7 +69,10 @@ fn the_workers_start_when_the_cache_holds_every_listed_object() {
     }
     let op = run.snapshot().operator.expect("the operator runs");
     assert_eq!(op.cache_objects, 20_000, "the cache holds the whole LIST");
-    assert_eq!(op.fifo_deltas, 0, "the FIFO has handed out its initial list");
+    assert_eq!(
+        op.fifo_deltas, 0,
+        "the FIFO has handed out its initial list"
+    );
 }
 
 #[test]

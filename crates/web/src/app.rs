@@ -230,6 +230,9 @@ fn frame(ctx: &Ctx, ts: f64, timing: &RefCell<(Option<f64>, f64)>) {
     let refresh = (live.playing || live.dirty) && ts - last_refresh >= REFRESH_MS;
     *timing.borrow_mut() = (Some(ts), if refresh { ts } else { last_refresh });
     if refresh {
+        if let Some(engine) = ctx.engine.borrow_mut().as_mut() {
+            engine.refresh_stats();
+        }
         ctx.live.borrow_mut().dirty = false;
         ctx.dispatch(Action::Frame);
     }
@@ -254,7 +257,12 @@ fn draw_pipes(ctx: &Ctx, engine: &Engine, live: &Live, ts: f64) {
         };
         let scale = f64::from(canvas.width()) / pipeline_draw::WIDTH;
         let _ = c2d.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
-        let caption = engine.b.is_some().then(|| ["A", "B"][i].to_owned());
+        // the figure the stats bar shows, as drawn: both read the lane's stats of this refresh
+        let rps = format!("{:.1}", lane.stats.rps);
+        if canvas.get_attribute("data-rps").as_deref() != Some(rps.as_str()) {
+            let _ = canvas.set_attribute("data-rps", &rps);
+        }
+        let caption = None;
         let d = DrawCtx {
             palette,
             lang: live.lang,

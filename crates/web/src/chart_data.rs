@@ -1,7 +1,7 @@
 //! The four live charts' contents, built from the runs' sampled metric series (upstream metric
 //! names), A solid and B dashed.
 
-use crate::chart::{nice_max, ChartSpec, Line, Mark};
+use crate::chart::{nice_max, snug_max, ChartSpec, Line, Mark};
 use crate::i18n::{Lang, Msg};
 use crate::sim::{Engine, Lane};
 use crate::theme::Palette;
@@ -146,7 +146,12 @@ impl Builder<'_> {
 
 fn memory(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
     let heap = scaled(series(lane, "go_memstats_heap_alloc_bytes"), 1.0 / MIB);
-    let rss = scaled(series(lane, "process_resident_memory_bytes"), 1.0 / MIB);
+    let mut rss = scaled(series(lane, "process_resident_memory_bytes"), 1.0 / MIB);
+    if let Some(limit) = lane.snapshot.memory_limit_bytes {
+        // the kernel kills the container when RSS crosses the limit, often between two samples:
+        // each kill is drawn where it happened, at the limit
+        with_kills(&mut rss, &lane.oom_times, limit as f64 / MIB);
+    }
     let (blue, green) = (bl.p.blue, bl.p.green);
     bl.line("go_memstats_heap_alloc_bytes", heap, blue, b, false);
     bl.line("process_resident_memory_bytes", rss, green, b, false);
@@ -171,6 +176,18 @@ fn memory(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
             color: bl.p.vermillion,
             tall: true,
         });
+    }
+}
+
+/// Inserts a point `(t, at)` for each kill time `t` into the time-ordered `points`.
+pub fn with_kills<'a>(
+    points: &mut Vec<(f64, f64)>,
+    kills: impl IntoIterator<Item = &'a f64>,
+    at: f64,
+) {
+    for &t in kills {
+        let i = points.partition_point(|p| p.0 <= t);
+        points.insert(i, (t, at));
     }
 }
 
@@ -293,7 +310,12 @@ pub fn build(kind: ChartKind, engine: &Engine, lang: Lang, p: &Palette) -> Chart
     }
     let now = engine.now().as_secs_f64().max(1.0);
     let limit_max = bl.limits.iter().map(|l| l.0).fold(0.0, f64::max);
-    let y1 = nice_max(max_y(&bl.lines, false).max(limit_max) * 1.05);
+    let top = max_y(&bl.lines, false).max(limit_max);
+    let y1 = match kind {
+        // memory is scaled to what it shows, the limit line included
+        ChartKind::Memory => snug_max(top * 1.05),
+        _ => nice_max(top * 1.05),
+    };
     let y2 = nice_max(max_y(&bl.lines, true) * 1.05);
     let has2 = bl.lines.iter().any(|l| l.secondary);
     let zh = lang == Lang::Zh;
@@ -361,6 +383,16 @@ mod tests {
         assert_eq!(label(k, "verb").as_deref(), Some("PUT"));
         assert_eq!(label(k, "code").as_deref(), Some("429"));
         assert_eq!(label("workqueue_depth", "verb"), None);
+    }
+
+    #[test]
+    fn each_kill_is_drawn_at_the_limit_where_it_happened() {
+        let mut rss = vec![(0.0, 10.0), (1.0, 12.0), (2.0, 11.0)];
+        with_kills(&mut rss, &[1.4], 256.0);
+        assert_eq!(
+            rss,
+            vec![(0.0, 10.0), (1.0, 12.0), (1.4, 256.0), (2.0, 11.0)]
+        );
     }
 
     #[test]

@@ -212,6 +212,62 @@ messages! {
     Watching => "watching for a write loop (10 s of samples)", "观察中：是否形成写入循环（需 10 秒样本）";
     BusyNoLoop => "no write loop in 10 s, but the workqueue is busy", "10 秒内无写入循环，但 workqueue 仍忙";
     OperatorDown => "operator not running: no write loop to judge", "operator 未运行：无从判断写入循环";
+    // The verdict, the story of the switches and the run's outcome (crate::story, crate::outcome).
+    VerdictDown => "operator not running: {}", "operator 未运行：{}";
+    VerdictDownWhy => "{state} after {reason}, restart in {s} s", "{reason} 之后 {state}，{s} 秒后重启";
+    VerdictDownNow => "{state} after {reason}", "{reason} 之后 {state}";
+    VerdictStarting => "operator starting: listing the objects, the workers wait for the cache sync",
+        "operator 启动中：正在 List 对象，worker 等待缓存同步";
+    VerdictRelisting => "operator relisting: its watch ended and the informer lists every object again",
+        "operator 正在重新 List：watch 已结束，informer 重新列出全部对象";
+    VerdictSettling => "workers started {} s ago: watching for a write loop (10 s of samples)",
+        "worker 在 {} 秒前启动：观察是否形成写入循环（需 10 秒样本）";
+    VerdictWritesOutrun => "write loop: {} writes/s, their own events still wait in the informer",
+        "写入循环：每秒 {} 次写入，它们引发的事件仍在 informer 中排队";
+    VerdictStatusDropped => "no write loop, but status is never persisted (/status on, status written with {})",
+        "无写入循环，但 status 从未被保存（已启用 /status，却用 {} 写 status）";
+    VerdictNoEndpoint => "no write loop, but every status write fails: 404, no /status on the CRD",
+        "无写入循环，但每次 status 写入都失败：404，CRD 没有 /status";
+    StoryNow => "The switches now: {}.", "当前开关：{}。";
+    StoryShipped => "The preset as shipped (its own switches):", "预设原本的说明（按它自己的开关）：";
+    StoryNoSubresource => "no /status subresource", "无 /status 子资源";
+    StoryNoTimestamp => "no timestamp", "无时间戳";
+    StoryCloses => "The loop closes: {}, and {}. Each write comes back as a watch event and queues the key again.",
+        "循环闭合：{}，并且{}。每次写入都会以 watch 事件返回，让 key 再次入队。";
+    StoryChangeTimestamp => "the timestamp makes every status write differ from the last, so each one bumps resourceVersion",
+        "时间戳让每次 status 写入都与上一次不同，于是每次都会增加 resourceVersion";
+    StoryChangeGuard => "without /status, recording observedGeneration bumps generation again",
+        "没有 /status 时，记录 observedGeneration 会再次增加 generation";
+    StoryRequeueNoPredicate => "no predicate filters the operator's own MODIFIED event",
+        "没有 predicate 过滤 operator 自己的 MODIFIED 事件";
+    StoryRequeuePredicate => "GenerationChangedPredicate lets the event through, because without /status the write bumped generation",
+        "GenerationChangedPredicate 放行了该事件，因为没有 /status 时写入增加了 generation";
+    StoryOpens => "The loop does not close: {}.", "循环不会闭合：{}。";
+    StoryOpenIdempotent => "status is the same on every write, so the second write is a no-op: no new resourceVersion, no event",
+        "每次写入的 status 都相同，第二次写入是空操作：没有新的 resourceVersion，也没有事件";
+    StoryOpenPredicate => "with /status the write leaves generation alone, and GenerationChangedPredicate drops the operator's own event at the gate",
+        "有 /status 时写入不改变 generation，GenerationChangedPredicate 在闸门处丢弃 operator 自己的事件";
+    StoryOpenGuard => "the operator's own event comes back, but Reconcile stops at the ObservedGeneration guard without writing: one extra pass, then quiet",
+        "operator 自己的事件仍会回来，但 Reconcile 在 ObservedGeneration 守卫处停下、不再写入：多一轮之后就安静了";
+    StoryStatusDropped => "Status is never persisted. The CRD has the /status subresource, so the API server ignores the status that {} sends to the main endpoint: the write changes nothing, no event follows, and the quiet pipeline hides an object without status. Write status with r.Status().Update or r.Status().Patch.",
+        "status 从未被保存。CRD 启用了 /status 子资源，API server 会忽略 {} 发往主端点的 status：这次写入什么也没改变，也没有事件，安静的管线掩盖了一个没有 status 的对象。请用 r.Status().Update 或 r.Status().Patch 写 status。";
+    StoryNoStatusEndpoint => "The CRD has no /status subresource, so {} is answered 404 Not Found: Reconcile returns the error, the key is retried with backoff, and status is never persisted.",
+        "CRD 没有 /status 子资源，{} 得到 404 Not Found：Reconcile 返回错误，key 带退避重试，status 从未被保存。";
+    CaptionNoStatus => "no /status", "无 /status";
+    CaptionGuard => "guard", "守卫";
+    OutcomeDiffers => "This run does not follow the preset's story: {}", "本次运行与预设的说明不符：{}";
+    OutcomeOom => "the operator was OOMKilled {n}× (memory limit {limit}): with these settings its memory outgrows the limit, so it crash-loops and relists after every restart.",
+        "operator 被 OOMKilled {n} 次（内存上限 {limit}）：在这些设置下内存超过上限，于是它崩溃循环，每次重启后都重新 List。";
+    OutcomeStuck => "every worker is busy and no Reconcile finished in 10 s: the operator is stuck.",
+        "所有 worker 都在忙，10 秒内没有 Reconcile 完成：operator 卡住了。";
+    OutcomeConverged => "the write loop stopped by itself: no self-triggered enqueue in 10 s (a cycle shorter than the timestamp's one second writes identical status).",
+        "写入循环自行停止：10 秒内没有自触发入队（一轮短于时间戳的一秒时，写入的 status 完全相同）。";
+    OutcomeLooping => "a write loop turns although these switches should let the operator converge.",
+        "虽然这些开关应该让 operator 收敛，写入循环却在转动。";
+    CodeShow => "Show", "显示";
+    CodeDiff => "A → B difference", "A → B 差异";
+    CodeDiffHint => "Lines only in A are marked −, lines only in B +.", "只在 A 中的行标为 −，只在 B 中的行标为 +。";
+    Settings => "Settings", "设置";
     Group => "group", "分组";
     Dropped => "dropped by predicate", "被 predicate 丢弃";
     Running => "Running", "运行中";

@@ -18,6 +18,19 @@ pub const HEIGHT: f64 = 300.0;
 
 type Rect = (f64, f64, f64, f64);
 
+/// Wall-clock ms the OOMKilled banner stays after each kill.
+pub const OOM_BANNER_MS: f64 = 3000.0;
+
+/// A count short enough for a stage box: `950`, `12.3k`, `150k`, `1.2M`.
+pub fn compact(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=99_999 => format!("{:.1}k", n as f64 / 1e3),
+        100_000..=999_999 => format!("{}k", n / 1000),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
 const API: Rect = (16.0, 40.0, 120.0, 220.0);
 const REFLECTOR: Rect = (220.0, 50.0, 120.0, 64.0);
 const FIFO: Rect = (380.0, 50.0, 120.0, 64.0);
@@ -129,6 +142,22 @@ pub fn draw(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     }
 }
 
+/// Like [`text`] (centred), squeezed to at most `max_w` wide.
+fn fitted(
+    ctx: &CanvasRenderingContext2d,
+    s: &str,
+    (x, y): (f64, f64),
+    max_w: f64,
+    font: &str,
+    color: &str,
+) {
+    ctx.set_font(font);
+    ctx.set_fill_style_str(color);
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    let _ = ctx.fill_text_with_max_width(s, x, y, max_w);
+}
+
 fn text(
     ctx: &CanvasRenderingContext2d,
     s: &str,
@@ -158,7 +187,7 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let p = d.palette;
     let s = &lane.snapshot;
     let (x, y, w, h) = POD;
-    let oom = flash(d.now_ms, lane.oom_flash_ms, 1200.0);
+    let oom = flash(d.now_ms, lane.oom_flash_ms, OOM_BANNER_MS);
     let down = s.pod_state != "Running";
     ctx.set_line_width(1.5);
     ctx.set_stroke_style_str(if down { p.vermillion } else { p.grid });
@@ -180,8 +209,14 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
             None => other.to_owned(),
         },
     };
+    let last = lane
+        .last_exit
+        .as_ref()
+        .filter(|w| !state.starts_with(w.as_str()))
+        .map(|w| format!(" ({w})"))
+        .unwrap_or_default();
     let label = format!(
-        "{} · {state} · {} {} · {} {} / RSS {}{}",
+        "{} · {state}{last} · {} {} · {} {} / RSS {}{}",
         Word::OperatorPod.text(d.lang),
         s.restarts,
         Msg::Restarts.text(d.lang),
@@ -192,6 +227,20 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
             .map(|l| format!(" / {} {}", Word::Limit.text(d.lang), mib(l)))
             .unwrap_or_default()
     );
+    // the kill stays readable: a banner for 3 s of wall time after each kill, and while backing off
+    let killed = lane.last_exit.as_deref() == Some("OOMKilled");
+    if oom > 0.0 || (down && killed) {
+        let banner = format!("OOMKilled × {}", lane.oom_kills);
+        text(
+            ctx,
+            &banner,
+            x + w / 2.0,
+            y + h / 2.0,
+            "800 26px sans-serif",
+            p.vermillion,
+            "center",
+        );
+    }
     let color = if down { p.vermillion } else { p.muted };
     text(
         ctx,
@@ -217,32 +266,30 @@ fn stage(ctx: &CanvasRenderingContext2d, r: Rect, d: &DrawCtx<'_>, lines: [&str;
     ctx.set_stroke_style_str(if hot { p.orange } else { p.muted });
     ctx.stroke_rect(x, y, w, h);
     let cx = x + w / 2.0;
-    text(
+    let inner = w - 8.0;
+    fitted(
         ctx,
         lines[0],
-        cx,
-        y + 14.0,
+        (cx, y + 14.0),
+        inner,
         "600 13px sans-serif",
         p.fg,
-        "center",
     );
-    text(
+    fitted(
         ctx,
         lines[1],
-        cx,
-        y + 32.0,
+        (cx, y + 32.0),
+        inner,
         "11px sans-serif",
         p.muted,
-        "center",
     );
-    text(
+    fitted(
         ctx,
         lines[2],
-        cx,
-        y + 50.0,
+        (cx, y + 50.0),
+        inner,
         "700 15px sans-serif",
         p.fg,
-        "center",
     );
 }
 
@@ -250,7 +297,7 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let s = &lane.snapshot;
     let sc = lane.run.scenario();
     let op = s.operator.clone().unwrap_or_default_op();
-    let rps = lane.rate_matching("apiserver_request_total", "", 3);
+    let rps = lane.stats.rps;
     draw_api(ctx, lane, d, rps);
     let reflector = if op.watching {
         Word::Watching.text(d.lang).to_owned()
@@ -264,7 +311,7 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         FifoKind::RealFifo => "RealFIFO",
         FifoKind::AtomicFifo => "RealFIFO (atomic)",
     };
-    let deltas = Word::KeysDeltas.with(d.lang, &[&op.fifo_len, &op.fifo_deltas]);
+    let deltas = Word::KeysDeltas.with(d.lang, &[&compact(op.fifo_len), &compact(op.fifo_deltas)]);
     stage(
         ctx,
         FIFO,
@@ -290,14 +337,17 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     } else {
         Word::Predicates.with(d.lang, &[&sc.controller.predicates.len()])
     };
-    let buffered = Word::Buffered.with(d.lang, &[&op.handler_buffer]);
+    let buffered = Word::Buffered.with(d.lang, &[&compact(op.handler_buffer)]);
     let handlers = Word::Handlers.text(d.lang);
     stage(ctx, HANDLERS, d, [handlers, &preds, &buffered], false);
     let queue = match sc.queue_kind() {
         QueueKind::Classic => "workqueue",
         QueueKind::Priority => Word::PriorityQueue.text(d.lang),
     };
-    let qline = Word::QueuedWaiting.with(d.lang, &[&op.queue_ready, &op.queue_waiting]);
+    let qline = Word::QueuedWaiting.with(
+        d.lang,
+        &[&compact(op.queue_ready), &compact(op.queue_waiting)],
+    );
     let qcount = Word::Processing.with(d.lang, &[&op.workers_busy]);
     stage(ctx, QUEUE, d, [queue, &qline, &qcount], false);
     let wl = format!("{}/{}", op.workers_busy, op.workers);
@@ -664,6 +714,14 @@ mod tests {
             !under_a_stage(360.0, 82.0),
             "between Reflector and DeltaFIFO"
         );
+    }
+
+    #[test]
+    fn large_counts_are_short_enough_for_a_stage_box() {
+        assert_eq!(compact(950), "950");
+        assert_eq!(compact(12_345), "12.3k");
+        assert_eq!(compact(150_000), "150k");
+        assert_eq!(compact(1_234_567), "1.2M");
     }
 
     #[test]

@@ -12,9 +12,12 @@ use flywheel_engine::SimTime;
 use crate::config::RunConfig;
 use crate::stepping::{self, StepReport, StepTarget};
 use crate::tokens::Tokens;
+use crate::verdict::LaneStats;
 
 /// Most lines kept in the event log.
 pub const LOG_LINES: usize = 300;
+/// OOM kills whose times the memory chart keeps.
+pub const KILLS_KEPT: usize = 200;
 /// Events handled per call into the engine before the page checks its frame budget.
 pub const CHUNK_EVENTS: u64 = 1500;
 
@@ -54,6 +57,16 @@ pub struct Lane {
     pub oom_flash_ms: f64,
     /// Wall ms of the last LIST (relist).
     pub list_flash_ms: f64,
+    /// Why the container last exited (`OOMKilled`, `Error`).
+    pub last_exit: Option<String>,
+    /// OOM kills so far.
+    pub oom_kills: u64,
+    /// Simulated seconds of the latest OOM kills (at most [`KILLS_KEPT`]).
+    pub oom_times: VecDeque<f64>,
+    /// Simulated seconds at which this container's workers started.
+    pub workers_started_s: Option<f64>,
+    /// The numbers the stats bar and the pipeline show, read once per refresh.
+    pub stats: LaneStats,
     /// Last reconcile result seen.
     pub last_result: String,
     /// Moving tokens.
@@ -80,6 +93,11 @@ impl Lane {
             loop_flash_ms: f64::NEG_INFINITY,
             oom_flash_ms: f64::NEG_INFINITY,
             list_flash_ms: f64::NEG_INFINITY,
+            last_exit: None,
+            oom_kills: 0,
+            oom_times: VecDeque::new(),
+            workers_started_s: None,
+            stats: LaneStats::default(),
             last_result: String::new(),
             tokens: Tokens::default(),
             log: VecDeque::new(),
@@ -102,6 +120,11 @@ impl Lane {
             self.loop_count = self.loop_count.max(v as u64);
         }
         self.snapshot = self.run.snapshot();
+    }
+
+    /// Reads the numbers the stats bar and the pipeline show (once per refresh, so both agree).
+    pub fn refresh_stats(&mut self) {
+        self.stats = LaneStats::of(self);
     }
 
     fn count(&mut self, ev: &flywheel_engine::sim::TraceEvent, wall_ms: f64) {
@@ -130,11 +153,24 @@ impl Lane {
             }
             ("kubelet", "OOMKilled") => {
                 self.oom_flash_ms = wall_ms;
+                self.oom_kills += 1;
+                if self.oom_times.len() >= KILLS_KEPT {
+                    self.oom_times.pop_front();
+                }
+                self.oom_times.push_back(ev.time.as_secs_f64());
+                self.last_exit = Some("OOMKilled".into());
                 Some(line("OOMKilled", ev.detail.clone(), None, None))
             }
-            ("kubelet", "ContainerStarted") => Some(line("STARTED", ev.detail.clone(), None, None)),
-            ("kubelet", "Error") => Some(line("EXITED", ev.detail.clone(), None, None)),
+            ("kubelet", "ContainerStarted") => {
+                self.workers_started_s = None;
+                Some(line("STARTED", ev.detail.clone(), None, None))
+            }
+            ("kubelet", "Error") => {
+                self.last_exit = Some("Error".into());
+                Some(line("EXITED", ev.detail.clone(), None, None))
+            }
             ("controller", "StartingWorkers") => {
+                self.workers_started_s = Some(ev.time.as_secs_f64());
                 Some(line("SYNCED", ev.detail.clone(), None, None))
             }
             ("controller", "CacheSyncTimeout") => {
@@ -303,6 +339,13 @@ impl Engine {
         report
     }
 
+    /// Reads the stats of every lane (see [`Lane::refresh_stats`]).
+    pub fn refresh_stats(&mut self) {
+        for lane in self.lanes_mut() {
+            lane.refresh_stats();
+        }
+    }
+
     /// Reads new trace events on every lane.
     pub fn ingest(&mut self, wall_ms: f64, animate: bool) {
         for lane in self.lanes_mut() {
@@ -343,7 +386,7 @@ mod tests {
         assert!(e.a.loop_count > 50, "A loops: {}", e.a.loop_count);
         let b = e.b.as_ref().expect("B");
         assert_eq!(b.loop_count, 0, "B converged");
-        use crate::components::pipelines::{LaneStats, Verdict};
+        use crate::verdict::{LaneStats, Verdict};
         assert_eq!(Verdict::of(&LaneStats::of(&e.a)), Verdict::Looping);
         assert_eq!(Verdict::of(&LaneStats::of(b)), Verdict::Converged);
         assert_eq!(e.now(), SimTime::from_secs_f64(60.0));

@@ -96,7 +96,7 @@ fn a_chart_draws_ink_on_the_canvas() {
         limits: vec![(6.0, LIGHT.vermillion)],
         marks: vec![],
     };
-    let area = draw(canvas.clone(), &spec, &LIGHT).expect("the chart draws");
+    let area = draw(canvas.clone(), &spec, &LIGHT, 1.0).expect("the chart draws");
     assert!(
         inked_pixels(&canvas) > 500,
         "the chart left ink on the canvas"

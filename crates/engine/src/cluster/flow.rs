@@ -102,7 +102,9 @@ impl Cluster {
             None,
             format_args!(
                 "timeout={}",
-                crate::scenario::units::format_duration(self.scenario.controller.cache_sync_timeout)
+                crate::scenario::units::format_duration(
+                    self.scenario.controller.cache_sync_timeout
+                )
             ),
         );
         let restart_at = self.process.exit(1, ctx.now());

@@ -448,14 +448,22 @@ mod tests {
         for fifo in [FifoKind::DeltaFifo, FifoKind::RealFifo] {
             let mut inf = informer(fifo);
             inf.replace(vec![obj("a", 1), obj("b", 2)], 2);
-            assert_eq!(drain(&mut inf).len(), 2, "{fifo:?}: the initial list is delivered");
+            assert_eq!(
+                drain(&mut inf).len(),
+                2,
+                "{fifo:?}: the initial list is delivered"
+            );
             inf.replace(vec![obj("a", 1), obj("b", 3)], 3);
             let delivered = drain(&mut inf);
             assert_eq!(delivered.len(), 1, "{fifo:?}: only b changed");
             assert!(
                 matches!(&delivered[0], Notification::Update { new, .. } if new.metadata.name == "b")
             );
-            assert_eq!(inf.sync_skipped(), 1, "{fifo:?}: a's sync was not delivered");
+            assert_eq!(
+                inf.sync_skipped(),
+                1,
+                "{fifo:?}: a's sync was not delivered"
+            );
         }
     }
 

@@ -11,6 +11,7 @@ use super::use_ctx;
 use crate::chart::{self, ChartSpec, PlotArea};
 use crate::chart_data::{self, ChartKind};
 use crate::theme::{DARK, LIGHT};
+use crate::web;
 
 /// Props of one chart.
 #[derive(Properties, PartialEq)]
@@ -20,7 +21,26 @@ pub struct ChartProps {
 }
 
 /// Chart canvas size (px).
-pub const CHART_SIZE: (u32, u32) = (560, 250);
+pub const CHART_SIZE: (u32, u32) = (560, 270);
+
+/// Sizes `canvas`'s backing store to its box × the device pixel ratio; returns the canvas pixels
+/// per CSS pixel.
+fn fit_to_box(canvas: &HtmlCanvasElement) -> f64 {
+    let ratio = web::pixel_ratio();
+    let (cw, ch) = (canvas.client_width(), canvas.client_height());
+    if cw <= 0 || ch <= 0 {
+        return f64::from(canvas.width()) / f64::from(CHART_SIZE.0);
+    }
+    let w = (f64::from(cw) * ratio).round() as u32;
+    let h = (f64::from(ch) * ratio).round() as u32;
+    if canvas.width() != w {
+        canvas.set_width(w);
+    }
+    if canvas.height() != h {
+        canvas.set_height(h);
+    }
+    f64::from(w) / f64::from(cw)
+}
 
 /// One chart.
 #[function_component(Chart)]
@@ -45,7 +65,8 @@ pub fn chart_view(props: &ChartProps) -> Html {
             ) else {
                 return;
             };
-            match chart::draw(el, &e, palette) {
+            let k = fit_to_box(&el);
+            match chart::draw(el, &e, palette, k) {
                 Ok(area) => *drawn.borrow_mut() = Some((e, area)),
                 Err(err) => gloo::console::warn!(format!("chart {}: {err}", kind.id())),
             }

@@ -1,11 +1,14 @@
 //! The Go (controller-runtime) code of the current reconciler, with the lines that differ from the
-//! seed's broken version (the `flywheel` preset) highlighted.
+//! seed's broken version (the `flywheel` preset) highlighted; when comparing, A's code, B's code,
+//! or the difference from A to B.
 
 use flywheel_engine::controller::go_code::{changed_lines, render_with, GoCodeContext};
+use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::scenario::{presets, Scenario};
 use yew::prelude::*;
 
 use super::use_ctx;
+use crate::config::RunConfig;
 use crate::i18n::Msg;
 
 /// The Go source of a scenario's controller.
@@ -34,24 +37,151 @@ pub fn code_with_changes(current: &Scenario) -> (Vec<String>, Vec<bool>) {
     (now, changed)
 }
 
+/// One line of a diff.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiffLine {
+    /// In both.
+    Same(String),
+    /// Only in the old (A).
+    Removed(String),
+    /// Only in the new (B).
+    Added(String),
+}
+
+/// The line diff from `old` to `new` (longest common subsequence).
+pub fn diff(old: &[String], new: &[String]) -> Vec<DiffLine> {
+    let (n, m) = (old.len(), new.len());
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if old[i] == new[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && old[i] == new[j] {
+            out.push(DiffLine::Same(old[i].clone()));
+            i += 1;
+            j += 1;
+        } else if j >= m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out.push(DiffLine::Removed(old[i].clone()));
+            i += 1;
+        } else {
+            out.push(DiffLine::Added(new[j].clone()));
+            j += 1;
+        }
+    }
+    out
+}
+
+/// What the Code tab shows when comparing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    A,
+    B,
+    Diff,
+}
+
+fn code_of(config: &RunConfig, v: Variant) -> Option<Vec<String>> {
+    config.scenario_with(v).ok().map(|s| go_code(&s))
+}
+
 /// The code panel.
 #[function_component(CodePanel)]
 pub fn code_panel() -> Html {
     let ctx = use_ctx();
     let lang = ctx.state.lang;
-    let config = ctx.state.url.config.clone();
-    let code = use_memo(config, |c| c.scenario().ok().map(|s| code_with_changes(&s)));
-    let Some((lines, changed)) = code.as_ref().clone() else {
+    let view = use_state(|| View::A);
+    let (config, compare) = (ctx.state.url.config.clone(), ctx.state.url.compare);
+    let deps = (config.clone(), compare, *view);
+    let shown = use_memo(deps, |(c, b, view)| {
+        let a = c.scenario().ok()?;
+        match (b, view) {
+            (Some(b), View::B) => c.scenario_with(*b).ok().map(|s| {
+                let (l, ch) = code_with_changes(&s);
+                plain(&l, &ch)
+            }),
+            (Some(b), View::Diff) => {
+                let (old, new) = (go_code(&a), code_of(c, *b)?);
+                Some(
+                    diff(&old, &new)
+                        .into_iter()
+                        .map(|d| match d {
+                            DiffLine::Same(l) => (format!("  {l}"), None),
+                            DiffLine::Removed(l) => (format!("− {l}"), Some("del")),
+                            DiffLine::Added(l) => (format!("+ {l}"), Some("add")),
+                        })
+                        .collect(),
+                )
+            }
+            _ => {
+                let (l, ch) = code_with_changes(&a);
+                Some(plain(&l, &ch))
+            }
+        }
+    });
+    let Some(lines) = shown.as_ref().clone() else {
         return html! {};
     };
+    let pick = |v: View, id: &str, label: String| {
+        let view = view.clone();
+        let pressed = *view == v;
+        html! {
+            <button id={id.to_owned()} class={classes!(pressed.then_some("active"))} aria-pressed={pressed.to_string()}
+                onclick={Callback::from(move |_: MouseEvent| view.set(v))}>{ label }</button>
+        }
+    };
+    let diffing = compare.is_some() && *view == View::Diff;
     html! {
         <div class="code">
-            <p class="muted">{ Msg::CodeHint.text(lang) }</p>
+            if compare.is_some() {
+                <div class="code-pick" role="group" aria-label={Msg::CodeShow.text(lang)}>
+                    <span class="muted">{ Msg::CodeShow.text(lang) }</span>
+                    { pick(View::A, "code-a", "A".into()) }
+                    { pick(View::B, "code-b", "B".into()) }
+                    { pick(View::Diff, "code-diff", Msg::CodeDiff.text(lang).to_owned()) }
+                </div>
+            }
+            <p class="muted">{ if diffing { Msg::CodeDiffHint.text(lang) } else { Msg::CodeHint.text(lang) } }</p>
             <pre id="go-code" lang="en"><code>
-                { for lines.iter().zip(changed.iter()).map(|(l, c)| html! {
-                    <span class={classes!("line", c.then_some("changed"))}>{ format!("{l}\n") }</span>
+                { for lines.iter().map(|(l, cls)| html! {
+                    <span class={classes!("line", *cls)}>{ format!("{l}\n") }</span>
                 }) }
             </code></pre>
         </div>
+    }
+}
+
+fn plain(lines: &[String], changed: &[bool]) -> Vec<(String, Option<&'static str>)> {
+    lines
+        .iter()
+        .zip(changed)
+        .map(|(l, c)| (l.clone(), c.then_some("changed")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_diff_keeps_common_lines_and_marks_the_rest() {
+        let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
+        let d = diff(&s(&["a", "b", "c"]), &s(&["a", "x", "c", "d"]));
+        assert_eq!(
+            d,
+            vec![
+                DiffLine::Same("a".into()),
+                DiffLine::Removed("b".into()),
+                DiffLine::Added("x".into()),
+                DiffLine::Same("c".into()),
+                DiffLine::Added("d".into()),
+            ]
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The event log, in `kubectl get -w --output-watch-events` style, with reconcile results.
 
+use web_sys::Element;
 use yew::prelude::*;
 
 use super::use_ctx;
@@ -23,6 +24,28 @@ pub const HEADER: &str = "EVENT       NAMESPACE NAME            RV   GEN      TI
 #[function_component(EventLog)]
 pub fn event_log() -> Html {
     let ctx = use_ctx();
+    let pre = use_node_ref();
+    // whether the log follows its newest line: until the user scrolls up, and again at the bottom
+    let follow = use_mut_ref(|| true);
+    {
+        let (pre, follow) = (pre.clone(), follow.clone());
+        use_effect(move || {
+            if let Some(el) = pre.cast::<Element>() {
+                if *follow.borrow() {
+                    el.set_scroll_top(el.scroll_height());
+                }
+            }
+        });
+    }
+    let on_scroll = {
+        let (pre, follow) = (pre.clone(), follow.clone());
+        Callback::from(move |_: Event| {
+            if let Some(el) = pre.cast::<Element>() {
+                let bottom = el.scroll_top() + el.client_height() >= el.scroll_height() - 4;
+                *follow.borrow_mut() = bottom;
+            }
+        })
+    };
     let engine = ctx.engine.borrow();
     let lines: Vec<String> = engine
         .as_ref()
@@ -35,7 +58,7 @@ pub fn event_log() -> Html {
         <div class="log">
             <super::side_picker::SidePicker />
             <p class="cmd"><code>{ "$ kubectl get mycrd -A -w --output-watch-events" }</code></p>
-            <pre id="event-log" tabindex="0" aria-label={crate::i18n::Msg::EventLog.text(ctx.state.lang)}><code>
+            <pre id="event-log" tabindex="0" aria-label={crate::i18n::Msg::EventLog.text(ctx.state.lang)} ref={pre} onscroll={on_scroll}><code>
                 { format!("{HEADER}\n") }
                 { for lines.iter().rev().map(|l| html! { <span class={classes!("line", l.starts_with("RECONCILED").then_some("rec"))}>{ format!("{l}\n") }</span> }) }
             </code></pre>

@@ -1,10 +1,35 @@
-//! The preset's narration, in the page's language.
+//! The preset's narration, in the page's language, led by what the current switches do (when they
+//! differ from the preset's own), the "status never persisted" warning, and how the run departs
+//! from the preset's story when it does.
 
 use flywheel_engine::scenario::presets;
+use flywheel_engine::scenario::variant::Variant;
 use yew::prelude::*;
 
 use super::use_ctx;
-use crate::i18n::{narration, preset_title, Msg};
+use crate::config::RunConfig;
+use crate::i18n::{narration, preset_title, Lang, Msg};
+use crate::outcome::Departure;
+use crate::story::{self, LoopStory};
+
+/// One side's story: `The switches now: …. The loop closes: …`.
+fn story_line(id: &str, side: Option<&str>, v: Variant, lang: Lang) -> Html {
+    let story = LoopStory::of(v);
+    let now = Msg::StoryNow
+        .text(lang)
+        .replace("{}", &story::switches(v, lang));
+    let prefix = side.map(|s| format!("{s}: ")).unwrap_or_default();
+    let warn = matches!(
+        story,
+        LoopStory::StatusDropped | LoopStory::NoStatusEndpoint
+    );
+    html! {
+        <p id={id.to_owned()} class={classes!("story", warn.then_some("story-warning"))}
+            data-loops={story.loops().to_string()}>
+            { format!("{prefix}{now} {}", story.text(v.write, lang)) }
+        </p>
+    }
+}
 
 /// The narration panel.
 #[function_component(Explain)]
@@ -14,16 +39,42 @@ pub fn explain() -> Html {
     let lang = s.lang;
     let name = s.url.config.preset.clone();
     let scenario = use_memo(name.clone(), |n| presets::load(n, &[]).ok());
+    let shipped = use_memo(name.clone(), |n| RunConfig::preset(n).variant);
     let (title, group, summary) = scenario
         .as_ref()
         .as_ref()
         .map(|sc| (sc.title.clone(), sc.group.clone(), sc.summary.clone()))
         .unwrap_or_default();
     let text = narration(&name, lang).map_or(summary, str::to_owned);
+    let departure = ctx.engine.borrow().as_ref().and_then(|e| {
+        let lane = e.lane(s.side);
+        Departure::of(&name, &lane.stats, lane.snapshot.memory_limit_bytes)
+    });
+    let a = s.url.config.variant;
+    let differs = a != *shipped || s.url.compare.is_some();
+    let warns = |v: Variant| {
+        matches!(
+            LoopStory::of(v),
+            LoopStory::StatusDropped | LoopStory::NoStatusEndpoint
+        )
+    };
+    let show_a = differs || warns(a);
     html! {
         <article class="explain" lang={lang.code()}>
             <h2>{ preset_title(&name, &title, lang) }</h2>
             <p class="muted">{ format!("{name} · {}: {group}", Msg::Group.text(lang)) }</p>
+            if let Some(d) = departure {
+                <p id="outcome" class="outcome">{ d.text(lang) }</p>
+            }
+            if show_a {
+                { story_line("story", s.url.compare.map(|_| "A"), a, lang) }
+            }
+            if let Some(b) = s.url.compare {
+                { story_line("story-b", Some("B"), b, lang) }
+            }
+            if show_a {
+                <p class="muted shipped">{ Msg::StoryShipped.text(lang) }</p>
+            }
             <p id="narration">{ text }</p>
         </article>
     }

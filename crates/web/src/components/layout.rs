@@ -13,6 +13,10 @@ use super::scenario::ScenarioPanel;
 use super::tabs::Tabs;
 use super::use_ctx;
 use crate::i18n::Msg;
+use crate::web;
+
+/// The widths at which the page is laid out for a phone (the settings fold).
+pub const NARROW: &str = "(max-width: 700px)";
 
 /// The whole page.
 #[function_component(Layout)]
@@ -38,13 +42,23 @@ pub fn layout() -> Html {
             <Header />
             <div class="workspace">
                 <aside class="sidebar" aria-label={Msg::Scenario.text(lang)}>
-                    <ScenarioPanel />
+                    if web::prefers(NARROW) {
+                        // at phone width the settings fold under the pipeline
+                        <details id="settings" class="settings">
+                            <summary>{ Msg::Settings.text(lang) }</summary>
+                            <ScenarioPanel />
+                        </details>
+                    } else {
+                        <ScenarioPanel />
+                    }
                 </aside>
                 <main class="main">
                     <Controls />
                     <Pipelines />
-                    <Charts />
-                    <Tabs />
+                    <div class="below">
+                        <Tabs />
+                        <Charts />
+                    </div>
                 </main>
             </div>
             <footer class="footer">

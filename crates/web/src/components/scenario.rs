@@ -39,6 +39,16 @@ pub fn preset_groups() -> &'static [PresetGroup] {
     })
 }
 
+/// A preset's full title in `lang` (shown whole under the list, which cuts long ones).
+fn title_of(name: &str, lang: crate::i18n::Lang) -> String {
+    preset_groups()
+        .iter()
+        .flat_map(|(_, items)| items.iter())
+        .find(|(n, _)| n == name)
+        .map(|(n, t)| crate::i18n::preset_title(n, t, lang))
+        .unwrap_or_default()
+}
+
 /// The sidebar.
 #[function_component(ScenarioPanel)]
 pub fn scenario_panel() -> Html {
@@ -92,6 +102,7 @@ pub fn scenario_panel() -> Html {
                         }) }
                     </select>
                 </label>
+                <p id="preset-title" class="preset-title">{ title_of(&s.url.config.preset, lang) }</p>
             </section>
             <section class="panel"><Fixes side={Side::A} /></section>
             <section class="panel">
