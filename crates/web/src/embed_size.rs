@@ -29,8 +29,10 @@ const CONTROLS_ONE_ROW_MIN: f64 = 1200.0;
 const STATS: (f64, f64) = (35.0, 58.0);
 /// Width of a pipeline from which its counters fit in one row.
 const STATS_ONE_ROW_MIN: f64 = 1000.0;
-/// Width of the frame above which two pipelines stand side by side (`.pipelines.ab`).
-const AB_SIDE_BY_SIDE_ABOVE: f64 = 1200.0;
+/// Width of the frame from which two pipelines stand side by side (`.app.embed .pipelines.ab`).
+const AB_SIDE_BY_SIDE_ABOVE: f64 = 1800.0;
+/// The caption above each pipeline of a comparison (`.pipeline .caption`: its variant in words).
+const SIDE_CAPTION: f64 = 27.0;
 /// Width of the frame above which the two charts stand side by side (`.charts`).
 const CHARTS_SIDE_BY_SIDE_ABOVE: f64 = 700.0;
 /// Gap between grid items.
@@ -53,17 +55,18 @@ pub fn embed_height(l: &EmbedLayout) -> u32 {
     } else {
         CONTROLS.1
     };
-    let (pipes, pipe_w) = match (l.compare, frame > AB_SIDE_BY_SIDE_ABOVE) {
+    let (pipes, pipe_w) = match (l.compare, frame >= AB_SIDE_BY_SIDE_ABOVE) {
         (true, true) => (1.0, (inner - GAP) / 2.0),
         (true, false) => (2.0, inner),
         (false, _) => (1.0, inner),
     };
+    let caption = if l.compare { SIDE_CAPTION } else { 0.0 };
     let stats = if pipe_w >= STATS_ONE_ROW_MIN {
         STATS.0
     } else {
         STATS.1
     };
-    let pipelines = pipes * (pipe_w * 300.0 / 960.0 + 2.0 + stats) + (pipes - 1.0) * GAP;
+    let pipelines = pipes * (caption + pipe_w * 300.0 / 960.0 + 2.0 + stats) + (pipes - 1.0) * GAP;
     let (chart_rows, chart_w) = if frame > CHARTS_SIDE_BY_SIDE_ABOVE {
         (1.0, (inner - GAP) / 2.0)
     } else {
@@ -98,11 +101,17 @@ mod tests {
         });
         assert!(two > one + 200, "{one} {two}");
         assert!(panel > one + 200, "{one} {panel}");
-        let wide_ab = embed_height(&EmbedLayout {
-            width: 1280,
-            compare: true,
-            panel: false,
-        });
-        assert!(wide_ab < two, "side by side above 1200 px: {wide_ab} {two}");
+        let wide = |compare| {
+            embed_height(&EmbedLayout {
+                width: 1920,
+                compare,
+                panel: false,
+            })
+        };
+        let (wide_one, wide_ab) = (wide(false), wide(true));
+        assert!(
+            wide_ab <= wide_one,
+            "from 1800 px A and B stand side by side, each half as wide: {wide_ab} {wide_one}"
+        );
     }
 }

@@ -425,18 +425,21 @@ pub fn narration(preset: &str, lang: Lang) -> Option<&'static str> {
         ),
         "seed-000-incident" => (
             "The flywheel at production scale: 150 000 objects, 200 workers and a client whose QPS \
-             limit was raised. Adds climb past 5000/s and the workqueue past 100k keys. etcd cannot \
-             commit that many writes, requests stay in flight, and APF answers 429. After each \
-             restart the informer relists every object: the DeltaFIFO holds a second copy of the \
-             cache while the queue fills, RSS crosses the 1700Mi limit and the kernel kills the \
-             container. CrashLoopBackOff waits 10 s, 20 s, 40 s… and every restart starts the storm \
-             again. Try the fixes: the relist still costs memory, but the loop never starts.",
+             limit was raised. Each start first lists every object and waits for the cache to sync \
+             (watch the workers box): the DeltaFIFO holds the whole list, then the workqueue fills \
+             with 150k keys before the first Reconcile. Then the workers write faster than the \
+             informer's single loop can take the events back: adds run past 5000/s, APF answers 429, \
+             deltas pile up in the DeltaFIFO and RSS climbs until the kernel kills the container at \
+             the 1700Mi limit. At the kill most of the heap is the cache, not the FIFO (see Myth vs \
+             upstream). CrashLoopBackOff waits 10 s, 20 s, 40 s… and every restart starts the storm \
+             again. Try the fixes: the sync still costs memory, but the loop never starts.",
             "生产规模的死亡飞轮：15 万个对象、200 个 worker，以及被调高了 QPS 限制的客户端。\
-             每秒入队超过 5000 次，workqueue 深度超过 10 万。etcd 提交不了这么多写入，请求滞留，\
-             APF 返回 429。每次重启后 informer 都会重新 List 全部对象：DeltaFIFO 里又放了一份缓存的\
-             副本，同时队列不断变满，RSS 超过 1700Mi 的限制，内核杀掉容器。CrashLoopBackOff 依次等待 \
-             10 秒、20 秒、40 秒……每次重启风暴都会重来。试试打开修复：重新 List 仍然占内存，\
-             但循环不会再开始。",
+             每次启动都先 List 全部对象并等待缓存同步（看 worker 方框）：DeltaFIFO 先装下整个列表，\
+             然后在第一次 Reconcile 之前 workqueue 被 15 万个 key 填满。之后 worker 写入的速度超过了 \
+             informer 唯一的处理循环把事件取回的速度：每秒入队超过 5000 次，APF 返回 429，delta 在 \
+             DeltaFIFO 里堆积，RSS 不断上涨，直到在 1700Mi 的限制处被内核杀掉。被杀时堆的大头是缓存，\
+             而不是 FIFO（见“传言与上游代码”）。CrashLoopBackOff 依次等待 10 秒、20 秒、40 秒……每次重启风暴\
+             都会重来。试试打开修复：同步仍然占内存，但循环不会再开始。",
         ),
         "list-full-scan" => (
             "Reconcile asks the cache for every Pod and keeps the four it owns. That first List of \

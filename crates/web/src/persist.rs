@@ -57,7 +57,7 @@ pub fn decode(text: &str) -> Result<UrlState, Reason> {
     let (url, ignored) = UrlState::from_query(query);
     if let Some(bad) = ignored.into_iter().next() {
         return Err(Reason::Setting {
-            key: one_line(&bad.key),
+            key: flywheel_engine::scenario::messages::escaped(&bad.key),
             why: Box::new(bad.reason),
         });
     }
@@ -65,20 +65,6 @@ pub fn decode(text: &str) -> Result<UrlState, Reason> {
         return Err(Reason::EmbedNotStored);
     }
     Ok(url)
-}
-
-/// `text` with its control characters escaped (`%0a` decodes to a line break), so a message
-/// naming what the file holds stays one line.
-fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 /// What the page starts with.

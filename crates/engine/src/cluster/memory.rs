@@ -15,7 +15,7 @@ const BASE_GOROUTINES: u64 = 24;
 /// What the page shows of the pod.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodView {
-    /// `Running`, `OOMKilled` or `CrashLoopBackOff`.
+    /// `Running`, `CrashLoopBackOff`, or how it terminated (`OOMKilled`, `Error`).
     pub state: String,
     /// Container restarts.
     pub restarts: u64,
@@ -226,7 +226,7 @@ impl SimProcess {
         let state = match self.pod.state() {
             ContainerState::Running { .. } => "Running",
             ContainerState::Waiting(_) => "CrashLoopBackOff",
-            ContainerState::Terminated(_) => "OOMKilled",
+            ContainerState::Terminated(t) => t.reason.as_str(),
         };
         PodView {
             state: state.to_owned(),

@@ -53,7 +53,8 @@ pub struct Snapshot {
     pub requests_in_flight: u64,
     /// The operator, when its container runs.
     pub operator: Option<OperatorSnapshot>,
-    /// Container state: `Running`, `OOMKilled` or `CrashLoopBackOff`.
+    /// Container state: `Running`, `CrashLoopBackOff`, or how it terminated (`OOMKilled`,
+    /// `Error`).
     pub pod_state: String,
     /// Container restarts.
     pub restarts: u64,
