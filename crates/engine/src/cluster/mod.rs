@@ -184,6 +184,10 @@ pub struct Cluster {
     series: SeriesSet,
     last_queue_totals: (f64, f64),
     work: workload::Workload,
+    /// Whether [`Cluster::kick_workers`] is running (a finished reconcile asks it again).
+    kicking_workers: bool,
+    /// Whether a worker was freed while `kick_workers` was running.
+    kick_again: bool,
 }
 
 impl Cluster {
@@ -207,6 +211,8 @@ impl Cluster {
             series: SeriesSet::default(),
             last_queue_totals: (0.0, 0.0),
             work: workload::Workload::default(),
+            kicking_workers: false,
+            kick_again: false,
         })
     }
 
