@@ -188,8 +188,8 @@ messages! {
     FixSafeFinalizer => "Fix: keep the finalizer until cleanup succeeds", "修复：清理成功前保留 finalizer";
     FixPressureCheck => "Fix: check MemoryPressure before recreating", "修复：重建前检查 MemoryPressure";
     HandlerCost => "Event handler time", "事件 handler 耗时";
-    MythsHint => "Claims of seed 004 that the upstream code contradicts: what the engine does instead, and a scenario that shows it.",
-        "seed 004 中与上游代码相矛盾的说法：引擎（遵循上游代码）的实际行为，以及演示它的场景。";
+    MythsHint => "Claims of seeds 000 and 004 that the upstream code contradicts: what the engine does instead, and a scenario that shows it.",
+        "seed 000 和 004 中与上游代码相矛盾的说法：引擎（遵循上游代码）的实际行为，以及演示它的场景。";
     MythClaim => "The claim", "说法";
     MythUpstream => "What upstream does", "上游代码的实际行为";
     MythRun => "Run", "运行";

@@ -1,5 +1,6 @@
-//! The "myth vs upstream" cards: each claim of seed 004 that upstream contradicts, what the engine
-//! does instead, a button that loads and plays the scenario that shows it, and the upstream files.
+//! The "myth vs upstream" cards: each claim of seeds 000 and 004 that upstream contradicts, what
+//! the engine does instead, a button that loads and plays the scenario that shows it, and the
+//! upstream files.
 //! The cards' text lives in the engine (`flywheel_engine::scenario::myths`).
 
 use flywheel_engine::scenario::myths::MYTHS;
