@@ -251,6 +251,24 @@ impl Cluster {
         if error.is_some() {
             self.count_request("WATCH", 200);
         }
+        let mut delay = self.scenario.apiserver.watch_latency;
+        if error == Some(504) {
+            delay += WATCH_BLOCK_TIMEOUT;
+        }
+        let ends_at = if error.is_none() { Some(timeout) } else { None };
+        self.open_stream(ctx, replay, delay, ends_at);
+    }
+
+    /// Registers a stream the server accepted as the informer's open watch, delivers `events`
+    /// after `delay` and, when `timeout` is given, closes it then; without one it carries only an
+    /// ERROR event. Events committed later follow on the same watch.
+    pub(super) fn open_stream(
+        &mut self,
+        ctx: &mut Context<'_, Ev>,
+        events: Vec<WatchEvent>,
+        delay: Duration,
+        timeout: Option<Duration>,
+    ) {
         let Some(op) = self.op.as_mut() else { return };
         let incarnation = op.incarnation;
         self.next_watch += 1;
@@ -258,13 +276,9 @@ impl Cluster {
         op.informer.watch = Some(OpenWatch {
             id: watch,
             events_received: 0,
-            error_only: error.is_some(),
+            error_only: timeout.is_none(),
         });
-        let mut delay = self.scenario.apiserver.watch_latency;
-        if error == Some(504) {
-            delay += WATCH_BLOCK_TIMEOUT;
-        }
-        for event in replay {
+        for event in events {
             ctx.schedule_in(
                 delay,
                 Ev::WatchDeliver {
@@ -274,7 +288,7 @@ impl Cluster {
                 },
             );
         }
-        if error.is_none() {
+        if let Some(timeout) = timeout {
             ctx.schedule_in(timeout, Ev::WatchTimeout { incarnation, watch });
         }
     }

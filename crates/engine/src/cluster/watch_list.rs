@@ -2,13 +2,10 @@
 //! `watchList`; apiserver `pkg/storage/cacher/cacher.go`, which sends the current state as ADDED
 //! events and then the `k8s.io/initial-events-end` BOOKMARK).
 
-use std::time::Duration;
-
 use crate::apiserver::WatchEvent;
 use crate::informer::reflector::{ReflectorState, WatchError};
 use crate::sim::Context;
 
-use super::informer::OpenWatch;
 use super::request::Reply;
 use super::{Cluster, Ev};
 
@@ -47,25 +44,7 @@ impl Cluster {
         let ReflectorState::WatchListing { timeout, .. } = *op.informer.reflector.state() else {
             return;
         };
-        let incarnation = op.incarnation;
-        self.next_watch += 1;
-        let watch = self.next_watch;
-        op.informer.watch = Some(OpenWatch {
-            id: watch,
-            events_received: 0,
-            error_only: false,
-        });
-        let delay: Duration = self.scenario.apiserver.watch_latency;
-        for event in events {
-            ctx.schedule_in(
-                delay,
-                Ev::WatchDeliver {
-                    incarnation,
-                    watch,
-                    event,
-                },
-            );
-        }
-        ctx.schedule_in(timeout, Ev::WatchTimeout { incarnation, watch });
+        let delay = self.scenario.apiserver.watch_latency;
+        self.open_stream(ctx, events, delay, Some(timeout));
     }
 }

@@ -520,9 +520,19 @@ fn fmt_duration(d: std::time::Duration) -> String {
     }
 }
 
-/// Marks, for each line of `new`, whether it is absent from `old` (a longest-common-subsequence
-/// diff), so a fixed reconciler's changed lines can be highlighted against the broken one.
-pub fn changed_lines(old: &[String], new: &[String]) -> Vec<bool> {
+/// One line of a diff.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiffLine {
+    /// In both.
+    Same(String),
+    /// Only in the old (A).
+    Removed(String),
+    /// Only in the new (B).
+    Added(String),
+}
+
+/// The line diff from `old` to `new` (longest common subsequence).
+pub fn line_diff(old: &[String], new: &[String]) -> Vec<DiffLine> {
     let (n, m) = (old.len(), new.len());
     let mut lcs = vec![vec![0u32; m + 1]; n + 1];
     for i in (0..n).rev() {
@@ -534,20 +544,35 @@ pub fn changed_lines(old: &[String], new: &[String]) -> Vec<bool> {
             };
         }
     }
-    let mut changed = vec![true; m];
+    let mut out = Vec::new();
     let (mut i, mut j) = (0, 0);
-    while i < n && j < m {
-        if old[i] == new[j] {
-            changed[j] = false;
+    while i < n || j < m {
+        if i < n && j < m && old[i] == new[j] {
+            out.push(DiffLine::Same(old[i].clone()));
             i += 1;
             j += 1;
-        } else if lcs[i + 1][j] >= lcs[i][j + 1] {
+        } else if j >= m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out.push(DiffLine::Removed(old[i].clone()));
             i += 1;
         } else {
+            out.push(DiffLine::Added(new[j].clone()));
             j += 1;
         }
     }
-    changed
+    out
+}
+
+/// Marks, for each line of `new`, whether it is absent from `old` (the added lines of
+/// [`line_diff`]), so a fixed reconciler's changed lines can be highlighted against the broken one.
+pub fn changed_lines(old: &[String], new: &[String]) -> Vec<bool> {
+    line_diff(old, new)
+        .into_iter()
+        .filter_map(|l| match l {
+            DiffLine::Same(_) => Some(false),
+            DiffLine::Added(_) => Some(true),
+            DiffLine::Removed(_) => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

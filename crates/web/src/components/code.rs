@@ -2,7 +2,9 @@
 //! seed's broken version (the `flywheel` preset) highlighted; when comparing, A's code, B's code,
 //! or the difference from A to B.
 
-use flywheel_engine::controller::go_code::{changed_lines, render_with, GoCodeContext};
+use flywheel_engine::controller::go_code::{
+    changed_lines, line_diff, render_with, DiffLine, GoCodeContext,
+};
 use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::scenario::{presets, Scenario};
 use yew::prelude::*;
@@ -37,48 +39,6 @@ pub fn code_with_changes(current: &Scenario) -> (Vec<String>, Vec<bool>) {
     (now, changed)
 }
 
-/// One line of a diff.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DiffLine {
-    /// In both.
-    Same(String),
-    /// Only in the old (A).
-    Removed(String),
-    /// Only in the new (B).
-    Added(String),
-}
-
-/// The line diff from `old` to `new` (longest common subsequence).
-pub fn diff(old: &[String], new: &[String]) -> Vec<DiffLine> {
-    let (n, m) = (old.len(), new.len());
-    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if old[i] == new[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let mut out = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < n || j < m {
-        if i < n && j < m && old[i] == new[j] {
-            out.push(DiffLine::Same(old[i].clone()));
-            i += 1;
-            j += 1;
-        } else if j >= m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
-            out.push(DiffLine::Removed(old[i].clone()));
-            i += 1;
-        } else {
-            out.push(DiffLine::Added(new[j].clone()));
-            j += 1;
-        }
-    }
-    out
-}
-
 /// What the Code tab shows when comparing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum View {
@@ -109,7 +69,7 @@ pub fn code_panel() -> Html {
             (Some(b), View::Diff) => {
                 let (old, new) = (go_code(&a), code_of(c, *b)?);
                 Some(
-                    diff(&old, &new)
+                    line_diff(&old, &new)
                         .into_iter()
                         .map(|d| match d {
                             DiffLine::Same(l) => (format!("  {l}"), None),
@@ -172,7 +132,7 @@ mod tests {
     #[test]
     fn the_diff_keeps_common_lines_and_marks_the_rest() {
         let s = |v: &[&str]| v.iter().map(|x| (*x).to_owned()).collect::<Vec<_>>();
-        let d = diff(&s(&["a", "b", "c"]), &s(&["a", "x", "c", "d"]));
+        let d = line_diff(&s(&["a", "b", "c"]), &s(&["a", "x", "c", "d"]));
         assert_eq!(
             d,
             vec![
