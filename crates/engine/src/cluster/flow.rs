@@ -117,7 +117,9 @@ impl Cluster {
         let now = ctx.now();
         let Some(op) = self.op.as_mut() else { return };
         let informer = &mut op.informer;
-        let due = informer.should_resync(now);
+        // `shouldResync` runs only when a live timer fires: a stale one must not move the
+        // listener's next resync.
+        let due = informer.reflector.is_current_resync(epoch) && informer.should_resync(now);
         let actions = informer.reflector.on_resync_timer(epoch, || due);
         self.reflector_actions(ctx, actions);
     }

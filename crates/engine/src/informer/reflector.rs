@@ -771,6 +771,12 @@ impl Reflector {
         }
     }
 
+    /// Whether the resync timer `epoch` belongs to the running watch phase (a stale timer is
+    /// ignored by [`Reflector::on_resync_timer`]).
+    pub fn is_current_resync(&self, epoch: u64) -> bool {
+        self.resync_epoch == Some(epoch)
+    }
+
     /// The resync timer `epoch` fired (`startResync`). If it belongs to the running watch phase,
     /// `should_resync` is consulted (the shared processor's `shouldResync`, called only here) and
     /// on true the store is resynced; the timer is re-armed. A stale timer is ignored.
