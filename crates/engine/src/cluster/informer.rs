@@ -249,12 +249,11 @@ impl SimInformer {
     /// `sharedProcessor.distribute(obj, sync)` for the one listener: a sync notification (an
     /// update whose resourceVersion did not change — a resync, or an unchanged object of a
     /// relist) reaches it only while it is due for a resync; every other notification always
-    /// (client-go `tools/cache/shared_informer.go` `OnUpdate`, `distribute`). Returns whether
-    /// the listener took it.
-    fn distribute(&mut self, notification: Notification) -> bool {
+    /// (client-go `tools/cache/shared_informer.go` `OnUpdate`, `distribute`).
+    fn distribute(&mut self, notification: Notification) {
         if notification.is_sync() && !self.syncing {
             self.sync_skipped += 1;
-            return false;
+            return;
         }
         if matches!(
             notification,
@@ -267,7 +266,6 @@ impl SimInformer {
         }
         self.buffer_bytes += notification_bytes(&notification);
         self.listener.add(notification);
-        true
     }
 
     /// Sync notifications not delivered because the listener was not due for a resync.
