@@ -506,7 +506,10 @@ impl Cluster {
                 None,
                 format_args!("recovered=false"),
             );
-            return self.container_crashed(ctx);
+            // controller-runtime re-panics when `RecoverPanic` is off
+            // (`pkg/internal/controller/controller.go` `Reconcile`): the process dies.
+            let restart_at = self.process.exit(crate::process::GO_PANIC_EXIT_CODE, now);
+            return self.container_died(ctx, restart_at, "Error");
         }
         op.queue.done(&key, now);
         self.workload_reconcile_finished(&job, now);

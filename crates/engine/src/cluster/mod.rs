@@ -13,7 +13,6 @@
 
 mod actions;
 pub mod api;
-mod crash;
 mod flow;
 pub mod informer;
 pub mod inspect;

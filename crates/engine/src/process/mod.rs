@@ -38,7 +38,7 @@ pub use gc::{GcConfig, GcCycle, GcPacer, GcTrigger, Gogc, LimitInputs};
 pub use heap::{Heap, HeapOwner};
 pub use pod::{
     ContainerExit, ContainerState, Pod, PodConfig, TerminatedState, TerminationReason,
-    WaitingReason, OOM_KILLED_EXIT_CODE,
+    WaitingReason, GO_PANIC_EXIT_CODE, OOM_KILLED_EXIT_CODE,
 };
 pub use rss::{FreePages, RssBreakdown};
 pub use runtime::{stretch_for_gc, GoMetrics, GoProcess, GoProcessConfig};

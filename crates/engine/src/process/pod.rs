@@ -34,6 +34,10 @@ use crate::time::SimTime;
 /// The exit code of a process killed by SIGKILL, as the OOM killer does (128 + 9).
 pub const OOM_KILLED_EXIT_CODE: i32 = 137;
 
+/// The exit code of a Go program that dies of an unrecovered panic (Go `runtime/panic.go`
+/// `fatalpanic` → `exit(2)`).
+pub const GO_PANIC_EXIT_CODE: i32 = 2;
+
 /// The pod's settings.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
