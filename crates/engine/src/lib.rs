@@ -21,6 +21,7 @@ pub mod cluster;
 pub mod controller;
 pub mod error;
 pub mod informer;
+pub mod key;
 pub mod metrics;
 pub mod object;
 pub mod predicate;

@@ -6,12 +6,29 @@
 //! accounted for by the process model through [`Object::size_bytes`], not by copying here.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::key::Key;
 use crate::time::SimTime;
+
+/// Where an [`Object`] keeps its key once built.
+#[derive(Clone, Default)]
+pub struct KeyCache(OnceLock<Key>);
+
+impl PartialEq for KeyCache {
+    fn eq(&self, _: &KeyCache) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for KeyCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeyCache")
+    }
+}
 
 /// A shared, immutable object.
 pub type ObjectRef = Arc<Object>;
@@ -74,6 +91,10 @@ pub struct Object {
     pub status: Value,
     /// Serialized size in bytes (what a copy, a LIST item or a watch event costs in memory).
     pub size_bytes: u64,
+    /// The key, built on first use and shared by every holder of this object (not part of the
+    /// object's content: it never serializes and never makes two objects unequal).
+    #[serde(skip)]
+    pub(crate) key_cache: KeyCache,
 }
 
 impl Object {
@@ -89,13 +110,31 @@ impl Object {
             spec: Value::Null,
             status: Value::Null,
             size_bytes: 1024,
+            key_cache: KeyCache::default(),
         }
     }
 
     /// The informer key, as client-go's `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for
-    /// cluster-scoped objects (`tools/cache/store.go`).
+    /// cluster-scoped objects (`tools/cache/store.go`), as an owned string.
     pub fn key(&self) -> String {
         meta_namespace_key(&self.metadata.namespace, &self.metadata.name)
+    }
+
+    /// The informer key, as client-go's `MetaNamespaceKeyFunc` (`tools/cache/store.go`), shared.
+    /// The key is built once per object and then shared; a copy whose namespace or name was
+    /// changed afterwards gets its own.
+    pub fn shared_key(&self) -> Key {
+        let (namespace, name) = (&self.metadata.namespace, &self.metadata.name);
+        if let Some(key) = self.key_cache.0.get() {
+            if key.is_of(namespace, name) {
+                return key.clone();
+            }
+            return Key::of(namespace, name);
+        }
+        let key = Key::of(namespace, name);
+        // a race cannot happen (the engine is single-threaded); a lost one would only rebuild
+        let _ = self.key_cache.0.set(key.clone());
+        key
     }
 
     /// `metadata.resourceVersion`.

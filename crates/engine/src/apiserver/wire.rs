@@ -88,6 +88,7 @@ pub fn object_from_value(value: &Value, template: &Object) -> Result<Object, Api
         spec: root.get("spec").cloned().unwrap_or(Value::Null),
         status: root.get("status").cloned().unwrap_or(Value::Null),
         size_bytes: template.size_bytes,
+        key_cache: template.key_cache.clone(),
     })
 }
 

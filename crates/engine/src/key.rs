@@ -1,0 +1,225 @@
+//! An object's key, shared instead of copied.
+//!
+//! client-go identifies an object in its stores, DeltaFIFO and workqueue by its key
+//! (`tools/cache/store.go` `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for a
+//! cluster-scoped object). A Go string is an immutable pointer and length, so passing a key from
+//! the FIFO to the indexer to the workqueue copies two words. [`Key`] gives the engine the same
+//! cost: a clone copies a pointer, and two clones of one key compare equal without reading their
+//! text. It orders, hashes and prints exactly as its text does, so a map keyed by [`Key`] iterates
+//! in the same order as one keyed by `String`.
+
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// An object key (`namespace/name`), cheap to clone and compare.
+#[derive(Clone)]
+pub struct Key(Arc<str>);
+
+impl Key {
+    /// The key of `namespace/name`, as client-go's `MetaNamespaceKeyFunc` builds it.
+    pub fn of(namespace: &str, name: &str) -> Key {
+        if namespace.is_empty() {
+            return Key::from(name);
+        }
+        let mut text = String::with_capacity(namespace.len() + 1 + name.len());
+        text.push_str(namespace);
+        text.push('/');
+        text.push_str(name);
+        Key::from(text)
+    }
+
+    /// Whether this is the key of `namespace/name`, without building that key.
+    pub fn is_of(&self, namespace: &str, name: &str) -> bool {
+        if namespace.is_empty() {
+            return &*self.0 == name;
+        }
+        self.0.len() == namespace.len() + 1 + name.len()
+            && self.0.starts_with(namespace)
+            && self.0.as_bytes()[namespace.len()] == b'/'
+            && self.0.ends_with(name)
+    }
+
+    /// The key's text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for Key {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Key {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Key {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Key) -> Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return Ordering::Equal;
+        }
+        self.0.cmp(&other.0)
+    }
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // as `str` hashes, so that `Borrow<str>` lookups in hashed collections agree
+        (*self.0).hash(state);
+    }
+}
+
+impl PartialEq<str> for Key {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Key {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl From<&str> for Key {
+    fn from(text: &str) -> Key {
+        Key(Arc::from(text))
+    }
+}
+
+impl From<String> for Key {
+    fn from(text: String) -> Key {
+        Key(Arc::from(text))
+    }
+}
+
+impl From<&String> for Key {
+    fn from(text: &String) -> Key {
+        Key::from(text.as_str())
+    }
+}
+
+impl From<Key> for String {
+    fn from(key: Key) -> String {
+        key.0.to_string()
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl Default for Key {
+    fn default() -> Key {
+        Key::from("")
+    }
+}
+
+impl Serialize for Key {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
+        String::deserialize(deserializer).map(Key::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    #[test]
+    fn a_namespaced_key_is_namespace_slash_name_and_a_cluster_scoped_key_is_the_name() {
+        assert_eq!(Key::of("default", "web-0"), "default/web-0");
+        assert_eq!(Key::of("", "node-1"), "node-1");
+    }
+
+    #[test]
+    fn is_of_recognises_exactly_its_own_namespace_and_name() {
+        let key = Key::of("ns-1", "demo-10");
+        assert!(key.is_of("ns-1", "demo-10"));
+        assert!(!key.is_of("ns-1", "demo-1"));
+        assert!(!key.is_of("ns-10", "emo-10"));
+        assert!(Key::of("", "node-1").is_of("", "node-1"));
+    }
+
+    #[test]
+    fn keys_order_as_their_text_so_maps_iterate_as_string_keyed_ones() {
+        let texts = ["ns-1/demo-10", "ns-1/demo-2", "ns-1/demo-1", "a"];
+        let by_key: BTreeMap<Key, usize> = texts.iter().map(|t| (Key::from(*t), 0)).collect();
+        let by_string: BTreeMap<String, usize> = texts.iter().map(|t| (t.to_string(), 0)).collect();
+        let keys: Vec<&str> = by_key.keys().map(Key::as_str).collect();
+        let strings: Vec<&str> = by_string.keys().map(String::as_str).collect();
+        assert_eq!(keys, strings);
+    }
+
+    #[test]
+    fn a_key_map_is_looked_up_by_text() {
+        let mut map = BTreeMap::new();
+        map.insert(Key::of("default", "a"), 1);
+        assert_eq!(map.get("default/a"), Some(&1));
+        assert_eq!(map.get("default/b"), None);
+    }
+
+    #[test]
+    fn equal_texts_in_separate_allocations_are_equal_keys() {
+        let a = Key::of("default", "a");
+        assert_eq!(a, Key::from("default/a"));
+        assert_eq!(a.clone(), a);
+        assert_ne!(a, Key::from("default/b"));
+    }
+
+    #[test]
+    fn a_key_serializes_as_its_text() {
+        let key = Key::of("default", "a");
+        let json = serde_json::to_string(&key).expect("serializes");
+        assert_eq!(json, "\"default/a\"");
+        let back: Key = serde_json::from_str(&json).expect("deserializes");
+        assert_eq!(back, key);
+    }
+}
