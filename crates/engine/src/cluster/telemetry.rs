@@ -158,9 +158,9 @@ impl Cluster {
     pub(super) fn sample(&mut self, ctx: &mut Context<'_, Ev>) {
         self.update_gauges(ctx.now());
         let t = ctx.now().as_secs_f64();
-        let series = &mut self.series;
+        let mut sample = self.series.sample(t);
         self.reg
-            .for_each_value(|key, value| series.record(key, t, value));
+            .for_each_value(|key, value| sample.record(key, value));
         ctx.schedule_in(SAMPLE_INTERVAL, Ev::Sample);
     }
 
@@ -186,9 +186,8 @@ impl Cluster {
             self.api.terminating() as f64,
         );
         self.workload_gauges(now);
-        for (key, value) in self.process.gauges(now) {
-            self.reg.set(&key, value);
-        }
+        let reg = &mut self.reg;
+        self.process.gauges(now, |key, value| reg.set(key, value));
     }
 
     /// Workqueue counters live in the process and restart from zero with it; the run's totals
