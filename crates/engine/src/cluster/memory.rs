@@ -164,37 +164,30 @@ impl SimProcess {
             .unwrap_or(now)
     }
 
-    /// Metric values of the process and the pod.
-    pub fn gauges(&self, now: SimTime) -> Vec<(String, f64)> {
-        let mut out = vec![
-            (
-                "kube_pod_container_status_restarts_total".to_owned(),
-                f64::from(self.pod.restart_count()),
-            ),
-            (
-                "flywheel_memory_limit_bytes".to_owned(),
-                self.pod.memory_limit_bytes().unwrap_or(0) as f64,
-            ),
-        ];
+    /// Visits the metric values of the process and the pod, as `(key, value)`.
+    pub fn gauges(&self, now: SimTime, mut visit: impl FnMut(&str, f64)) {
+        visit(
+            "kube_pod_container_status_restarts_total",
+            f64::from(self.pod.restart_count()),
+        );
+        visit(
+            "flywheel_memory_limit_bytes",
+            self.pod.memory_limit_bytes().unwrap_or(0) as f64,
+        );
         if let Some(reason) = self.pod.last_terminated_reason() {
             let key = format!(
                 "kube_pod_container_status_last_terminated_reason{{reason=\"{}\"}}",
                 reason.as_str()
             );
-            out.push((key, 1.0));
+            visit(&key, 1.0);
         }
         let (heap, goal, goroutines, gcs, rss, gc_cpu) = match &self.go {
             Some(g) => {
                 let m = g.metrics();
-                let values = (
+                (
                     m.go_memstats_heap_alloc_bytes,
                     m.go_memstats_next_gc_bytes,
                     m.go_goroutines,
-                );
-                (
-                    values.0,
-                    values.1,
-                    values.2,
                     m.go_gc_duration_seconds_count,
                     g.rss_bytes(),
                     g.gc_cpu_fraction(now),
@@ -202,23 +195,20 @@ impl SimProcess {
             }
             None => (0, 0, 0, 0, 0, 0.0),
         };
-        out.extend([
-            ("go_memstats_heap_alloc_bytes".to_owned(), heap as f64),
-            ("go_memstats_next_gc_bytes".to_owned(), goal as f64),
-            ("go_goroutines".to_owned(), goroutines as f64),
-            ("go_gc_duration_seconds_count".to_owned(), gcs as f64),
-            ("process_resident_memory_bytes".to_owned(), rss as f64),
-            ("flywheel_gc_cpu_fraction".to_owned(), gc_cpu),
-        ]);
+        visit("go_memstats_heap_alloc_bytes", heap as f64);
+        visit("go_memstats_next_gc_bytes", goal as f64);
+        visit("go_goroutines", goroutines as f64);
+        visit("go_gc_duration_seconds_count", gcs as f64);
+        visit("process_resident_memory_bytes", rss as f64);
+        visit("flywheel_gc_cpu_fraction", gc_cpu);
         if let Some(go) = &self.go {
-            for (owner, bytes) in go.heap_by_owner() {
-                out.push((
-                    format!("flywheel_heap_live_bytes{{owner=\"{}\"}}", owner.label()),
-                    bytes as f64,
-                ));
+            for owner in HeapOwner::ALL {
+                visit(
+                    owner.live_bytes_key(),
+                    go.heap().live_bytes_of(owner) as f64,
+                );
             }
         }
-        out
     }
 
     /// The pod as the page shows it.

@@ -4,8 +4,6 @@
 //! pairwise (keeping the later time and the larger value, so spikes survive) and the sampling
 //! stride doubles. A 24-hour run therefore costs the same memory as a 10-minute one.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 /// Most points a series keeps.
@@ -67,32 +65,104 @@ impl Series {
 }
 
 /// Series by metric key (`name{labels}`), in key order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default)]
 pub struct SeriesSet {
-    series: BTreeMap<String, Series>,
+    /// Every series, sorted by key.
+    series: Vec<(String, Series)>,
+    /// For the n-th value of the last sample ([`SeriesSet::sample`]), the position of its
+    /// series: a sample that visits the same keys in the same order finds each series by one key
+    /// comparison instead of a search.
+    last_sample: Vec<usize>,
+}
+
+impl PartialEq for SeriesSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.series == other.series
+    }
+}
+
+impl Serialize for SeriesSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct ByKey<'a>(&'a [(String, Series)]);
+        impl Serialize for ByKey<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_map(self.0.iter().map(|(k, s)| (k, s)))
+            }
+        }
+        let mut s = serializer.serialize_struct("SeriesSet", 1)?;
+        s.serialize_field("series", &ByKey(&self.series))?;
+        s.end()
+    }
 }
 
 impl SeriesSet {
+    /// The position of `key`'s series, created empty when missing.
+    fn position(&mut self, key: &str) -> usize {
+        match self.series.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+            Ok(i) => i,
+            Err(i) => {
+                self.series.insert(i, (key.to_owned(), Series::default()));
+                i
+            }
+        }
+    }
+
     /// Records `value` for `key` at `t`.
     pub fn record(&mut self, key: &str, t: f64, value: f64) {
-        match self.series.get_mut(key) {
-            Some(s) => s.push(t, value),
-            None => {
-                let mut s = Series::default();
-                s.push(t, value);
-                self.series.insert(key.to_owned(), s);
-            }
+        let i = self.position(key);
+        self.series[i].1.push(t, value);
+    }
+
+    /// Starts recording one sample at `t`: its values are recorded through the returned
+    /// [`Sample`], in the same key order each time, as [`Registry::for_each_value`] visits them.
+    ///
+    /// [`Registry::for_each_value`]: super::registry::Registry::for_each_value
+    pub fn sample(&mut self, t: f64) -> Sample<'_> {
+        Sample {
+            set: self,
+            t,
+            visited: 0,
         }
     }
 
     /// The series of `key`.
     pub fn get(&self, key: &str) -> Option<&Series> {
-        self.series.get(key)
+        self.series
+            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .ok()
+            .map(|i| &self.series[i].1)
     }
 
     /// Every series, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Series)> {
-        self.series.iter()
+        self.series.iter().map(|(k, s)| (k, s))
+    }
+}
+
+/// One sample being recorded into a [`SeriesSet`].
+pub struct Sample<'a> {
+    set: &'a mut SeriesSet,
+    t: f64,
+    visited: usize,
+}
+
+impl Sample<'_> {
+    /// Records `value` for `key` at the sample's time.
+    pub fn record(&mut self, key: &str, value: f64) {
+        let n = self.visited;
+        self.visited += 1;
+        let set = &mut *self.set;
+        let i = match set.last_sample.get(n) {
+            Some(&i) if set.series.get(i).is_some_and(|(k, _)| k == key) => i,
+            _ => {
+                let i = set.position(key);
+                set.last_sample.truncate(n);
+                set.last_sample.push(i);
+                i
+            }
+        };
+        set.series[i].1.push(self.t, value);
     }
 }
 
@@ -122,5 +192,36 @@ mod tests {
         }
         let max = s.points().iter().map(|p| p.1).fold(0.0, f64::max);
         assert_eq!(max, 1000.0);
+    }
+
+    #[test]
+    fn a_sample_records_each_value_under_its_key_even_when_the_keys_change() {
+        let mut by_sample = SeriesSet::default();
+        let mut one_by_one = SeriesSet::default();
+        let samples: [&[(&str, f64)]; 4] = [
+            &[("b", 1.0), ("d", 2.0)],
+            &[("b", 3.0), ("d", 4.0)],
+            &[("a", 5.0), ("b", 6.0), ("c", 7.0), ("d", 8.0)],
+            &[("b", 9.0), ("d", 10.0), ("e", 11.0)],
+        ];
+        for (t, values) in samples.iter().enumerate() {
+            let mut sample = by_sample.sample(t as f64);
+            for &(key, value) in values.iter() {
+                sample.record(key, value);
+                one_by_one.record(key, t as f64, value);
+            }
+        }
+        assert_eq!(by_sample, one_by_one);
+        let keys: Vec<&String> = by_sample.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["a", "b", "c", "d", "e"]);
+        assert_eq!(
+            by_sample.get("d").expect("d was sampled").points(),
+            [(0.0, 2.0), (1.0, 4.0), (2.0, 8.0), (3.0, 10.0)]
+        );
+        let json = serde_json::to_string(&by_sample).expect("series serialize");
+        assert!(
+            json.starts_with("{\"series\":{\"a\":{\"points\":[[2.0,5.0]]"),
+            "{json}"
+        );
     }
 }

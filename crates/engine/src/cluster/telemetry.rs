@@ -34,6 +34,15 @@ pub(super) fn initial_registry(profile: Profile) -> Registry {
     reg
 }
 
+/// What the busy workers hold, summed in one pass.
+#[derive(Clone, Copy, Default)]
+struct WorkerTotals {
+    active: usize,
+    list_bytes: u64,
+    held_bytes: u64,
+    hung_goroutines: u64,
+}
+
 /// Heap bytes per workqueue entry (the key string, map and heap slots).
 const QUEUE_ENTRY_BYTES: u64 = 192;
 
@@ -118,16 +127,21 @@ impl Cluster {
     /// GC run and the kernel judge the container's RSS against its limit.
     pub(super) fn account_memory(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
-        let (pod_store, watch_buffers, goroutines) = self.workload_memory();
         let Some(op) = self.op.as_ref() else { return };
         // one pass over the workers: this runs after every event
-        let (active, list_copies, inflight) = op
+        let totals = op
             .workers
             .iter()
             .flatten()
-            .fold((0, 0, 0), |(n, lists, held), j| {
-                (n + 1, lists + j.list_bytes, held + j.held_bytes)
+            .fold(WorkerTotals::default(), |t, j| WorkerTotals {
+                active: t.active + 1,
+                list_bytes: t.list_bytes + j.list_bytes,
+                held_bytes: t.held_bytes + j.held_bytes,
+                hung_goroutines: t.hung_goroutines + j.extra_goroutines,
             });
+        let (pod_store, watch_buffers, goroutines) = self.workload_memory(totals.hung_goroutines);
+        let Some(op) = self.op.as_ref() else { return };
+        let (active, list_copies, inflight) = (totals.active, totals.list_bytes, totals.held_bytes);
         let queue_entries = (op.queue.len() + op.queue.waiting_len() + active) as u64;
         let owners = [
             (
@@ -158,9 +172,9 @@ impl Cluster {
     pub(super) fn sample(&mut self, ctx: &mut Context<'_, Ev>) {
         self.update_gauges(ctx.now());
         let t = ctx.now().as_secs_f64();
-        let series = &mut self.series;
+        let mut sample = self.series.sample(t);
         self.reg
-            .for_each_value(|key, value| series.record(key, t, value));
+            .for_each_value(|key, value| sample.record(key, value));
         ctx.schedule_in(SAMPLE_INTERVAL, Ev::Sample);
     }
 
@@ -186,9 +200,8 @@ impl Cluster {
             self.api.terminating() as f64,
         );
         self.workload_gauges(now);
-        for (key, value) in self.process.gauges(now) {
-            self.reg.set(&key, value);
-        }
+        let reg = &mut self.reg;
+        self.process.gauges(now, |key, value| reg.set(key, value));
     }
 
     /// Workqueue counters live in the process and restart from zero with it; the run's totals

@@ -633,8 +633,9 @@ impl Cluster {
     }
 
     /// Heap owners and goroutines the workload adds to the operator process:
-    /// `(pod cache bytes, watch buffers, extra goroutines)`.
-    pub(super) fn workload_memory(&mut self) -> (u64, u64, u64) {
+    /// `(pod cache bytes, watch buffers, extra goroutines)`; `hung` is the workers' goroutines
+    /// left in hung calls.
+    pub(super) fn workload_memory(&mut self, hung: u64) -> (u64, u64, u64) {
         let Some(op) = self.op.as_ref().filter(|_| self.work.active) else {
             return (0, 0, 0);
         };
@@ -643,12 +644,6 @@ impl Cluster {
             CacheState::Off => 0,
             _ => self.work.cached_items * self.work.cached_item_bytes,
         };
-        let hung: u64 = op
-            .workers
-            .iter()
-            .flatten()
-            .map(|j| j.extra_goroutines)
-            .sum();
         let watches = self.work.leaked_bytes(self.scenario.objects.size_bytes);
         let goroutines = hung + self.work.leaked_count() * WATCH_GOROUTINES;
         (store, watches, goroutines)

@@ -324,8 +324,8 @@ impl GcPacer {
         let percent = u128::from(gogc.percent()?);
         let live = u128::from(live_bytes);
         let scannable = live + u128::from(roots_bytes);
-        let goal = live + scannable * percent / 100;
-        let minimum = u128::from(DEFAULT_HEAP_MINIMUM_BYTES) * percent / 100;
+        let goal = live + super::mul_div(scannable, percent, 100);
+        let minimum = super::mul_div(u128::from(DEFAULT_HEAP_MINIMUM_BYTES), percent, 100);
         Some(saturate(goal.max(minimum)))
     }
 

@@ -79,6 +79,25 @@ impl HeapOwner {
             HeapOwner::Other => "other",
         }
     }
+
+    /// The key of the owner's `flywheel_heap_live_bytes` gauge (`{owner="<label>"}`), spelled
+    /// out so that sampling it does not format.
+    pub fn live_bytes_key(self) -> &'static str {
+        match self {
+            HeapOwner::InformerStore => "flywheel_heap_live_bytes{owner=\"informer_store\"}",
+            HeapOwner::FifoDeltas => "flywheel_heap_live_bytes{owner=\"fifo_deltas\"}",
+            HeapOwner::HandlerBuffers => "flywheel_heap_live_bytes{owner=\"handler_buffers\"}",
+            HeapOwner::WorkqueueEntries => "flywheel_heap_live_bytes{owner=\"workqueue_entries\"}",
+            HeapOwner::InflightReconciles => {
+                "flywheel_heap_live_bytes{owner=\"inflight_reconciles\"}"
+            }
+            HeapOwner::ListCopies => "flywheel_heap_live_bytes{owner=\"list_copies\"}",
+            HeapOwner::WatchBuffers => "flywheel_heap_live_bytes{owner=\"watch_buffers\"}",
+            HeapOwner::Logging => "flywheel_heap_live_bytes{owner=\"logging\"}",
+            HeapOwner::Baseline => "flywheel_heap_live_bytes{owner=\"baseline\"}",
+            HeapOwner::Other => "flywheel_heap_live_bytes{owner=\"other\"}",
+        }
+    }
 }
 
 /// Live bytes by owner plus the garbage that the next GC cycle will reclaim.
@@ -247,6 +266,14 @@ mod tests {
         assert_eq!(heap.garbage_bytes(), 10);
         assert_eq!(heap.accounting_errors(), 1);
         assert_eq!(heap.accounting_error_bytes(), 15);
+    }
+
+    #[test]
+    fn each_live_bytes_key_names_its_owner_label() {
+        for owner in HeapOwner::ALL {
+            let expected = format!("flywheel_heap_live_bytes{{owner=\"{}\"}}", owner.label());
+            assert_eq!(owner.live_bytes_key(), expected);
+        }
     }
 
     #[test]

@@ -43,6 +43,19 @@ pub use pod::{
 pub use rss::{FreePages, RssBreakdown};
 pub use runtime::{stretch_for_gc, GoMetrics, GoProcess, GoProcessConfig};
 
+/// `a × b / divisor`, rounded down: in 64-bit arithmetic when both factors and their product
+/// fit (no 128-bit division, which has no hardware instruction), in 128-bit otherwise. The
+/// result is the same either way.
+#[inline]
+pub(crate) fn mul_div(a: u128, b: u128, divisor: u64) -> u128 {
+    if let (Ok(a), Ok(b)) = (u64::try_from(a), u64::try_from(b)) {
+        if let Some(product) = a.checked_mul(b) {
+            return u128::from(product / divisor);
+        }
+    }
+    a * b / u128::from(divisor)
+}
+
 /// One kibibyte.
 pub const KIB: u64 = 1 << 10;
 
@@ -51,3 +64,25 @@ pub const MIB: u64 = 1 << 20;
 
 /// One gibibyte.
 pub const GIB: u64 = 1 << 30;
+
+#[cfg(test)]
+mod tests {
+    use super::mul_div;
+
+    #[test]
+    fn mul_div_equals_the_128_bit_quotient_whether_or_not_the_product_fits_in_64_bits() {
+        let big = u128::from(u64::MAX);
+        let cases = [
+            (0, 5, 100),
+            (7, 13, 100),
+            (big, 1, 100),
+            (big, 5, 100),
+            (big + 9, 110, 100),
+            (1 << 40, 1 << 30, 1_000_000_000),
+            (123_456_789, 987_654_321, 7),
+        ];
+        for (a, b, d) in cases {
+            assert_eq!(mul_div(a, b, d), a * b / u128::from(d), "{a} × {b} / {d}");
+        }
+    }
+}

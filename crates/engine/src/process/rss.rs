@@ -117,7 +117,11 @@ pub fn background_release_bytes(
     rate_bytes_per_s: u64,
 ) -> u64 {
     let excess = measured_bytes.saturating_sub(target_bytes);
-    let budget_ns = u128::from(rate_bytes_per_s) * elapsed.as_nanos() / 1_000_000_000;
+    let budget_ns = super::mul_div(
+        u128::from(rate_bytes_per_s),
+        elapsed.as_nanos(),
+        1_000_000_000,
+    );
     let budget = u64::try_from(budget_ns).unwrap_or(u64::MAX);
     free_bytes.min(excess).min(budget)
 }

@@ -284,8 +284,11 @@ impl GoProcess {
     pub fn rss(&self) -> RssBreakdown {
         let heap_in_use_bytes = self.heap.heap_bytes();
         let resident_heap = heap_in_use_bytes.saturating_add(self.pages.free_bytes);
-        let overhead =
-            u128::from(resident_heap) * u128::from(self.config.heap_overhead_percent) / 100;
+        let overhead = super::mul_div(
+            u128::from(resident_heap),
+            u128::from(self.config.heap_overhead_percent),
+            100,
+        );
         RssBreakdown {
             heap_in_use_bytes,
             heap_free_bytes: self.pages.free_bytes,
@@ -414,7 +417,7 @@ impl GoProcess {
     /// 110 % of the heap goal (the scavenger's `gcPercentGoal`); none when there is no goal.
     fn retain_target_bytes(&self) -> u64 {
         let goal = u128::from(self.heap_goal_bytes());
-        let extra = goal * u128::from(SCAVENGER_RETAIN_EXTRA_PERCENT) / 100;
+        let extra = super::mul_div(goal, u128::from(SCAVENGER_RETAIN_EXTRA_PERCENT), 100);
         u64::try_from(goal + extra).unwrap_or(u64::MAX)
     }
 }

@@ -1,44 +1,52 @@
 //! The event queue: pending events ordered by `(time, insertion sequence)`; a continuation of an
 //! event handled earlier sorts right after that event (`(time, its sequence, continuation order)`).
+//!
+//! The heap holds only small `(time, sequence, slot)` keys; each event's payload waits in a slot
+//! of a slab and is moved once in and once out, never while the heap sifts. Continuations wait
+//! in their own first-in-first-out line: they are always asked for by the event just handled, so
+//! they sort before every pending event and in the order they were asked for.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use crate::time::SimTime;
 
-/// A pending event: due at `at`, scheduled as the `seq`-th event of the run; `sub` is 0 for an
-/// event scheduled normally and orders the continuations that share an event's `seq`.
-#[derive(Debug)]
-struct Entry<E> {
+/// A pending event's place in the order: due at `at`, scheduled as the `seq`-th event of the
+/// run, its payload in `slot`. `(at, seq)` is unique, so the slot never decides the order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
     at: SimTime,
     seq: u64,
-    sub: u64,
-    event: E,
+    slot: u32,
 }
 
-impl<E> Entry<E> {
-    fn order(&self) -> (SimTime, u64, u64) {
-        (self.at, self.seq, self.sub)
+/// Payloads by slot; a freed slot is reused by the next event scheduled.
+#[derive(Debug)]
+struct Slab<E> {
+    slots: Vec<Option<E>>,
+    free: Vec<u32>,
+}
+
+impl<E> Slab<E> {
+    fn insert(&mut self, event: E) -> u32 {
+        match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot as usize] = Some(event);
+                slot
+            }
+            None => {
+                let slot = u32::try_from(self.slots.len()).expect("fewer than 2^32 pending events");
+                self.slots.push(Some(event));
+                slot
+            }
+        }
     }
-}
 
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.order() == other.order()
-    }
-}
-
-impl<E> Eq for Entry<E> {}
-
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl<E> Ord for Entry<E> {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.order().cmp(&other.order())
+    fn take(&mut self, slot: u32) -> E {
+        self.free.push(slot);
+        self.slots[slot as usize]
+            .take()
+            .expect("a key's slot holds its event")
     }
 }
 
@@ -46,17 +54,23 @@ impl<E> Ord for Entry<E> {
 /// scheduled, so a run never depends on heap internals.
 #[derive(Debug)]
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Reverse<Entry<E>>>,
+    heap: BinaryHeap<Reverse<Key>>,
+    slab: Slab<E>,
+    /// Continuations of the event handled last, with its time and sequence, in the order asked.
+    continuations: VecDeque<(SimTime, u64, E)>,
     next_seq: u64,
-    next_sub: u64,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
             heap: BinaryHeap::new(),
+            slab: Slab {
+                slots: Vec::new(),
+                free: Vec::new(),
+            },
+            continuations: VecDeque::new(),
             next_seq: 0,
-            next_sub: 1,
         }
     }
 }
@@ -71,17 +85,27 @@ impl<E> EventQueue<E> {
     pub fn schedule(&mut self, at: SimTime, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Reverse(Entry {
-            at,
-            seq,
-            sub: 0,
-            event,
-        }));
+        let slot = self.slab.insert(event);
+        self.heap.push(Reverse(Key { at, seq, slot }));
+    }
+
+    /// Whether the next event is the first waiting continuation rather than the heap's top: a
+    /// continuation sorts after the event it continues (`sub` > 0) and before every later one.
+    fn continuation_first(&self) -> bool {
+        match (self.continuations.front(), self.heap.peek()) {
+            (Some(_), None) => true,
+            (Some(&(at, seq, _)), Some(Reverse(top))) => (at, seq) < (top.at, top.seq),
+            (None, _) => false,
+        }
     }
 
     /// The due time of the earliest event.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|Reverse(e)| e.at)
+        if self.continuation_first() {
+            self.continuations.front().map(|c| c.0)
+        } else {
+            self.heap.peek().map(|Reverse(k)| k.at)
+        }
     }
 
     /// Removes and returns the earliest event.
@@ -91,31 +115,33 @@ impl<E> EventQueue<E> {
 
     /// Removes and returns the earliest event with its sequence number.
     pub(crate) fn pop_entry(&mut self) -> Option<(SimTime, u64, E)> {
-        self.heap.pop().map(|Reverse(e)| (e.at, e.seq, e.event))
+        if self.continuation_first() {
+            return self.continuations.pop_front();
+        }
+        let Reverse(key) = self.heap.pop()?;
+        Some((key.at, key.seq, self.slab.take(key.slot)))
     }
 
     /// Schedules `event` at `at` as a continuation of the handled event of sequence `seq`: it
     /// sorts where that event did, before every event scheduled after it, and after the
-    /// continuations scheduled before it.
+    /// continuations scheduled before it. `at` and `seq` are those of the event popped last
+    /// (every waiting continuation shares them).
     pub(crate) fn schedule_continuation(&mut self, at: SimTime, seq: u64, event: E) {
-        let sub = self.next_sub;
-        self.next_sub += 1;
-        self.heap.push(Reverse(Entry {
-            at,
-            seq,
-            sub,
-            event,
-        }));
+        debug_assert!(self
+            .continuations
+            .back()
+            .is_none_or(|&(a, s, _)| (a, s) == (at, seq)));
+        self.continuations.push_back((at, seq, event));
     }
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.continuations.len()
     }
 
     /// Whether no event is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 
     /// How many events were ever scheduled.
@@ -147,5 +173,62 @@ mod tests {
         }
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
         assert_eq!(order, (0..100).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn continuations_come_out_before_later_events_and_in_the_order_asked() {
+        let mut q = EventQueue::new();
+        let t = SimTime::from_millis(5);
+        q.schedule(t, "first");
+        q.schedule(t, "second");
+        let (at, seq, e) = q.pop_entry().expect("two are pending");
+        assert_eq!(e, "first");
+        q.schedule(t, "scheduled-by-first");
+        q.schedule_continuation(at, seq, "part-1");
+        q.schedule_continuation(at, seq, "part-2");
+        assert_eq!(q.len(), 4);
+        assert_eq!(q.peek_time(), Some(t));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!(order, ["part-1", "part-2", "second", "scheduled-by-first"]);
+    }
+
+    #[test]
+    fn a_slot_freed_by_a_popped_event_holds_the_next_one() {
+        let mut q = EventQueue::new();
+        for i in 0..1000u64 {
+            q.schedule(SimTime::from_millis(i), i);
+            q.schedule(SimTime::from_millis(i + 1), i);
+            q.pop();
+            q.pop();
+        }
+        assert!(q.is_empty());
+        assert_eq!(
+            q.slab.slots.len(),
+            2,
+            "two events were never pending at once"
+        );
+    }
+
+    #[test]
+    fn random_schedules_come_out_as_a_sort_by_time_then_sequence_would_give() {
+        let mut rng = crate::sim::Rng::seeded(7);
+        let mut q = EventQueue::new();
+        let mut model: Vec<(SimTime, u64)> = Vec::new();
+        let mut popped = Vec::new();
+        let mut expected = Vec::new();
+        for seq in 0..5000u64 {
+            let at = SimTime::from_millis(rng.below(50));
+            q.schedule(at, seq);
+            model.push((at, seq));
+            if rng.below(3) == 0 {
+                model.sort();
+                expected.push(model.remove(0).1);
+                popped.push(q.pop().expect("one is pending").1);
+            }
+        }
+        model.sort();
+        expected.extend(model.iter().map(|&(_, seq)| seq));
+        popped.extend(std::iter::from_fn(|| q.pop()).map(|(_, e)| e));
+        assert_eq!(popped, expected);
     }
 }
