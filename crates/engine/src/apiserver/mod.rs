@@ -36,6 +36,7 @@ mod watch_cache;
 pub mod wire;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 pub use config::ApiServerConfig;
@@ -65,6 +66,7 @@ pub use watch_cache::{
 pub use wire::{object_from_value, object_to_value};
 
 use crate::error::ConfigError;
+use crate::key::Key;
 use crate::object::{Object, ObjectRef};
 use crate::sim::Rng;
 use crate::time::SimTime;
@@ -82,7 +84,7 @@ const TOO_HIGH_RETRY_S: u64 = 1;
 #[derive(Clone, Debug)]
 pub struct ApiServer {
     config: ApiServerConfig,
-    kinds: BTreeMap<String, ResourceKind>,
+    kinds: BTreeMap<String, Arc<ResourceKind>>,
     store: Store,
     caches: BTreeMap<String, WatchCache>,
     pending: Vec<(String, WatchEvent)>,
@@ -143,18 +145,18 @@ impl ApiServer {
         }
         let cache = WatchCache::new(&self.config.watch_cache, self.store.revision());
         self.caches.insert(kind.name.clone(), cache);
-        self.kinds.insert(kind.name.clone(), kind);
+        self.kinds.insert(kind.name.clone(), Arc::new(kind));
         Ok(())
     }
 
     /// The registered kind called `name`.
     pub fn kind(&self, name: &str) -> Option<&ResourceKind> {
-        self.kinds.get(name)
+        self.kinds.get(name).map(Arc::as_ref)
     }
 
     /// Every registered kind, by name.
     pub fn kinds(&self) -> impl Iterator<Item = &ResourceKind> {
-        self.kinds.values()
+        self.kinds.values().map(Arc::as_ref)
     }
 
     /// The configuration the server was built with.
@@ -405,12 +407,12 @@ impl ApiServer {
         let k = self.kinds.get(kind)?;
         let ns = if k.namespaced { namespace } else { "" };
         self.store
-            .get(kind, &crate::object::meta_namespace_key(ns, name))
+            .get(kind, &Key::of(ns, name))
             .map(|s| ObjectRef::clone(&s.object))
     }
 
     /// The keys of the stored objects of `kind` in key order, without counting a request.
-    pub fn keys<'a>(&'a self, kind: &str) -> impl Iterator<Item = &'a String> + 'a {
+    pub fn keys<'a>(&'a self, kind: &str) -> impl Iterator<Item = &'a Key> + 'a {
         self.store.iter_kind(kind).map(|(k, _)| k)
     }
 

@@ -78,7 +78,7 @@ impl ApiServer {
             .store
             .iter_kind("Namespace")
             .filter(|(_, s)| s.object.metadata.deletion_timestamp.is_some())
-            .map(|(k, _)| k.clone())
+            .map(|(k, _)| k.to_string())
             .collect();
         for ns in terminating {
             let remaining = self.delete_namespace_content(&ns, now, &mut report);
@@ -112,7 +112,7 @@ impl ApiServer {
                 .filter(|(_, s)| s.object.metadata.namespace == ns)
                 .map(|(key, s)| {
                     let deleting = s.object.metadata.deletion_timestamp.is_some();
-                    (key.clone(), s.object.metadata.name.clone(), deleting)
+                    (key.to_string(), s.object.metadata.name.clone(), deleting)
                 })
                 .collect();
             for (key, name, deleting) in targets {

@@ -21,7 +21,8 @@ use super::strategy::{self, GracefulDecision};
 use super::watch_cache::WatchEventType;
 use super::wire::{object_from_value, object_to_value};
 use super::ApiServer;
-use crate::object::{meta_namespace_key, Object, ObjectRef};
+use crate::key::Key;
+use crate::object::{Object, ObjectRef};
 use crate::time::SimTime;
 
 /// Main endpoint or `/status` subresource.
@@ -46,7 +47,7 @@ pub(super) struct Target<'a> {
 const RV_SET_ON_CREATE: &str = "resourceVersion should not be set on objects to be created";
 
 impl ApiServer {
-    pub(super) fn kind_or_404(&self, name: &str) -> Result<ResourceKind, ApiError> {
+    pub(super) fn kind_or_404(&self, name: &str) -> Result<Arc<ResourceKind>, ApiError> {
         self.kinds
             .get(name)
             .cloned()
@@ -54,7 +55,23 @@ impl ApiServer {
     }
 
     /// The storage key; cluster-scoped kinds ignore the namespace, namespaced ones require it.
-    fn key_for(kind: &ResourceKind, namespace: &str, name: &str) -> Result<String, ApiError> {
+    fn key_for(kind: &ResourceKind, namespace: &str, name: &str) -> Result<Key, ApiError> {
+        Self::check_key_parts(kind, namespace, name)?;
+        if !kind.namespaced {
+            return Ok(Key::of("", name));
+        }
+        Ok(Key::of(namespace, name))
+    }
+
+    /// The storage key of `obj` (whose namespace is already cleared for a cluster-scoped kind):
+    /// the object's own key, shared by everything that later holds the stored object.
+    fn object_key(kind: &ResourceKind, obj: &Object) -> Result<Key, ApiError> {
+        Self::check_key_parts(kind, &obj.metadata.namespace, &obj.metadata.name)?;
+        Ok(obj.shared_key())
+    }
+
+    /// A name is required, and a namespace for a namespaced kind.
+    fn check_key_parts(kind: &ResourceKind, namespace: &str, name: &str) -> Result<(), ApiError> {
         if name.is_empty() {
             return Err(ApiError::invalid(
                 &kind.qualified_kind(),
@@ -62,16 +79,13 @@ impl ApiServer {
                 &["metadata.name: Required value: name or generateName is required".to_owned()],
             ));
         }
-        if !kind.namespaced {
-            return Ok(meta_namespace_key("", name));
-        }
-        if namespace.is_empty() {
+        if kind.namespaced && namespace.is_empty() {
             return Err(ApiError::bad_request(format!(
                 "the namespace of the object must be set for namespaced resource {}",
                 kind.qualified_resource()
             )));
         }
-        Ok(meta_namespace_key(namespace, name))
+        Ok(())
     }
 
     fn stored_or_404(
@@ -119,7 +133,7 @@ impl ApiServer {
         if !kind.namespaced {
             obj.metadata.namespace.clear();
         }
-        let key = Self::key_for(&kind, &obj.metadata.namespace, &obj.metadata.name)?;
+        let key = Self::object_key(&kind, &obj)?;
         self.admit_namespace_lifecycle(&kind, &obj)?;
         strategy::prepare_for_create(&kind, &mut obj);
         if obj.metadata.resource_version != 0 {
@@ -183,7 +197,7 @@ impl ApiServer {
         if !kind.namespaced {
             obj.metadata.namespace.clear();
         }
-        let key = Self::key_for(&kind, &obj.metadata.namespace, &obj.metadata.name)?;
+        let key = Self::object_key(&kind, &obj)?;
         let existing = self.stored_or_404(&kind, &key, &obj.metadata.name)?;
         check_uid_precondition(&kind, &obj, &existing.object)?;
         self.update_flow(&kind, &key, existing, obj, endpoint, now)
@@ -253,7 +267,7 @@ impl ApiServer {
                 OPTIMISTIC_LOCK_ERROR_MSG,
             ));
         }
-        new.kind = kind.name.clone();
+        new.kind.clone_from(&kind.name);
         strategy::before_update(kind, &mut new, &existing.object, |n, o| match endpoint {
             Endpoint::Main => strategy::prepare_for_update(kind, n, o),
             Endpoint::Status => strategy::prepare_for_status_update(n, o),

@@ -14,7 +14,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::object::{Object, ObjectRef};
+use crate::key::Key;
+use crate::object::{Object, ObjectMeta, ObjectRef};
 
 /// A stored object.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +36,7 @@ pub enum UpdateOutcome {
 /// Objects of every kind, the revision counter and the uid counter.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    objects: BTreeMap<String, BTreeMap<String, Stored>>,
+    objects: BTreeMap<String, BTreeMap<Key, Stored>>,
     revision: u64,
     uids_issued: u64,
     /// Objects with a deletionTimestamp, per kind.
@@ -49,10 +50,31 @@ pub fn same_stored_content(a: &Object, b: &Object) -> bool {
 }
 
 fn meta_without_rv_equal(a: &Object, b: &Object) -> bool {
-    // Clone-and-compare so a field added to `ObjectMeta` later is compared too.
-    let mut x = a.metadata.clone();
-    x.resource_version = b.metadata.resource_version;
-    x == b.metadata
+    // Destructured without `..`, so a field added to `ObjectMeta` later must be compared here too.
+    let ObjectMeta {
+        namespace,
+        name,
+        uid,
+        resource_version: _,
+        generation,
+        labels,
+        annotations,
+        finalizers,
+        deletion_timestamp,
+        deletion_grace_period_s,
+        owner_references,
+    } = &a.metadata;
+    let m = &b.metadata;
+    *namespace == m.namespace
+        && *name == m.name
+        && *uid == m.uid
+        && *generation == m.generation
+        && *labels == m.labels
+        && *annotations == m.annotations
+        && *finalizers == m.finalizers
+        && *deletion_timestamp == m.deletion_timestamp
+        && *deletion_grace_period_s == m.deletion_grace_period_s
+        && *owner_references == m.owner_references
 }
 
 impl Store {
@@ -86,7 +108,7 @@ impl Store {
     }
 
     /// Every entry of `kind`, in key order.
-    pub fn iter_kind(&self, kind: &str) -> impl Iterator<Item = (&String, &Stored)> {
+    pub fn iter_kind(&self, kind: &str) -> impl Iterator<Item = (&Key, &Stored)> {
         self.objects.get(kind).into_iter().flat_map(|m| m.iter())
     }
 
@@ -96,7 +118,7 @@ impl Store {
     }
 
     /// Stores a new object at the next revision.
-    pub fn create(&mut self, kind: &str, key: String, mut object: Object) -> ObjectRef {
+    pub fn create(&mut self, kind: &str, key: Key, mut object: Object) -> ObjectRef {
         self.revision += 1;
         object.metadata.resource_version = self.revision;
         let object = Arc::new(object);
@@ -119,25 +141,22 @@ impl Store {
         key: &str,
         mut object: Object,
     ) -> UpdateOutcome {
-        let slot = self
-            .objects
-            .entry(kind.to_owned())
-            .or_default()
-            .entry(key.to_owned());
-        let std::collections::btree_map::Entry::Occupied(mut slot) = slot else {
+        let Some(slot) = self.objects.get_mut(kind).and_then(|m| m.get_mut(key)) else {
             // Not reachable through the registry (it reads first); store it as a create would.
-            return UpdateOutcome::Written(self.create(kind, key.to_owned(), object));
+            return UpdateOutcome::Written(self.create(kind, Key::from(key), object));
         };
-        let current = slot.get();
-        if same_stored_content(&object, &current.object) {
-            return UpdateOutcome::NoOp(Arc::clone(&current.object));
+        if same_stored_content(&object, &slot.object) {
+            return UpdateOutcome::NoOp(Arc::clone(&slot.object));
         }
         self.revision += 1;
         object.metadata.resource_version = self.revision;
         let object = Arc::new(object);
-        let old = slot.insert(Stored {
-            object: Arc::clone(&object),
-        });
+        let old = std::mem::replace(
+            slot,
+            Stored {
+                object: Arc::clone(&object),
+            },
+        );
         self.count_terminating(kind, Some(&old.object), Some(&object));
         UpdateOutcome::Written(object)
     }
@@ -188,7 +207,7 @@ mod tests {
     #[test]
     fn an_update_with_unchanged_content_keeps_the_revision_and_a_change_bumps_it() {
         let mut s = Store::new(10);
-        let created = s.create("Flywheel", "default/a".into(), obj("a"));
+        let created = s.create("Flywheel", Key::from("default/a"), obj("a"));
         assert_eq!(created.metadata.resource_version, 11);
         let same = s.guaranteed_update("Flywheel", "default/a", (*created).clone());
         assert!(matches!(same, UpdateOutcome::NoOp(_)));
@@ -202,10 +221,10 @@ mod tests {
     #[test]
     fn the_revision_is_shared_by_all_kinds_and_a_delete_takes_one_too() {
         let mut s = Store::new(1);
-        s.create("Flywheel", "default/a".into(), obj("a"));
+        s.create("Flywheel", Key::from("default/a"), obj("a"));
         let pod = s.create(
             "Pod",
-            "default/p".into(),
+            Key::from("default/p"),
             Object::new("Pod", "default", "p"),
         );
         assert_eq!(pod.metadata.resource_version, 3);

@@ -228,7 +228,7 @@ impl SimApiServer {
 
     /// Carries out a request.
     pub fn execute(&mut self, call: &Call, now: SimTime) -> Reply {
-        let kind = self.kind.clone();
+        let kind = self.kind.as_str();
         let result = match call {
             Call::Create(o) => self.server.create((**o).clone(), now).map(Reply::Object),
             Call::Put {
@@ -252,7 +252,7 @@ impl SimApiServer {
                 status: false,
             } => self
                 .server
-                .patch(&kind, namespace, name, patch, now)
+                .patch(kind, namespace, name, patch, now)
                 .map(Reply::Object),
             Call::Patch {
                 namespace,
@@ -261,35 +261,19 @@ impl SimApiServer {
                 status: true,
             } => self
                 .server
-                .patch_status(&kind, namespace, name, patch, now)
+                .patch_status(kind, namespace, name, patch, now)
                 .map(Reply::Object),
             Call::Delete { namespace, name } => self
                 .server
-                .delete(&kind, namespace, name, &DeleteOptions::default(), now)
+                .delete(kind, namespace, name, &DeleteOptions::default(), now)
                 .map(|_| Reply::Deleted),
             Call::List(_) => self
                 .server
-                .list(&kind, None, None)
+                .list(kind, None, None)
                 .map(|l| Reply::List(l.items, l.resource_version)),
-            Call::WatchList(_) => self.watch_list(&kind),
+            Call::WatchList(_) => watch_list(&mut self.server, self.profile, kind),
         };
         result.unwrap_or_else(error_reply)
-    }
-
-    /// A watch-list: the initial events and the initial-events-end bookmark, or 422 when the
-    /// server's `WatchList` gate is off (apimachinery `pkg/apis/meta/internalversion/validation`
-    /// forbids `sendInitialEvents` then).
-    fn watch_list(&mut self, kind: &str) -> Result<Reply, ApiError> {
-        if !self.profile.apiserver_watch_list() {
-            let why = "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch \
-                       unless the WatchList feature gate is enabled";
-            return Err(ApiError::invalid(
-                "ListOptions.meta.k8s.io",
-                "",
-                &[why.to_owned()],
-            ));
-        }
-        self.server.watch_list(kind).map(Reply::WatchStream)
     }
 
     /// Creates an object without a request (objects that exist before the run).
@@ -303,19 +287,18 @@ impl SimApiServer {
     /// `pkg/storage/cacher/cacher.go` `Watch` → `newErrWatcher`, served by
     /// `pkg/endpoints/handlers/watch.go` like any watch).
     pub fn watch_from(&mut self, resource_version: u64) -> Vec<WatchEvent> {
-        let kind = self.kind.clone();
         self.server
-            .watch_from(&kind, resource_version)
+            .watch_from(&self.kind, resource_version)
             .unwrap_or_else(|err| vec![WatchEvent::error(err)])
     }
 
     /// Watch events of the custom resource kind produced since the last call.
     pub fn take_events(&mut self) -> Vec<WatchEvent> {
-        let kind = self.kind.clone();
+        let kind = &self.kind;
         self.server
             .drain_events()
             .into_iter()
-            .filter(|(k, _)| *k == kind)
+            .filter(|(k, _)| k == kind)
             .map(|(_, e)| e)
             .collect()
     }
@@ -397,6 +380,22 @@ impl SimApiServer {
     pub fn terminating(&self) -> usize {
         self.server.terminating(&self.kind)
     }
+}
+
+/// A watch-list: the initial events and the initial-events-end bookmark, or 422 when the
+/// server's `WatchList` gate is off (apimachinery `pkg/apis/meta/internalversion/validation`
+/// forbids `sendInitialEvents` then).
+fn watch_list(server: &mut ApiServer, profile: Profile, kind: &str) -> Result<Reply, ApiError> {
+    if !profile.apiserver_watch_list() {
+        let why = "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch \
+                   unless the WatchList feature gate is enabled";
+        return Err(ApiError::invalid(
+            "ListOptions.meta.k8s.io",
+            "",
+            &[why.to_owned()],
+        ));
+    }
+    server.watch_list(kind).map(Reply::WatchStream)
 }
 
 fn verb_of(call: &Call) -> Verb {

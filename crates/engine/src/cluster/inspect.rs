@@ -25,7 +25,7 @@ impl Cluster {
             .server()
             .keys(&self.scenario.crd.kind)
             .take(limit)
-            .cloned()
+            .map(|k| k.to_string())
             .collect()
     }
 

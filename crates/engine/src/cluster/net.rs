@@ -123,15 +123,14 @@ impl Cluster {
             self.release_seat(ctx, id);
             return;
         };
-        let call = p.call.clone();
-        let own = !matches!(p.origin, Origin::User);
-        let reply = self.api.execute(&call, ctx.now());
-        self.count_request(call.verb_label(), reply.code());
+        let (verb, own) = (p.call.verb_label(), !matches!(p.origin, Origin::User));
+        let reply = self.api.execute(&p.call, ctx.now());
+        self.count_request(verb, reply.code());
         if let Reply::Object(o) = &reply {
             ctx.trace(
                 "apiserver",
-                call.verb_label(),
-                Some(&o.key()),
+                verb,
+                Some(&o.shared_key()),
                 Some(o.resource_version()),
                 format_args!("code={}", reply.code()),
             );
@@ -144,7 +143,7 @@ impl Cluster {
         } else {
             ctx.trace(
                 "apiserver",
-                call.verb_label(),
+                verb,
                 None,
                 None,
                 format_args!("code={}", reply.code()),
@@ -356,7 +355,7 @@ impl Cluster {
         ctx.trace(
             "watch",
             event.event_type.as_str(),
-            Some(&object.key()),
+            Some(&object.shared_key()),
             Some(event.resource_version),
             format_args!("gen={}", object.metadata.generation),
         );

@@ -2,8 +2,10 @@
 //! predicates and the REST client's rate limiter. Rebuilt empty on every container start.
 
 use crate::client::rate_limiter::TokenBucketRateLimiter;
+use crate::informer::delta::DeltaObject;
 use crate::informer::indexer::Notification;
 use crate::informer::reflector::{Reflector, ReflectorConfig};
+use crate::key::Key;
 use crate::predicate::{
     AnnotationChanged, CreateEvent, DeleteEvent, GenerationChanged, LabelChanged, MapEquality,
     Predicate, ResourceVersionChanged, UpdateEvent,
@@ -139,15 +141,25 @@ fn build_predicates(kinds: &[PredicateKind], profile: Profile) -> Vec<Box<dyn Pr
 
 /// The key a notification enqueues (`handler.EnqueueRequestForObject`), and whether it is a
 /// low-priority one for the priority queue (an initial-list create, or a resync update).
-pub fn request_for(n: &Notification) -> (String, bool) {
+pub fn request_for(n: &Notification) -> (Key, bool) {
     match n {
         Notification::Add {
             obj,
             is_in_initial_list,
-        } => (obj.key(), *is_in_initial_list),
-        Notification::Update { old, new } => {
-            (new.key(), old.resource_version() == new.resource_version())
-        }
-        Notification::Delete { obj } => (obj.key(), false),
+        } => (obj.shared_key(), *is_in_initial_list),
+        Notification::Update { old, new } => (
+            new.shared_key(),
+            old.resource_version() == new.resource_version(),
+        ),
+        Notification::Delete { obj } => (delete_key(obj), false),
+    }
+}
+
+/// The key of a deleted object or of a `DeletedFinalStateUnknown` tombstone
+/// (`DeletionHandlingMetaNamespaceKeyFunc`, client-go `tools/cache/controller.go`).
+fn delete_key(obj: &DeltaObject) -> Key {
+    match obj {
+        DeltaObject::Object(o) => o.shared_key(),
+        DeltaObject::Tombstone(t) => Key::from(t.key.clone()),
     }
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::controller::program::{ReturnValue, StatusValue, Step, WriteVerb};
+use crate::key::Key;
 use crate::object::{Object, ObjectRef};
 use crate::scenario::FinalizerMode;
 use crate::sim::Rng;
@@ -41,8 +42,8 @@ pub use crate::controller::result::ReconcileResult;
 /// The reconcile a worker is running.
 #[derive(Clone, Debug)]
 pub struct Job {
-    /// The request key (`namespace/name`).
-    pub key: String,
+    /// The request key (`namespace/name`), shared with the workqueue.
+    pub key: Key,
     /// The next step.
     pub pc: usize,
     /// The working copy (after Get).
@@ -75,7 +76,7 @@ pub struct Job {
 
 impl Job {
     /// A reconcile of `key` starting at `now`.
-    pub fn new(key: String, now: SimTime) -> Job {
+    pub fn new(key: Key, now: SimTime) -> Job {
         Job {
             key,
             pc: 0,
@@ -430,7 +431,7 @@ mod tests {
         let mut o = Object::new("MyCRD", "default", "a");
         o.metadata.generation = 3;
         o.status = serde_json::json!({"observedGeneration": 3});
-        let mut job = Job::new("default/a".into(), SimTime::ZERO);
+        let mut job = Job::new(Key::from("default/a"), SimTime::ZERO);
         job.obj = Some(o.clone());
         assert_eq!(job.guard(), StepOutcome::Finish(ReconcileResult::Success));
         o.metadata.generation = 4;

@@ -47,6 +47,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
 use crate::controller::program::Step;
+use crate::key::Key;
 use crate::process::HeapOwner;
 use crate::scenario::{LogMode, Placement, PodList, QosClass, Scenario};
 use crate::sim::Context;
@@ -119,14 +120,14 @@ pub struct Workload {
     leaked_full: u64,
     leaked_sum: u128,
     cr_events: u64,
-    pods: BTreeMap<String, Vec<RunPod>>,
+    pods: BTreeMap<Key, Vec<RunPod>>,
     last_pressure: Vec<Option<SimTime>>,
     /// Whether each Node carries the `memory-pressure:NoSchedule` taint.
     tainted: Vec<bool>,
     /// Pods created but not yet scheduled, by owner.
-    pending: BTreeMap<String, u32>,
+    pending: BTreeMap<Key, u32>,
     /// Owners of Pods the kubelet rejected since the last reconcile ended.
-    rejected: Vec<String>,
+    rejected: Vec<Key>,
     namespace_sync: bool,
     /// Whether a workload step ever ran (until then the per-event accounting is skipped).
     active: bool,
@@ -226,21 +227,21 @@ fn admits(w: &Workload, scenario: &Scenario, node: usize, now: SimTime) -> bool 
 }
 
 /// Places one new Pod of `owner`: runs it, rejects it at the kubelet, or leaves it Pending.
-fn place_pod(w: &mut Workload, scenario: &Scenario, reg: &mut Registry, owner: &str, now: SimTime) {
+fn place_pod(w: &mut Workload, scenario: &Scenario, reg: &mut Registry, owner: &Key, now: SimTime) {
     match w.schedule(scenario) {
         Some(node) if admits(w, scenario, node, now) => {
             w.pods
-                .entry(owner.to_owned())
+                .entry(owner.clone())
                 .or_default()
                 .push(RunPod { node, started: now });
         }
         Some(_) => {
             reg.inc("flywheel_pods_rejected_total", 1.0);
-            w.rejected.push(owner.to_owned());
+            w.rejected.push(owner.clone());
         }
         None => {
             reg.inc("flywheel_pods_unschedulable_total", 1.0);
-            *w.pending.entry(owner.to_owned()).or_default() += 1;
+            *w.pending.entry(owner.clone()).or_default() += 1;
         }
     }
 }
@@ -450,7 +451,7 @@ impl Cluster {
                 if let Some(node) = self.work.schedule(&self.scenario) {
                     self.work
                         .pods
-                        .entry(obj.key())
+                        .entry(obj.shared_key())
                         .or_default()
                         .push(RunPod { node, started: now });
                 }

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::key::Key;
 use crate::scenario::QueueKind;
 use crate::time::SimTime;
 use crate::workqueue::{
@@ -17,16 +18,16 @@ use crate::workqueue::{
 /// and passes to `reconcileHandler`; always 0 for the classic queue).
 pub struct WorkQueue {
     queue: Kind,
-    handed_out: BTreeMap<String, i32>,
+    handed_out: BTreeMap<Key, i32>,
 }
 
 /// The queue itself.
 enum Kind {
     /// client-go's queue with `DefaultTypedControllerRateLimiter` (max of exp 5 ms…1000 s and a
     /// 10 qps / burst 100 bucket).
-    Classic(RateLimitingQueue<String>),
+    Classic(RateLimitingQueue<Key>),
     /// controller-runtime's priority queue with its exponential-only limiter.
-    Priority(PriorityQueue<String>),
+    Priority(PriorityQueue<Key>),
 }
 
 impl WorkQueue {
@@ -44,14 +45,14 @@ impl WorkQueue {
         }
     }
 
-    fn q(&mut self) -> &mut dyn RateLimitingInterface<String> {
+    fn q(&mut self) -> &mut dyn RateLimitingInterface<Key> {
         match &mut self.queue {
             Kind::Classic(q) => q,
             Kind::Priority(q) => q,
         }
     }
 
-    fn r(&self) -> &dyn RateLimitingInterface<String> {
+    fn r(&self) -> &dyn RateLimitingInterface<Key> {
         match &self.queue {
             Kind::Classic(q) => q,
             Kind::Priority(q) => q,
@@ -61,7 +62,7 @@ impl WorkQueue {
     /// Adds a key from an event handler. With the priority queue, `low_priority` events (the
     /// initial list's creates and resyncs) get `LowPriority` (controller-runtime
     /// `pkg/handler/eventhandler.go`); the classic queue has no priorities.
-    pub fn add_from_handler(&mut self, key: String, low_priority: bool, now: SimTime) {
+    pub fn add_from_handler(&mut self, key: Key, low_priority: bool, now: SimTime) {
         match &mut self.queue {
             Kind::Classic(q) => {
                 q.advance(now);
@@ -83,26 +84,26 @@ impl WorkQueue {
     }
 
     /// `AddRateLimited`.
-    pub fn add_rate_limited(&mut self, key: String, now: SimTime) {
+    pub fn add_rate_limited(&mut self, key: Key, now: SimTime) {
         self.q().add_rate_limited(key, now);
     }
 
     /// `AddAfter`.
-    pub fn add_after(&mut self, key: String, after: Duration, now: SimTime) {
+    pub fn add_after(&mut self, key: Key, after: Duration, now: SimTime) {
         self.q().add_after(key, after, now);
     }
 
     /// `AddWithOpts{RateLimited: true, Priority: &priority}` (controller-runtime
     /// `pkg/internal/controller/controller.go` `reconcileHandler`); the classic queue has no
     /// priorities and does a plain `AddRateLimited` (`priorityQueueWrapper.AddWithOpts`).
-    pub fn add_rate_limited_with_priority(&mut self, key: String, priority: i32, now: SimTime) {
+    pub fn add_rate_limited_with_priority(&mut self, key: Key, priority: i32, now: SimTime) {
         self.add_with_priority(key, None, priority, now);
     }
 
     /// `AddWithOpts{After: after, Priority: &priority}`; a plain `AddAfter` on the classic queue.
     pub fn add_after_with_priority(
         &mut self,
-        key: String,
+        key: Key,
         after: Duration,
         priority: i32,
         now: SimTime,
@@ -113,7 +114,7 @@ impl WorkQueue {
     /// Rate-limited when `after` is `None`, else delayed by `after`.
     fn add_with_priority(
         &mut self,
-        key: String,
+        key: Key,
         after: Option<Duration>,
         priority: i32,
         now: SimTime,
@@ -138,13 +139,13 @@ impl WorkQueue {
     }
 
     /// `NumRequeues`: the rate limiter's count for `key`.
-    pub fn num_requeues(&self, key: &String) -> u32 {
+    pub fn num_requeues(&self, key: &Key) -> u32 {
         self.r().num_requeues(key)
     }
 
     /// The priority of `key`'s entry in the priority queue (ready or waiting); `None` when it has
     /// none or the queue is client-go's.
-    pub fn queued_priority(&self, key: &String) -> Option<i32> {
+    pub fn queued_priority(&self, key: &Key) -> Option<i32> {
         match &self.queue {
             Kind::Classic(_) => None,
             Kind::Priority(q) => q.priority_of(key),
@@ -157,13 +158,13 @@ impl WorkQueue {
     }
 
     /// `Forget`.
-    pub fn forget(&mut self, key: &String) {
+    pub fn forget(&mut self, key: &Key) {
         self.q().forget(key);
     }
 
     /// `GetWithPriority` (non-blocking), after moving due items in; the priority is kept until
     /// `Done` ([`WorkQueue::handed_out_priority`]).
-    pub fn get(&mut self, now: SimTime) -> Option<String> {
+    pub fn get(&mut self, now: SimTime) -> Option<Key> {
         self.advance(now);
         let (key, priority) = match &mut self.queue {
             Kind::Classic(q) => (q.get()?, 0),
@@ -174,7 +175,7 @@ impl WorkQueue {
     }
 
     /// `Done`.
-    pub fn done(&mut self, key: &String, now: SimTime) {
+    pub fn done(&mut self, key: &Key, now: SimTime) {
         self.handed_out.remove(key);
         let q = self.q();
         q.advance(now);

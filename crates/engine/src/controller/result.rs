@@ -24,6 +24,7 @@
 use std::time::Duration;
 
 use crate::cluster::workqueue::WorkQueue;
+use crate::key::Key;
 use crate::scenario::Profile;
 use crate::time::SimTime;
 
@@ -101,7 +102,7 @@ pub fn recover_panic_default(profile: Profile) -> bool {
 /// bump. `recover_panic` is the controller's `RecoverPanic`. The caller still calls `Done`.
 pub fn reconcile_handler(
     queue: &mut WorkQueue,
-    key: &str,
+    key: &Key,
     outcome: ReconcileResult,
     recover_panic: bool,
     now: SimTime,
@@ -123,23 +124,23 @@ pub fn reconcile_handler(
     let label = match outcome.returned() {
         Returned::Err { terminal } => {
             if !terminal {
-                queue.add_rate_limited_with_priority(key.to_owned(), priority, now);
+                queue.add_rate_limited_with_priority(key.clone(), priority, now);
             }
             handled.error = true;
             handled.terminal_error = terminal;
             "error"
         }
         Returned::Ok { after, .. } if !after.is_zero() => {
-            queue.forget(&key.to_owned());
-            queue.add_after_with_priority(key.to_owned(), after, priority, now);
+            queue.forget(key);
+            queue.add_after_with_priority(key.clone(), after, priority, now);
             "requeue_after"
         }
         Returned::Ok { requeue: true, .. } => {
-            queue.add_rate_limited_with_priority(key.to_owned(), priority, now);
+            queue.add_rate_limited_with_priority(key.clone(), priority, now);
             "requeue"
         }
         Returned::Ok { .. } => {
-            queue.forget(&key.to_owned());
+            queue.forget(key);
             "success"
         }
     };
@@ -181,8 +182,8 @@ mod tests {
     const KEY: &str = "default/a";
     const NOW: SimTime = SimTime::ZERO;
 
-    fn key() -> String {
-        KEY.to_owned()
+    fn key() -> Key {
+        Key::from(KEY)
     }
 
     /// A queue that has handed `KEY` out (added by a handler, `low_priority` as on the
@@ -197,7 +198,7 @@ mod tests {
     /// Runs one reconcile of `KEY` ending with `outcome`, then `Done`, and hands it out again
     /// once it is due.
     fn reconcile(q: &mut WorkQueue, outcome: ReconcileResult) -> Handled {
-        let handled = reconcile_handler(q, KEY, outcome, true, NOW);
+        let handled = reconcile_handler(q, &key(), outcome, true, NOW);
         q.done(&key(), NOW);
         if let Some(at) = q.next_ready_at() {
             assert_eq!(q.get(at), Some(key()));
@@ -209,7 +210,7 @@ mod tests {
     fn an_error_requeues_the_request_rate_limited_and_a_later_success_forgets_it() {
         // "should requeue a Request if there is an error and continue processing items"
         let mut q = handed_out(QueueKind::Classic, false);
-        let h = reconcile_handler(&mut q, KEY, ReconcileResult::Error, true, NOW);
+        let h = reconcile_handler(&mut q, &key(), ReconcileResult::Error, true, NOW);
         assert_eq!((h.result_label, h.error), (Some("error"), true));
         assert_eq!(q.num_requeues(&key()), 1);
         assert_eq!(q.next_ready_at(), Some(NOW + Duration::from_millis(5)));
@@ -227,7 +228,7 @@ mod tests {
         // Forget on a terminal error either.
         let mut q = handed_out(QueueKind::Classic, false);
         reconcile(&mut q, ReconcileResult::Error);
-        let h = reconcile_handler(&mut q, KEY, ReconcileResult::TerminalError, true, NOW);
+        let h = reconcile_handler(&mut q, &key(), ReconcileResult::TerminalError, true, NOW);
         assert_eq!(h.result_label, Some("error"));
         assert!(h.error && h.terminal_error && !h.panic);
         assert_eq!((q.len(), q.waiting_len()), (0, 0));
@@ -250,7 +251,7 @@ mod tests {
         // "should requeue a Request with rate limiting if the Result sets Requeue:true"
         let mut q = handed_out(QueueKind::Classic, false);
         reconcile(&mut q, ReconcileResult::Error);
-        let h = reconcile_handler(&mut q, KEY, ReconcileResult::Requeue, true, NOW);
+        let h = reconcile_handler(&mut q, &key(), ReconcileResult::Requeue, true, NOW);
         assert_eq!((h.result_label, h.error), (Some("requeue"), false));
         assert_eq!(q.num_requeues(&key()), 2);
         assert_eq!(q.waiting_len(), 1);
@@ -263,7 +264,13 @@ mod tests {
         let mut q = handed_out(QueueKind::Classic, false);
         reconcile(&mut q, ReconcileResult::Error);
         let (after, now) = (Duration::from_secs(30), SimTime::from_millis(5));
-        let h = reconcile_handler(&mut q, KEY, ReconcileResult::RequeueAfter(after), true, now);
+        let h = reconcile_handler(
+            &mut q,
+            &key(),
+            ReconcileResult::RequeueAfter(after),
+            true,
+            now,
+        );
         assert_eq!(h.result_label, Some("requeue_after"));
         assert_eq!(q.num_requeues(&key()), 0);
         assert_eq!(q.next_ready_at(), Some(now + after));
@@ -274,7 +281,7 @@ mod tests {
         // "should perform error behavior if error is not nil, regardless of RequeueAfter"
         let mut q = handed_out(QueueKind::Classic, false);
         let outcome = ReconcileResult::ErrorWithRequeueAfter(Duration::from_secs(30));
-        let h = reconcile_handler(&mut q, KEY, outcome, true, NOW);
+        let h = reconcile_handler(&mut q, &key(), outcome, true, NOW);
         assert_eq!((h.result_label, h.error), (Some("error"), true));
         assert_eq!(q.num_requeues(&key()), 1);
         assert_eq!(q.next_ready_at(), Some(NOW + Duration::from_millis(5)));
@@ -285,7 +292,7 @@ mod tests {
         // "should recover panic if RecoverPanic is true by default" (v0.19 and later)
         assert!(recover_panic_default(Profile::Modern));
         let mut q = handed_out(QueueKind::Priority, false);
-        let h = reconcile_handler(&mut q, KEY, ReconcileResult::Panic, true, NOW);
+        let h = reconcile_handler(&mut q, &key(), ReconcileResult::Panic, true, NOW);
         assert_eq!(h.result_label, Some("error"));
         assert!(h.error && h.panic && !h.crashed && !h.terminal_error);
         assert_eq!(q.num_requeues(&key()), 1);
@@ -296,7 +303,7 @@ mod tests {
         // "should not recover panic if RecoverPanic is false"; v0.15 left it unset, i.e. off.
         assert!(!recover_panic_default(Profile::Seed));
         let mut q = handed_out(QueueKind::Classic, false);
-        let h = reconcile_handler(&mut q, KEY, ReconcileResult::Panic, false, NOW);
+        let h = reconcile_handler(&mut q, &key(), ReconcileResult::Panic, false, NOW);
         assert!(h.crashed && !h.error && !h.panic);
         assert_eq!(h.result_label, None);
         assert_eq!((q.num_requeues(&key()), q.waiting_len()), (0, 0));
@@ -314,7 +321,7 @@ mod tests {
         for outcome in outcomes {
             let mut q = handed_out(QueueKind::Priority, true);
             assert_eq!(q.handed_out_priority(KEY), crate::workqueue::LOW_PRIORITY);
-            reconcile_handler(&mut q, KEY, outcome, true, NOW);
+            reconcile_handler(&mut q, &key(), outcome, true, NOW);
             let priority = q.queued_priority(&key());
             assert_eq!(
                 priority,
@@ -327,7 +334,7 @@ mod tests {
     #[test]
     fn a_request_added_with_the_default_priority_is_requeued_at_zero() {
         let mut q = handed_out(QueueKind::Priority, false);
-        reconcile_handler(&mut q, KEY, ReconcileResult::Requeue, true, NOW);
+        reconcile_handler(&mut q, &key(), ReconcileResult::Requeue, true, NOW);
         assert_eq!(q.queued_priority(&key()), Some(0));
     }
 

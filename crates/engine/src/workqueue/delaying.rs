@@ -11,6 +11,7 @@
 //! the order their entries were created (upstream's heap leaves ties unspecified).
 
 use std::collections::BTreeMap;
+use std::hash::Hash;
 use std::time::Duration;
 
 use crate::time::SimTime;
@@ -29,13 +30,13 @@ pub struct DelayingQueue<T> {
     next_sequence: u64,
 }
 
-impl<T: Ord + Clone> Default for DelayingQueue<T> {
+impl<T: Ord + Clone + Hash> Default for DelayingQueue<T> {
     fn default() -> DelayingQueue<T> {
         DelayingQueue::new()
     }
 }
 
-impl<T: Ord + Clone> DelayingQueue<T> {
+impl<T: Ord + Clone + Hash> DelayingQueue<T> {
     /// An empty delaying queue whose clock starts at [`SimTime::ZERO`] (client-go
     /// `delaying_queue.go` `NewTypedDelayingQueueWithConfig`).
     pub fn new() -> DelayingQueue<T> {

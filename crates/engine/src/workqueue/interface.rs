@@ -3,6 +3,7 @@
 //! `TypedRateLimitingInterface`; controller-runtime `pkg/controller/priorityqueue/priorityqueue.go`
 //! `PriorityQueue`).
 
+use std::hash::Hash;
 use std::time::Duration;
 
 use crate::time::SimTime;
@@ -51,7 +52,7 @@ pub trait RateLimitingInterface<T> {
     fn metrics(&self) -> &QueueMetrics;
 }
 
-impl<T: Ord + Clone> RateLimitingInterface<T> for RateLimitingQueue<T> {
+impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
     fn add(&mut self, item: T) {
         RateLimitingQueue::add(self, item);
     }
@@ -93,7 +94,7 @@ impl<T: Ord + Clone> RateLimitingInterface<T> for RateLimitingQueue<T> {
     }
 }
 
-impl<T: Ord + Clone> RateLimitingInterface<T> for PriorityQueue<T> {
+impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for PriorityQueue<T> {
     fn add(&mut self, item: T) {
         PriorityQueue::add(self, item);
     }

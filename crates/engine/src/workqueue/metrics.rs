@@ -8,12 +8,14 @@
 //! only for *named* queues; here every queue records them (there is no registry to skip).
 
 use std::collections::BTreeMap;
+use std::hash::Hash;
 use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::metrics::{exponential_series, Counter, Gauge, Histogram};
 use crate::time::SimTime;
+use crate::workqueue::set::ItemMap;
 
 /// How often the `unfinished_work_seconds` and `longest_running_processor_seconds` gauges are
 /// recomputed (client-go `util/workqueue/queue.go` `defaultUnfinishedWorkUpdatePeriod`; the same
@@ -76,19 +78,19 @@ impl Default for QueueMetrics {
 #[derive(Clone, Debug)]
 pub(crate) struct MetricsRecorder<T> {
     snapshot: QueueMetrics,
-    add_times: BTreeMap<T, SimTime>,
+    add_times: ItemMap<T, SimTime>,
     processing_start_times: BTreeMap<T, SimTime>,
     now: SimTime,
     next_update_at: SimTime,
     stopped: bool,
 }
 
-impl<T: Ord + Clone> MetricsRecorder<T> {
+impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
     /// A recorder whose clock starts at zero, with its first unfinished-work tick 500 ms later.
     pub(crate) fn new() -> MetricsRecorder<T> {
         MetricsRecorder {
             snapshot: QueueMetrics::default(),
-            add_times: BTreeMap::new(),
+            add_times: ItemMap::default(),
             processing_start_times: BTreeMap::new(),
             now: SimTime::ZERO,
             next_update_at: SimTime::ZERO + UNFINISHED_WORK_UPDATE_PERIOD,

@@ -16,12 +16,14 @@
 //! the queue is shut down (upstream's `GetWithPriority` also stops handing out at shutdown).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+use std::hash::Hash;
 use std::time::Duration;
 
 use crate::time::SimTime;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
 use crate::workqueue::rate_limiter::{ItemExponentialFailureRateLimiter, RateLimiter};
+use crate::workqueue::set::{ItemMap, ItemSet};
 
 /// The priority controller-runtime's event handlers give to Create events from the initial list
 /// and to resync Update events (controller-runtime `pkg/handler/eventhandler.go` `LowPriority`).
@@ -55,10 +57,10 @@ type WaitingKey = (SimTime, Reverse<i32>, u64);
 /// controller-runtime's priority queue (`pkg/controller/priorityqueue/priorityqueue.go`
 /// `priorityqueue`).
 pub struct PriorityQueue<T> {
-    items: BTreeMap<T, Entry>,
+    items: ItemMap<T, Entry>,
     ready: BTreeMap<ReadyKey, T>,
     waiting: BTreeMap<WaitingKey, T>,
-    locked: BTreeSet<T>,
+    locked: ItemSet<T>,
     added_counter: u64,
     rate_limiter: Box<dyn RateLimiter<T>>,
     metrics: MetricsRecorder<T>,
@@ -76,15 +78,15 @@ impl<T: std::fmt::Debug> std::fmt::Debug for PriorityQueue<T> {
     }
 }
 
-impl<T: Ord + Clone + 'static> PriorityQueue<T> {
+impl<T: Ord + Clone + Hash + 'static> PriorityQueue<T> {
     /// A queue using `rate_limiter` for rate-limited adds (controller-runtime `priorityqueue.go`
     /// `New` with `Opts.RateLimiter`); accepts a concrete limiter or a `Box<dyn RateLimiter<T>>`.
     pub fn new(rate_limiter: impl RateLimiter<T> + 'static) -> PriorityQueue<T> {
         PriorityQueue {
-            items: BTreeMap::new(),
+            items: ItemMap::default(),
             ready: BTreeMap::new(),
             waiting: BTreeMap::new(),
-            locked: BTreeSet::new(),
+            locked: ItemSet::default(),
             added_counter: 0,
             rate_limiter: Box::new(rate_limiter),
             metrics: MetricsRecorder::new(),
@@ -102,7 +104,7 @@ impl<T: Ord + Clone + 'static> PriorityQueue<T> {
     }
 }
 
-impl<T: Ord + Clone> PriorityQueue<T> {
+impl<T: Ord + Clone + Hash> PriorityQueue<T> {
     /// Adds `item` ready now with priority 0 (controller-runtime `priorityqueue.go` `Add`), at
     /// the queue's current clock.
     pub fn add(&mut self, item: T) {

@@ -10,36 +10,38 @@
 //! Deviation from upstream: `get` never blocks. It returns `None` when nothing is queued; the
 //! simulation decides when an idle worker polls again.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
+use std::hash::Hash;
 
 use crate::time::SimTime;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
+use crate::workqueue::set::ItemSet;
 
 /// client-go's FIFO work queue with de-duplication (`util/workqueue/queue.go` `Typed[T]`).
 #[derive(Clone, Debug)]
 pub struct Queue<T> {
     queue: VecDeque<T>,
-    dirty: BTreeSet<T>,
-    processing: BTreeSet<T>,
+    dirty: ItemSet<T>,
+    processing: ItemSet<T>,
     shutting_down: bool,
     drain: bool,
     metrics: MetricsRecorder<T>,
 }
 
-impl<T: Ord + Clone> Default for Queue<T> {
+impl<T: Ord + Clone + Hash> Default for Queue<T> {
     fn default() -> Queue<T> {
         Queue::new()
     }
 }
 
-impl<T: Ord + Clone> Queue<T> {
+impl<T: Ord + Clone + Hash> Queue<T> {
     /// An empty queue whose clock starts at [`SimTime::ZERO`] (client-go `queue.go`
     /// `NewTypedWithConfig`).
     pub fn new() -> Queue<T> {
         Queue {
             queue: VecDeque::new(),
-            dirty: BTreeSet::new(),
-            processing: BTreeSet::new(),
+            dirty: ItemSet::default(),
+            processing: ItemSet::default(),
             shutting_down: false,
             drain: false,
             metrics: MetricsRecorder::new(),

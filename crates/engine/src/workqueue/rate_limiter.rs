@@ -6,11 +6,12 @@
 //! the current virtual time explicitly instead of reading a clock. Constructors validate their
 //! parameters and return a [`ConfigError`] naming the field; upstream accepts any value.
 
-use std::collections::BTreeMap;
+use std::hash::Hash;
 use std::time::Duration;
 
 use crate::error::ConfigError;
 use crate::time::SimTime;
+use crate::workqueue::set::ItemMap;
 
 /// Decides how long an item waits before it is added again (client-go
 /// `default_rate_limiters.go` `TypedRateLimiter`).
@@ -61,10 +62,10 @@ fn duration_from_nanos_f64(nanos: f64) -> Duration {
 pub struct ItemExponentialFailureRateLimiter<T> {
     base_delay: Duration,
     max_delay: Duration,
-    failures: BTreeMap<T, u32>,
+    failures: ItemMap<T, u32>,
 }
 
-impl<T: Ord + Clone> ItemExponentialFailureRateLimiter<T> {
+impl<T: Ord + Clone + Hash> ItemExponentialFailureRateLimiter<T> {
     /// A limiter starting at `base_delay` and doubling per failure up to `max_delay`. Rejects a
     /// zero `base_delay` and `base_delay > max_delay`.
     pub fn new(
@@ -96,7 +97,7 @@ impl<T: Ord + Clone> ItemExponentialFailureRateLimiter<T> {
         ItemExponentialFailureRateLimiter {
             base_delay,
             max_delay,
-            failures: BTreeMap::new(),
+            failures: ItemMap::default(),
         }
     }
 
@@ -111,7 +112,7 @@ impl<T: Ord + Clone> ItemExponentialFailureRateLimiter<T> {
     }
 }
 
-impl<T: Ord + Clone> RateLimiter<T> for ItemExponentialFailureRateLimiter<T> {
+impl<T: Ord + Clone + Hash> RateLimiter<T> for ItemExponentialFailureRateLimiter<T> {
     /// `base · 2^n` where `n` counts earlier failures, then one more failure (client-go
     /// `default_rate_limiters.go` `TypedItemExponentialFailureRateLimiter.When`).
     fn when(&mut self, item: &T, _now: SimTime) -> Duration {
@@ -139,10 +140,10 @@ pub struct ItemFastSlowRateLimiter<T> {
     fast_delay: Duration,
     slow_delay: Duration,
     max_fast_attempts: u32,
-    failures: BTreeMap<T, u32>,
+    failures: ItemMap<T, u32>,
 }
 
-impl<T: Ord + Clone> ItemFastSlowRateLimiter<T> {
+impl<T: Ord + Clone + Hash> ItemFastSlowRateLimiter<T> {
     /// A fast/slow limiter. `max_fast_attempts` may be 0 (every retry is slow, as upstream);
     /// rejects `fast_delay > slow_delay`.
     pub fn new(
@@ -160,12 +161,12 @@ impl<T: Ord + Clone> ItemFastSlowRateLimiter<T> {
             fast_delay,
             slow_delay,
             max_fast_attempts,
-            failures: BTreeMap::new(),
+            failures: ItemMap::default(),
         })
     }
 }
 
-impl<T: Ord + Clone> RateLimiter<T> for ItemFastSlowRateLimiter<T> {
+impl<T: Ord + Clone + Hash> RateLimiter<T> for ItemFastSlowRateLimiter<T> {
     /// Counts the failure first, then fast while the count is at most `max_fast_attempts`
     /// (client-go `default_rate_limiters.go` `TypedItemFastSlowRateLimiter.When`).
     fn when(&mut self, item: &T, _now: SimTime) -> Duration {
@@ -377,7 +378,8 @@ impl<T> RateLimiter<T> for WithMaxWaitRateLimiter<T> {
 /// and an overall bucket of 10 qps with burst 100 (client-go `default_rate_limiters.go`
 /// `DefaultTypedControllerRateLimiter`). controller-runtime uses it only with the classic queue
 /// (see [`crate::workqueue::PriorityQueue`] for the ≥ v0.23 default).
-pub fn default_controller_rate_limiter<T: Ord + Clone + 'static>() -> Box<dyn RateLimiter<T>> {
+pub fn default_controller_rate_limiter<T: Ord + Clone + Hash + 'static>() -> Box<dyn RateLimiter<T>>
+{
     let per_item = ItemExponentialFailureRateLimiter::<T>::new_unchecked(
         Duration::from_millis(5),
         Duration::from_secs(1000),
@@ -390,7 +392,8 @@ pub fn default_controller_rate_limiter<T: Ord + Clone + 'static>() -> Box<dyn Ra
 
 /// A per-item exponential backoff from 1 ms to 1000 s (client-go `default_rate_limiters.go`
 /// `DefaultTypedItemBasedRateLimiter`).
-pub fn default_item_based_rate_limiter<T: Ord + Clone + 'static>() -> Box<dyn RateLimiter<T>> {
+pub fn default_item_based_rate_limiter<T: Ord + Clone + Hash + 'static>() -> Box<dyn RateLimiter<T>>
+{
     Box::new(ItemExponentialFailureRateLimiter::<T>::new_unchecked(
         Duration::from_millis(1),
         Duration::from_secs(1000),

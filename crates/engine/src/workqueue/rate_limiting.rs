@@ -4,6 +4,7 @@
 //! item should wait and then calls `add_after`; `forget` clears the limiter's memory of the item
 //! (it does not touch the queue); `num_requeues` reports the limiter's count.
 
+use std::hash::Hash;
 use std::time::Duration;
 
 use crate::time::SimTime;
@@ -25,7 +26,7 @@ impl<T: std::fmt::Debug> std::fmt::Debug for RateLimitingQueue<T> {
     }
 }
 
-impl<T: Ord + Clone + 'static> RateLimitingQueue<T> {
+impl<T: Ord + Clone + Hash + 'static> RateLimitingQueue<T> {
     /// A queue using `rate_limiter` (client-go `rate_limiting_queue.go`
     /// `NewTypedRateLimitingQueue`); accepts a concrete limiter or a `Box<dyn RateLimiter<T>>`.
     pub fn new(rate_limiter: impl RateLimiter<T> + 'static) -> RateLimitingQueue<T> {
@@ -42,7 +43,7 @@ impl<T: Ord + Clone + 'static> RateLimitingQueue<T> {
     }
 }
 
-impl<T: Ord + Clone> RateLimitingQueue<T> {
+impl<T: Ord + Clone + Hash> RateLimitingQueue<T> {
     /// Adds `item` after the limiter's delay (client-go `rate_limiting_queue.go`
     /// `AddRateLimited`). The limiter is asked first, so it counts the request even when the
     /// queue is shutting down and the add is then ignored, as upstream.
