@@ -13,6 +13,7 @@ use crate::informer::indexer::{process_atomic_item, process_deltas, Indexer, Not
 use crate::informer::listener::ProcessorListener;
 use crate::informer::real_fifo::{AtomicFifo, AtomicItem, RealFifo, DEFAULT_BATCH_SIZE_ITEMS};
 use crate::informer::reflector::{Reflector, StoreEvent};
+use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::scenario::FifoKind;
 use crate::time::SimTime;
@@ -216,7 +217,7 @@ impl SimInformer {
 
     /// Pops one item, updates the indexer and buffers the resulting notifications for the
     /// handler. Returns the item's key and how many deltas it carried.
-    pub fn pop_and_process(&mut self) -> Option<(String, usize)> {
+    pub fn pop_and_process(&mut self) -> Option<(Key, usize)> {
         if let Fifo::Atomic(f) = &mut self.fifo {
             let initial = f.is_in_initial_list();
             let batch = f.pop_batch(DEFAULT_BATCH_SIZE_ITEMS);
@@ -287,11 +288,11 @@ impl SimInformer {
         &mut self,
         batch: Vec<AtomicItem>,
         initial: bool,
-    ) -> Option<(String, usize)> {
+    ) -> Option<(Key, usize)> {
         let first = batch.first()?;
         let key = match first {
             AtomicItem::Delta(d) => d.key(),
-            _ => "*".to_owned(),
+            _ => Key::from("*"),
         };
         let popped_bytes: u64 = batch.iter().map(atomic_item_bytes).sum();
         self.fifo_bytes = self.fifo_bytes.saturating_sub(popped_bytes);
@@ -523,7 +524,7 @@ mod tests {
         inf.replace(vec![widget("a", 1), widget("b", 2), widget("c", 3)], 3);
         assert_eq!((inf.fifo_len(), inf.fifo_bytes()), (1, 3000));
         assert_eq!(inf.next_pop_bytes(), Some(3000));
-        assert_eq!(inf.pop_and_process(), Some(("*".to_owned(), 1)));
+        assert_eq!(inf.pop_and_process(), Some((Key::from("*"), 1)));
         assert!(inf.has_synced());
         assert_eq!((inf.fifo_bytes(), inf.store_bytes()), (0, 3000));
         assert_eq!(inf.listener.queued_len(), 3);
@@ -538,8 +539,8 @@ mod tests {
         inf.apply(StoreEvent::Added(widget("b", 5)));
         inf.apply(StoreEvent::Modified(widget("a", 6)));
         // The batch closes before the second event of `a`.
-        assert_eq!(inf.pop_and_process(), Some(("ns-0/a".to_owned(), 2)));
-        assert_eq!(inf.pop_and_process(), Some(("ns-0/a".to_owned(), 1)));
+        assert_eq!(inf.pop_and_process(), Some((Key::from("ns-0/a"), 2)));
+        assert_eq!(inf.pop_and_process(), Some((Key::from("ns-0/a"), 1)));
         assert_eq!(inf.pop_and_process(), None);
         assert_eq!(inf.store_bytes(), 2000);
     }

@@ -148,6 +148,6 @@ pub fn request_for(n: &Notification) -> (String, bool) {
         Notification::Update { old, new } => {
             (new.key(), old.resource_version() == new.resource_version())
         }
-        Notification::Delete { obj } => (obj.key(), false),
+        Notification::Delete { obj } => (obj.key().to_string(), false),
     }
 }

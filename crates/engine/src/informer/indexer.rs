@@ -20,6 +20,7 @@ use crate::informer::delta::{
 };
 pub use crate::informer::delta_fifo::KnownObjects;
 use crate::informer::real_fifo::AtomicItem;
+use crate::key::Key;
 use crate::object::{Object, ObjectRef};
 
 /// Computes the indexed values of an object (client-go `tools/cache/index.go` `IndexFunc`). Must be
@@ -121,7 +122,7 @@ impl fmt::Display for IndexError {
 impl std::error::Error for IndexError {}
 
 /// Index value → keys, for one index (client-go `tools/cache/index.go` `index`).
-type Index = BTreeMap<String, BTreeSet<String>>;
+type Index = BTreeMap<String, BTreeSet<Key>>;
 
 /// client-go's `Indexer` (`tools/cache/store.go` `cache` over `tools/cache/thread_safe_store.go`
 /// `threadSafeMap`): objects by key plus secondary indexes that are kept up to date on every
@@ -129,7 +130,7 @@ type Index = BTreeMap<String, BTreeSet<String>>;
 #[derive(Clone, Default)]
 pub struct Indexer {
     /// Objects by key (`items`).
-    items: BTreeMap<String, ObjectRef>,
+    items: BTreeMap<Key, ObjectRef>,
     /// Index functions by name (`indexers`).
     indexers: Indexers,
     /// Index name → value → keys (`indices`); empty key sets are removed.
@@ -184,7 +185,7 @@ impl Indexer {
     /// `tools/cache/thread_safe_store.go` `Update`, `updateLocked`).
     pub fn update(&mut self, obj: impl IntoObjectRef) {
         let obj = obj.into_object_ref();
-        let key = obj.key();
+        let key = obj.shared_key();
         self.last_sync_resource_version = obj.resource_version();
         let old = self.items.insert(key.clone(), ObjectRef::clone(&obj));
         self.update_indices(old.as_deref(), Some(&obj), &key);
@@ -204,8 +205,8 @@ impl Indexer {
     /// Removes the object under `key` without touching the resource version (client-go
     /// `tools/cache/thread_safe_store.go` `Delete`).
     pub fn delete_key(&mut self, key: &str) {
-        if let Some(old) = self.items.remove(key) {
-            self.update_indices(Some(&old), None, key);
+        if let Some((key, old)) = self.items.remove_entry(key) {
+            self.update_indices(Some(&old), None, &key);
         }
     }
 
@@ -221,7 +222,7 @@ impl Indexer {
 
     /// The stored object with `obj`'s key (client-go `tools/cache/store.go` `Get`).
     pub fn get_object(&self, obj: &Object) -> Option<ObjectRef> {
-        self.get(&obj.key())
+        self.items.get(&obj.shared_key()).cloned()
     }
 
     /// Whether an object is stored under `key`.
@@ -231,7 +232,7 @@ impl Indexer {
 
     /// The cached objects by key, consuming the store (its indices are dropped): how a dead
     /// process's cache is handed over to be freed in parts.
-    pub fn into_items(self) -> BTreeMap<String, ObjectRef> {
+    pub fn into_items(self) -> BTreeMap<Key, ObjectRef> {
         self.items
     }
 
@@ -244,7 +245,7 @@ impl Indexer {
 
     /// Every stored key, sorted (client-go `tools/cache/thread_safe_store.go` `ListKeys`; random
     /// order upstream).
-    pub fn list_keys(&self) -> Vec<String> {
+    pub fn list_keys(&self) -> Vec<Key> {
         self.items.keys().cloned().collect()
     }
 
@@ -252,7 +253,10 @@ impl Indexer {
     /// and records `resource_version` (client-go `tools/cache/store.go` `Replace`,
     /// `tools/cache/thread_safe_store.go` `Replace`).
     pub fn replace(&mut self, objects: Vec<ObjectRef>, resource_version: u64) {
-        self.items = objects.into_iter().map(|obj| (obj.key(), obj)).collect();
+        self.items = objects
+            .into_iter()
+            .map(|obj| (obj.shared_key(), obj))
+            .collect();
         self.last_sync_resource_version = resource_version;
         self.indices.clear();
         let names: Vec<String> = self.indexers.keys().cloned().collect();
@@ -309,7 +313,7 @@ impl Indexer {
 
     /// The keys of the stored objects whose values in index `name` include `value`, sorted
     /// (client-go `tools/cache/thread_safe_store.go` `IndexKeys`).
-    pub fn index_keys(&self, name: &str, value: &str) -> Result<Vec<String>, IndexError> {
+    pub fn index_keys(&self, name: &str, value: &str) -> Result<Vec<Key>, IndexError> {
         self.require_index(name)?;
         let keys = self.indices.get(name).and_then(|index| index.get(value));
         Ok(keys.map_or_else(Vec::new, |keys| keys.iter().cloned().collect()))
@@ -320,7 +324,7 @@ impl Indexer {
     pub fn index(&self, name: &str, obj: &Object) -> Result<Vec<ObjectRef>, IndexError> {
         let func = self.require_index(name)?;
         let index = self.indices.get(name);
-        let keys: BTreeSet<&String> = func(obj)
+        let keys: BTreeSet<&Key> = func(obj)
             .iter()
             .filter_map(|value| index?.get(value))
             .flatten()
@@ -370,7 +374,7 @@ impl Indexer {
 
     /// Moves `key` from `old`'s index values to `new`'s in every index (client-go
     /// `tools/cache/thread_safe_store.go` `updateIndices`).
-    fn update_indices(&mut self, old: Option<&Object>, new: Option<&Object>, key: &str) {
+    fn update_indices(&mut self, old: Option<&Object>, new: Option<&Object>, key: &Key) {
         for (name, func) in &self.indexers {
             let index = self.indices.entry(name.clone()).or_default();
             update_single_index(index, func, old, new, key);
@@ -386,7 +390,7 @@ fn update_single_index(
     func: &IndexFunc,
     old: Option<&Object>,
     new: Option<&Object>,
-    key: &str,
+    key: &Key,
 ) {
     let old_values = old.map_or_else(Vec::new, |obj| func(obj));
     let new_values = new.map_or_else(Vec::new, |obj| func(obj));
@@ -397,13 +401,13 @@ fn update_single_index(
         remove_key_from_index(index, value, key);
     }
     for value in new_values {
-        index.entry(value).or_default().insert(key.to_owned());
+        index.entry(value).or_default().insert(key.clone());
     }
 }
 
 /// Removes `key` from the set of `value`, deleting the set when it empties (client-go
 /// `tools/cache/thread_safe_store.go` `deleteKeyFromIndex`, kubernetes/kubernetes#84959).
-fn remove_key_from_index(index: &mut Index, value: &str, key: &str) {
+fn remove_key_from_index(index: &mut Index, value: &str, key: &Key) {
     if let Some(keys) = index.get_mut(value) {
         keys.remove(key);
         if keys.is_empty() {
@@ -419,12 +423,12 @@ impl KnownObjects for Indexer {
     }
 
     /// [`Indexer::list_keys`] (sorted).
-    fn list_keys(&self) -> Vec<String> {
+    fn list_keys(&self) -> Vec<Key> {
         Indexer::list_keys(self)
     }
 
-    fn for_each_key(&self, visit: &mut dyn FnMut(&str)) {
-        self.items.keys().for_each(|k| visit(k));
+    fn for_each_key(&self, visit: &mut dyn FnMut(&Key)) {
+        self.items.keys().for_each(visit);
     }
 }
 
@@ -536,7 +540,7 @@ fn process_replaced_all(
     resource_version: u64,
     is_in_initial_list: bool,
 ) -> Vec<Notification> {
-    let listed: BTreeSet<String> = objects.iter().map(|obj| obj.key()).collect();
+    let listed: BTreeSet<Key> = objects.iter().map(|obj| obj.shared_key()).collect();
     let deletions = indexer
         .list_keys()
         .into_iter()
@@ -547,7 +551,7 @@ fn process_replaced_all(
                 key,
             }),
         });
-    let replacements = objects.iter().map(|obj| match indexer.get(&obj.key()) {
+    let replacements = objects.iter().map(|obj| match indexer.get_object(obj) {
         Some(old) => Notification::Update {
             old,
             new: ObjectRef::clone(obj),
