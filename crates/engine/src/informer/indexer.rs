@@ -8,7 +8,11 @@
 //! Deviations from upstream: every listing is sorted by key (upstream ranges over Go maps and sets,
 //! so its order is random — `kubernetes-semantics.md` §0.5); index functions cannot fail (upstream
 //! panics when one returns an error); the store is keyed by `MetaNamespaceKeyFunc` only; there are
-//! no locks (the engine is single-threaded) and no transformer.
+//! no locks (the engine is single-threaded) and no transformer. The `namespace` index of
+//! [`Indexer::with_namespace_index`] keeps no key sets: a namespace's keys are one range of the
+//! key-ordered store, read as the index (same keys, same order; see `namespace_keys`).
+
+mod namespace_keys;
 
 use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -135,6 +139,9 @@ pub struct Indexer {
     indexers: Indexers,
     /// Index name → value → keys (`indices`); empty key sets are removed.
     indices: BTreeMap<String, Index>,
+    /// Whether the `namespace` index is upstream's `MetaNamespaceIndexFunc`, answered from the
+    /// key order of `items` instead of kept in `indices` (see `namespace_keys`).
+    namespace_in_key_order: bool,
     /// The resource version of the last write (`rv`, `LastStoreSyncResourceVersion`).
     last_sync_resource_version: u64,
 }
@@ -172,7 +179,10 @@ impl Indexer {
     /// (`pkg/cache/internal/informers.go`, client-go `tools/cache/index.go` `NamespaceIndex`).
     pub fn with_namespace_index() -> Indexer {
         let namespace: IndexFunc = Arc::new(namespace_index_func);
-        Indexer::with_indexers(Indexers::from([(NAMESPACE_INDEX.to_owned(), namespace)]))
+        Indexer {
+            namespace_in_key_order: true,
+            ..Indexer::with_indexers(Indexers::from([(NAMESPACE_INDEX.to_owned(), namespace)]))
+        }
     }
 
     /// Stores `obj` under its key, like `update` (client-go `tools/cache/thread_safe_store.go`
@@ -307,6 +317,10 @@ impl Indexer {
     /// `tools/cache/thread_safe_store.go` `ByIndex`; random order upstream). An unknown index is
     /// an error, never a panic.
     pub fn by_index(&self, name: &str, value: &str) -> Result<Vec<ObjectRef>, IndexError> {
+        if self.in_key_order(name) {
+            let entries = namespace_keys::entries_in(&self.items, value);
+            return Ok(entries.map(|(_, obj)| ObjectRef::clone(obj)).collect());
+        }
         let keys = self.index_keys(name, value)?;
         Ok(keys.iter().filter_map(|key| self.get(key)).collect())
     }
@@ -315,6 +329,10 @@ impl Indexer {
     /// (client-go `tools/cache/thread_safe_store.go` `IndexKeys`).
     pub fn index_keys(&self, name: &str, value: &str) -> Result<Vec<Key>, IndexError> {
         self.require_index(name)?;
+        if self.in_key_order(name) {
+            let entries = namespace_keys::entries_in(&self.items, value);
+            return Ok(entries.map(|(key, _)| key.clone()).collect());
+        }
         let keys = self.indices.get(name).and_then(|index| index.get(value));
         Ok(keys.map_or_else(Vec::new, |keys| keys.iter().cloned().collect()))
     }
@@ -323,6 +341,14 @@ impl Indexer {
     /// (client-go `tools/cache/thread_safe_store.go` `Index`).
     pub fn index(&self, name: &str, obj: &Object) -> Result<Vec<ObjectRef>, IndexError> {
         let func = self.require_index(name)?;
+        if self.in_key_order(name) {
+            let keys: BTreeSet<&Key> = func(obj)
+                .iter()
+                .flat_map(|value| namespace_keys::entries_in(&self.items, value))
+                .map(|(key, _)| key)
+                .collect();
+            return Ok(keys.into_iter().filter_map(|key| self.get(key)).collect());
+        }
         let index = self.indices.get(name);
         let keys: BTreeSet<&Key> = func(obj)
             .iter()
@@ -335,6 +361,9 @@ impl Indexer {
     /// Every value present in index `name`, sorted; empty for an unknown index (client-go
     /// `tools/cache/thread_safe_store.go` `ListIndexFuncValues`).
     pub fn list_index_func_values(&self, name: &str) -> Vec<String> {
+        if self.in_key_order(name) {
+            return namespace_keys::namespaces(&self.items);
+        }
         self.indices
             .get(name)
             .map_or_else(Vec::new, |index| index.keys().cloned().collect())
@@ -358,12 +387,20 @@ impl Indexer {
             .ok_or_else(|| IndexError::DoesNotExist(name.to_owned()))
     }
 
+    /// Whether index `name` is read from the key order rather than kept in `indices`.
+    fn in_key_order(&self, name: &str) -> bool {
+        self.namespace_in_key_order && name == NAMESPACE_INDEX
+    }
+
     /// Indexes every stored object with index `name` (client-go `tools/cache/thread_safe_store.go`
     /// `AddIndexers`, `Replace`).
     fn index_all_items(&mut self, name: &str) {
         let Some(func) = self.indexers.get(name).cloned() else {
             return;
         };
+        if self.in_key_order(name) {
+            return;
+        }
         let index = self.indices.entry(name.to_owned()).or_default();
         for (key, obj) in &self.items {
             for value in func(obj) {
@@ -376,6 +413,9 @@ impl Indexer {
     /// `tools/cache/thread_safe_store.go` `updateIndices`).
     fn update_indices(&mut self, old: Option<&Object>, new: Option<&Object>, key: &Key) {
         for (name, func) in &self.indexers {
+            if self.namespace_in_key_order && name == NAMESPACE_INDEX {
+                continue;
+            }
             let index = self.indices.entry(name.clone()).or_default();
             update_single_index(index, func, old, new, key);
         }
