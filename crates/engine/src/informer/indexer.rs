@@ -194,30 +194,45 @@ impl Indexer {
     /// Stores `obj` under its key, re-indexing it, and records its resource version (client-go
     /// `tools/cache/thread_safe_store.go` `Update`, `updateLocked`).
     pub fn update(&mut self, obj: impl IntoObjectRef) {
-        let obj = obj.into_object_ref();
+        self.store(&obj.into_object_ref());
+    }
+
+    /// [`Indexer::update`], returning the object it replaced.
+    fn store(&mut self, obj: &ObjectRef) -> Option<ObjectRef> {
         let key = obj.shared_key();
         self.last_sync_resource_version = obj.resource_version();
-        let old = self.items.insert(key.clone(), ObjectRef::clone(&obj));
-        self.update_indices(old.as_deref(), Some(&obj), &key);
+        let old = self.items.insert(key.clone(), ObjectRef::clone(obj));
+        self.update_indices(old.as_deref(), Some(obj), &key);
+        old
     }
 
     /// Removes the object under `obj`'s key (a tombstone's key for a tombstone), un-indexing it. A
     /// live object also records its resource version; a tombstone does not (client-go
     /// `tools/cache/store.go` `Delete`, `tools/cache/thread_safe_store.go` `DeleteWithObject`).
     pub fn delete(&mut self, obj: impl Into<DeltaObject>) {
-        let obj = obj.into();
-        self.delete_key(&obj.key());
+        self.remove_object(&obj.into());
+    }
+
+    /// [`Indexer::delete`], returning the object it removed.
+    fn remove_object(&mut self, obj: &DeltaObject) -> Option<ObjectRef> {
+        let old = self.remove(&obj.key());
         if let Some(live) = obj.as_live() {
             self.last_sync_resource_version = live.resource_version();
         }
+        old
     }
 
     /// Removes the object under `key` without touching the resource version (client-go
     /// `tools/cache/thread_safe_store.go` `Delete`).
     pub fn delete_key(&mut self, key: &str) {
-        if let Some((key, old)) = self.items.remove_entry(key) {
-            self.update_indices(Some(&old), None, &key);
-        }
+        self.remove(key);
+    }
+
+    /// [`Indexer::delete_key`], returning the object it removed.
+    fn remove(&mut self, key: &str) -> Option<ObjectRef> {
+        let (key, old) = self.items.remove_entry(key)?;
+        self.update_indices(Some(&old), None, &key);
+        Some(old)
     }
 
     /// The object under `key` (client-go `tools/cache/thread_safe_store.go` `Get`).
@@ -525,19 +540,61 @@ where
     I: IntoIterator,
     I::Item: Borrow<Delta>,
 {
+    process_deltas_sized(indexer, deltas, is_in_initial_list).0
+}
+
+/// The cached object's size at a popped key before and after its deltas were applied, in bytes
+/// (0 where nothing was cached).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CachedBytes {
+    /// Before the first delta that touched the cache.
+    pub(crate) before_bytes: u64,
+    /// After the last one.
+    pub(crate) after_bytes: u64,
+}
+
+/// [`process_deltas`], also reporting how the cached object of the deltas' key changed in size
+/// (the deltas of one pop share a key), read from what each write replaced instead of by
+/// looking the key up again; `None` when no delta touched the cache.
+pub(crate) fn process_deltas_sized<I>(
+    indexer: &mut Indexer,
+    deltas: I,
+    is_in_initial_list: bool,
+) -> (Vec<Notification>, Option<CachedBytes>)
+where
+    I: IntoIterator,
+    I::Item: Borrow<Delta>,
+{
     let mut notifications = Vec::new();
+    let mut sized: Option<CachedBytes> = None;
+    let mut saw = |old: Option<&ObjectRef>, new: Option<&ObjectRef>| {
+        let bytes = |obj: Option<&ObjectRef>| obj.map_or(0, |o| o.size_bytes);
+        let before_bytes = sized.map_or_else(|| bytes(old), |s| s.before_bytes);
+        let after_bytes = bytes(new);
+        sized = Some(CachedBytes {
+            before_bytes,
+            after_bytes,
+        });
+    };
     for delta in deltas {
         let delta = delta.borrow();
         let notification = match delta.delta_type {
-            DeltaType::Deleted => Some(apply_delete(indexer, &delta.object)),
-            _ => delta
-                .object
-                .object()
-                .map(|obj| apply_upsert(indexer, obj, is_in_initial_list)),
+            DeltaType::Deleted => {
+                let old = indexer.remove_object(&delta.object);
+                saw(old.as_ref(), None);
+                Some(Notification::Delete {
+                    obj: delta.object.clone(),
+                })
+            }
+            _ => delta.object.object().map(|obj| {
+                let old = indexer.store(obj);
+                saw(old.as_ref(), Some(obj));
+                upsert_notification(old, obj, is_in_initial_list)
+            }),
         };
         notifications.extend(notification);
     }
-    notifications
+    (notifications, sized)
 }
 
 /// Applies one item of an [`crate::informer::real_fifo::AtomicFifo`] to the cache (client-go
@@ -606,17 +663,15 @@ fn process_replaced_all(
     notifications
 }
 
-/// Deletes the delta's key from the cache (client-go `tools/cache/controller.go` processDeltas,
-/// `Deleted`).
-fn apply_delete(indexer: &mut Indexer, obj: &DeltaObject) -> Notification {
-    indexer.delete(obj);
-    Notification::Delete { obj: obj.clone() }
-}
-
-/// Updates a cached key or adds a new one (client-go `tools/cache/controller.go` processDeltas,
-/// `Sync`/`Replaced`/`Added`/`Updated`).
-fn apply_upsert(indexer: &mut Indexer, obj: &ObjectRef, is_in_initial_list: bool) -> Notification {
-    let notification = match indexer.get_object(obj) {
+/// The notification of a write that stored `obj` over `old` (client-go
+/// `tools/cache/controller.go` processDeltas, `Sync`/`Replaced`/`Added`/`Updated`): an update of a
+/// cached key, or an add of a new one.
+fn upsert_notification(
+    old: Option<ObjectRef>,
+    obj: &ObjectRef,
+    is_in_initial_list: bool,
+) -> Notification {
+    match old {
         Some(old) => Notification::Update {
             old,
             new: ObjectRef::clone(obj),
@@ -625,9 +680,7 @@ fn apply_upsert(indexer: &mut Indexer, obj: &ObjectRef, is_in_initial_list: bool
             obj: ObjectRef::clone(obj),
             is_in_initial_list,
         },
-    };
-    indexer.update(obj);
-    notification
+    }
 }
 
 /// `process_deltas` for the single delta a [`crate::informer::real_fifo::RealFifo`] pops.
