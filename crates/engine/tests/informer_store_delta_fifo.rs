@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use flywheel_engine::informer::delta::{DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType};
 use flywheel_engine::informer::delta_fifo::{DeltaFifo, KnownObjects, NoKnownObjects};
+use flywheel_engine::key::Key;
 use flywheel_engine::object::{Object, ObjectRef};
 use proptest::prelude::*;
 
@@ -16,8 +17,8 @@ fn obj(name: &str, rv: u64) -> ObjectRef {
     ObjectRef::new(o)
 }
 
-fn known(objs: &[ObjectRef]) -> BTreeMap<String, ObjectRef> {
-    objs.iter().map(|o| (o.key(), o.clone())).collect()
+fn known(objs: &[ObjectRef]) -> BTreeMap<Key, ObjectRef> {
+    objs.iter().map(|o| (o.shared_key(), o.clone())).collect()
 }
 
 fn delta(delta_type: DeltaType, o: &ObjectRef) -> Delta {
@@ -26,7 +27,7 @@ fn delta(delta_type: DeltaType, o: &ObjectRef) -> Delta {
 
 fn tombstone(key: &str, o: &ObjectRef) -> Delta {
     let stone = DeletedFinalStateUnknown {
-        key: key.to_owned(),
+        key: key.into(),
         obj: Some(o.clone()),
     };
     Delta::new(DeltaType::Deleted, stone)
@@ -217,7 +218,7 @@ fn add_update_delete_of_one_key_pop_together_as_one_item() {
     f.update(obj("foo", 12));
     f.delete(obj("foo", 15), &NoKnownObjects);
     assert_eq!(f.list(), vec![DeltaObject::from(obj("foo", 15))]);
-    assert_eq!(f.list_keys(), vec!["foo".to_owned()]);
+    assert_eq!(f.list_keys(), vec!["foo"]);
     assert_eq!(newest_rv(&mut f), 15);
     assert!(f.pop().is_none(), "a second value was queued");
     assert!(f.get_by_key("foo").is_none(), "item did not get removed");
@@ -297,7 +298,7 @@ fn delete_of_a_queued_but_unknown_key_is_queued() {
     assert_eq!(deltas[1].delta_type, DeltaType::Deleted);
 }
 
-fn three_known() -> BTreeMap<String, ObjectRef> {
+fn three_known() -> BTreeMap<Key, ObjectRef> {
     known(&[obj("foo", 5), obj("bar", 6), obj("baz", 7)])
 }
 
@@ -574,7 +575,7 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn apply(f: &mut DeltaFifo, known: &BTreeMap<String, ObjectRef>, op: &Op) {
+fn apply(f: &mut DeltaFifo, known: &BTreeMap<Key, ObjectRef>, op: &Op) {
     let name = |k: &u8| format!("k{k}");
     match op {
         Op::Add(k, rv) => f.add(obj(&name(k), *rv)),
@@ -603,7 +604,7 @@ proptest! {
         for op in &ops {
             apply(&mut f, &known, op);
             let keys = f.list_keys();
-            let unique: std::collections::BTreeSet<&String> = keys.iter().collect();
+            let unique: std::collections::BTreeSet<&Key> = keys.iter().collect();
             prop_assert_eq!(unique.len(), keys.len());
             let mut total = 0;
             for key in &keys {
@@ -669,15 +670,15 @@ proptest! {
         events in proptest::collection::vec((0u8..5, any::<bool>()), 0..40),
     ) {
         let mut f = DeltaFifo::new();
-        let mut pushed: BTreeMap<String, Vec<Delta>> = BTreeMap::new();
+        let mut pushed: BTreeMap<Key, Vec<Delta>> = BTreeMap::new();
         let mut first_seen = Vec::new();
         for (i, (k, is_add)) in events.iter().enumerate() {
             let o = obj(&format!("k{k}"), i as u64 + 1);
             let t = if *is_add { DeltaType::Added } else { DeltaType::Updated };
             if *is_add { f.add(o.clone()) } else { f.update(o.clone()) }
-            let entry = pushed.entry(o.key()).or_default();
+            let entry = pushed.entry(o.shared_key()).or_default();
             if entry.is_empty() {
-                first_seen.push(o.key());
+                first_seen.push(o.shared_key());
             }
             entry.push(delta(t, &o));
         }
@@ -691,7 +692,7 @@ proptest! {
 }
 
 /// Pops every item as `(key, deltas)`, noting whether the queue had synced before each pop.
-fn drain(f: &mut DeltaFifo) -> Vec<(String, Vec<Delta>, bool)> {
+fn drain(f: &mut DeltaFifo) -> Vec<(Key, Vec<Delta>, bool)> {
     let mut out = Vec::new();
     loop {
         let synced = f.has_synced();
@@ -731,7 +732,7 @@ fn a_list_into_an_empty_queue_queues_its_objects_in_list_order_and_tombstones_th
         let keys: Vec<&str> = popped.iter().map(|(k, _, _)| k.as_str()).collect();
         assert_eq!(keys, expected_keys, "order {order:?}");
         for (key, deltas, synced) in &popped[..listed_count] {
-            let times = list.iter().filter(|o| o.key() == *key).count();
+            let times = list.iter().filter(|o| o.shared_key() == *key).count();
             assert_eq!(
                 deltas.len(),
                 times,

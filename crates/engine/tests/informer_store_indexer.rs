@@ -9,6 +9,7 @@ use flywheel_engine::informer::indexer::{
     field_index_func, field_index_name, index_by_field, index_func, key_to_namespaced_key,
     namespace_index_func, IndexError, Indexer, Indexers, ALL_NAMESPACES_NAMESPACE, NAMESPACE_INDEX,
 };
+use flywheel_engine::key::Key;
 use flywheel_engine::object::{Object, ObjectRef};
 use proptest::prelude::*;
 
@@ -70,7 +71,7 @@ fn deleting_one_of_two_keys_keeps_the_index_value() {
     store.delete_key("delete");
     assert_eq!(
         store.index_keys("by", "shared").expect("index"),
-        vec!["retain".to_owned()]
+        vec!["retain"]
     );
 }
 
@@ -82,7 +83,7 @@ fn updates_move_keys_between_multiple_index_values() {
         store.update(with_label(pod("", name), "v", values));
     };
     let keys = |store: &Indexer, value: &str| store.index_keys("by", value).expect("index");
-    let want = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let want = |v: &[&'static str]| v.to_vec();
     set(&mut store, "key1", "foo");
     set(&mut store, "key2", "bar");
     assert_eq!(keys(&store, "foo"), want(&["key1"]));
@@ -127,7 +128,7 @@ fn the_store_records_the_resource_version_of_the_last_write() {
         "a bare key delete keeps the RV"
     );
     let stone = DeletedFinalStateUnknown {
-        key: "key1".to_owned(),
+        key: "key1".into(),
         obj: None,
     };
     store.delete(stone);
@@ -382,11 +383,11 @@ proptest! {
             }
             let all = store.list();
             for value in ["a0", "a1", "a2", "shared", "none"] {
-                let scan: Vec<String> = all.iter().filter(|o| label_values("app")(o).contains(&value.to_owned())).map(|o| o.key()).collect();
+                let scan: Vec<Key> = all.iter().filter(|o| label_values("app")(o).contains(&value.to_owned())).map(|o| o.shared_key()).collect();
                 prop_assert_eq!(store.index_keys("app", value).expect("app"), scan);
             }
             for ns in ["ns0", "ns1", "ns2"] {
-                let scan: Vec<String> = all.iter().filter(|o| o.metadata.namespace == ns).map(|o| o.key()).collect();
+                let scan: Vec<Key> = all.iter().filter(|o| o.metadata.namespace == ns).map(|o| o.shared_key()).collect();
                 prop_assert_eq!(store.index_keys(NAMESPACE_INDEX, ns).expect("ns"), scan);
             }
             let values: BTreeSet<String> = all.iter().map(|o| o.metadata.namespace.clone()).collect();

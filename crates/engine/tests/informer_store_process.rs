@@ -24,7 +24,7 @@ fn record(n: &Notification) -> (&'static str, String, u64) {
     match n {
         Notification::Add { obj, .. } => ("add", obj.key(), obj.resource_version()),
         Notification::Update { new, .. } => ("update", new.key(), new.resource_version()),
-        Notification::Delete { obj } => ("delete", obj.key(), obj.resource_version()),
+        Notification::Delete { obj } => ("delete", obj.key().to_string(), obj.resource_version()),
     }
 }
 
@@ -109,7 +109,7 @@ fn a_tombstone_deletes_its_key_and_a_sync_is_an_update_with_equal_versions() {
     );
     assert!(!update[0].is_sync());
     let stone = DeletedFinalStateUnknown {
-        key: "default/b".to_owned(),
+        key: "default/b".into(),
         obj: Some(pod("b", 1)),
     };
     let deleted = process_delta(

@@ -11,6 +11,7 @@ use flywheel_engine::informer::delta_fifo::NoKnownObjects;
 use flywheel_engine::informer::real_fifo::{
     AtomicFifo, AtomicItem, RealFifo, DEFAULT_BATCH_SIZE_ITEMS,
 };
+use flywheel_engine::key::Key;
 use flywheel_engine::object::{Object, ObjectRef};
 use proptest::prelude::*;
 
@@ -20,11 +21,11 @@ fn obj(name: &str, rv: u64) -> ObjectRef {
     ObjectRef::new(o)
 }
 
-fn known(objs: &[ObjectRef]) -> BTreeMap<String, ObjectRef> {
-    objs.iter().map(|o| (o.key(), o.clone())).collect()
+fn known(objs: &[ObjectRef]) -> BTreeMap<Key, ObjectRef> {
+    objs.iter().map(|o| (o.shared_key(), o.clone())).collect()
 }
 
-fn empty() -> BTreeMap<String, ObjectRef> {
+fn empty() -> BTreeMap<Key, ObjectRef> {
     BTreeMap::new()
 }
 
@@ -34,7 +35,7 @@ fn delta(delta_type: DeltaType, o: &ObjectRef) -> Delta {
 
 fn tombstone(key: &str, o: &ObjectRef) -> Delta {
     let stone = DeletedFinalStateUnknown {
-        key: key.to_owned(),
+        key: key.into(),
         obj: Some(o.clone()),
     };
     Delta::new(DeltaType::Deleted, stone)
@@ -267,7 +268,7 @@ fn delete_of_a_queued_key_is_queued() {
     assert_eq!(queued[1].delta_type, DeltaType::Deleted);
 }
 
-fn three_known() -> BTreeMap<String, ObjectRef> {
+fn three_known() -> BTreeMap<Key, ObjectRef> {
     known(&[obj("foo", 5), obj("bar", 6), obj("baz", 7)])
 }
 
@@ -697,7 +698,7 @@ proptest! {
             if batch.is_empty() {
                 break;
             }
-            let keys: std::collections::BTreeSet<String> = batch.iter().map(Delta::key).collect();
+            let keys: std::collections::BTreeSet<Key> = batch.iter().map(Delta::key).collect();
             prop_assert_eq!(keys.len(), batch.len(), "a batch repeats a key");
             prop_assert!(batch.len() <= (*size).max(1));
             popped.extend(batch);

@@ -9,10 +9,13 @@
 
 use crate::informer::delta::{Delta, DeltaObject};
 use crate::informer::delta_fifo::{DeltaFifo, PartialReplace};
-use crate::informer::indexer::{process_atomic_item, process_deltas, Indexer, Notification};
+use crate::informer::indexer::{
+    process_atomic_item, process_deltas_sized, CachedBytes, Indexer, Notification,
+};
 use crate::informer::listener::ProcessorListener;
 use crate::informer::real_fifo::{AtomicFifo, AtomicItem, RealFifo, DEFAULT_BATCH_SIZE_ITEMS};
 use crate::informer::reflector::{Reflector, StoreEvent};
+use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::scenario::FifoKind;
 use crate::time::SimTime;
@@ -216,30 +219,31 @@ impl SimInformer {
 
     /// Pops one item, updates the indexer and buffers the resulting notifications for the
     /// handler. Returns the item's key and how many deltas it carried.
-    pub fn pop_and_process(&mut self) -> Option<(String, usize)> {
+    pub fn pop_and_process(&mut self) -> Option<(Key, usize)> {
         if let Fifo::Atomic(f) = &mut self.fifo {
             let initial = f.is_in_initial_list();
             let batch = f.pop_batch(DEFAULT_BATCH_SIZE_ITEMS);
             return self.process_atomic_batch(batch, initial);
         }
-        let (deltas, initial) = match &mut self.fifo {
+        let (key, deltas, initial) = match &mut self.fifo {
             Fifo::Delta(f) => match f.pop_deltas() {
-                Some(p) => (p.deltas, p.is_in_initial_list),
+                Some(p) => (p.key, p.deltas, p.is_in_initial_list),
                 None => return None,
             },
             Fifo::Real(f) => match f.pop_with_initial_list() {
-                Some((d, initial)) => (vec![d], initial),
+                Some((d, initial)) => (d.key(), vec![d], initial),
                 None => return None,
             },
             Fifo::Atomic(_) => return None,
         };
         self.fifo_bytes = self.fifo_bytes.saturating_sub(deltas_bytes(&deltas));
-        let key = deltas.first().map(Delta::key).unwrap_or_default();
         let count = deltas.len();
-        let cached = |ix: &Indexer| ix.get_by_key(&key).map_or(0, |o| o.size_bytes);
-        let before = cached(&self.indexer);
-        let notifications = process_deltas(&mut self.indexer, deltas, initial);
-        self.store_bytes = (self.store_bytes + cached(&self.indexer)).saturating_sub(before);
+        let (notifications, sized) = process_deltas_sized(&mut self.indexer, deltas, initial);
+        let CachedBytes {
+            before_bytes,
+            after_bytes,
+        } = sized.unwrap_or_default();
+        self.store_bytes = (self.store_bytes + after_bytes).saturating_sub(before_bytes);
         for notification in notifications {
             self.distribute(notification);
         }
@@ -287,11 +291,11 @@ impl SimInformer {
         &mut self,
         batch: Vec<AtomicItem>,
         initial: bool,
-    ) -> Option<(String, usize)> {
+    ) -> Option<(Key, usize)> {
         let first = batch.first()?;
         let key = match first {
             AtomicItem::Delta(d) => d.key(),
-            _ => "*".to_owned(),
+            _ => Key::from("*"),
         };
         let popped_bytes: u64 = batch.iter().map(atomic_item_bytes).sum();
         self.fifo_bytes = self.fifo_bytes.saturating_sub(popped_bytes);
@@ -497,6 +501,31 @@ mod tests {
         assert!(inf.handler_synced());
     }
 
+    #[test]
+    fn the_store_bytes_follow_the_cached_object_through_an_update_and_a_delete() {
+        let sized = |name: &str, rv: u64, size_bytes: u64| {
+            let mut o = Object::new("MyCRD", "default", name);
+            o.metadata.resource_version = rv;
+            o.size_bytes = size_bytes;
+            Arc::new(o)
+        };
+        let mut inf = informer(FifoKind::DeltaFifo);
+        inf.replace(vec![sized("a", 1, 1000), sized("b", 2, 500)], 2);
+        drain(&mut inf);
+        assert_eq!(inf.store_bytes(), 1500);
+        inf.apply(StoreEvent::Modified(sized("a", 3, 1200)));
+        inf.apply(StoreEvent::Modified(sized("a", 4, 1600)));
+        assert_eq!(inf.pop_and_process(), Some((Key::from("default/a"), 2)));
+        assert_eq!(inf.store_bytes(), 2100, "a grew from 1000 to 1600 bytes");
+        inf.apply(StoreEvent::Deleted(sized("b", 5, 400)));
+        inf.pop_and_process();
+        assert_eq!(
+            inf.store_bytes(),
+            1600,
+            "the 500 cached bytes of b are gone"
+        );
+    }
+
     // The atomic RealFIFO as the informer drives it (client-go `tools/cache/the_real_fifo.go`
     // PopBatch, `tools/cache/controller.go` processLoop with `InOrderInformersBatchProcess`).
 
@@ -523,7 +552,7 @@ mod tests {
         inf.replace(vec![widget("a", 1), widget("b", 2), widget("c", 3)], 3);
         assert_eq!((inf.fifo_len(), inf.fifo_bytes()), (1, 3000));
         assert_eq!(inf.next_pop_bytes(), Some(3000));
-        assert_eq!(inf.pop_and_process(), Some(("*".to_owned(), 1)));
+        assert_eq!(inf.pop_and_process(), Some((Key::from("*"), 1)));
         assert!(inf.has_synced());
         assert_eq!((inf.fifo_bytes(), inf.store_bytes()), (0, 3000));
         assert_eq!(inf.listener.queued_len(), 3);
@@ -538,8 +567,8 @@ mod tests {
         inf.apply(StoreEvent::Added(widget("b", 5)));
         inf.apply(StoreEvent::Modified(widget("a", 6)));
         // The batch closes before the second event of `a`.
-        assert_eq!(inf.pop_and_process(), Some(("ns-0/a".to_owned(), 2)));
-        assert_eq!(inf.pop_and_process(), Some(("ns-0/a".to_owned(), 1)));
+        assert_eq!(inf.pop_and_process(), Some((Key::from("ns-0/a"), 2)));
+        assert_eq!(inf.pop_and_process(), Some((Key::from("ns-0/a"), 1)));
         assert_eq!(inf.pop_and_process(), None);
         assert_eq!(inf.store_bytes(), 2000);
     }

@@ -160,6 +160,6 @@ pub fn request_for(n: &Notification) -> (Key, bool) {
 fn delete_key(obj: &DeltaObject) -> Key {
     match obj {
         DeltaObject::Object(o) => o.shared_key(),
-        DeltaObject::Tombstone(t) => Key::from(t.key.clone()),
+        DeltaObject::Tombstone(t) => t.key.clone(),
     }
 }

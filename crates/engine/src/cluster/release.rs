@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::informer::delta::Delta;
+use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::sim::Context;
 
@@ -24,9 +25,9 @@ pub(super) enum DeadPart {
     /// The controller's workqueue.
     Queue(Box<WorkQueue>),
     /// Cached objects.
-    Objects(BTreeMap<String, ObjectRef>),
+    Objects(BTreeMap<Key, ObjectRef>),
     /// Queued deltas.
-    Deltas(BTreeMap<String, Vec<Delta>>),
+    Deltas(BTreeMap<Key, Vec<Delta>>),
 }
 
 impl Cluster {
@@ -69,8 +70,8 @@ impl Cluster {
 /// each cut walks only the entries it takes) and queues them to be freed.
 fn push_parts<V>(
     dead: &mut Vec<DeadPart>,
-    mut map: BTreeMap<String, V>,
-    part: fn(BTreeMap<String, V>) -> DeadPart,
+    mut map: BTreeMap<Key, V>,
+    part: fn(BTreeMap<Key, V>) -> DeadPart,
 ) {
     while map.len() > ENTRIES_PER_PART {
         let Some(cut) = map.keys().nth_back(ENTRIES_PER_PART - 1).cloned() else {

@@ -10,6 +10,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::key::Key;
 use crate::object::{Object, ObjectRef};
 
 /// The kind of change a [`Delta`] records (client-go `tools/cache/delta_fifo.go` `DeltaType`).
@@ -56,7 +57,7 @@ impl fmt::Display for DeltaType {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeletedFinalStateUnknown {
     /// The informer key (`namespace/name` or `name`) of the deleted object.
-    pub key: String,
+    pub key: Key,
     /// The last known state: the newest queued object, else the cached one; `None` if neither.
     pub obj: Option<ObjectRef>,
 }
@@ -74,10 +75,10 @@ pub enum DeltaObject {
 impl DeltaObject {
     /// The informer key: the object's `namespace/name`, or the tombstone's `key` (client-go
     /// `DeltaFIFO.KeyOf` and `DeletionHandlingMetaNamespaceKeyFunc`, `tools/cache/delta_fifo.go`,
-    /// `tools/cache/controller.go`).
-    pub fn key(&self) -> String {
+    /// `tools/cache/controller.go`), shared with the object.
+    pub fn key(&self) -> Key {
         match self {
-            DeltaObject::Object(obj) => obj.key(),
+            DeltaObject::Object(obj) => obj.shared_key(),
             DeltaObject::Tombstone(tombstone) => tombstone.key.clone(),
         }
     }
@@ -164,7 +165,7 @@ impl Delta {
     }
 
     /// The informer key of the delta's object (see [`DeltaObject::key`]).
-    pub fn key(&self) -> String {
+    pub fn key(&self) -> Key {
         self.object.key()
     }
 }
@@ -227,7 +228,7 @@ mod tests {
 
     fn tombstone(key: &str, obj: Option<ObjectRef>) -> DeltaObject {
         DeltaObject::Tombstone(DeletedFinalStateUnknown {
-            key: key.to_owned(),
+            key: Key::from(key),
             obj,
         })
     }

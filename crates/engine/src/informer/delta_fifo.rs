@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, VecDeque};
 use crate::informer::delta::{
     dedup_deltas, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
 };
+use crate::key::Key;
 use crate::object::ObjectRef;
 
 /// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
@@ -32,11 +33,11 @@ pub trait KnownObjects {
     fn get_by_key(&self, key: &str) -> Option<ObjectRef>;
     /// Every stored key (`KeyLister.ListKeys`); the order is the order in which the FIFOs emit
     /// tombstones and syncs, so it must be deterministic.
-    fn list_keys(&self) -> Vec<String>;
+    fn list_keys(&self) -> Vec<Key>;
 
-    /// Visits every stored key in [`KnownObjects::list_keys`] order, without copying the keys
+    /// Visits every stored key in [`KnownObjects::list_keys`] order, without collecting them
     /// (a relist of a large cache visits them all).
-    fn for_each_key(&self, visit: &mut dyn FnMut(&str)) {
+    fn for_each_key(&self, visit: &mut dyn FnMut(&Key)) {
         for key in self.list_keys() {
             visit(&key);
         }
@@ -56,24 +57,24 @@ impl KnownObjects for NoKnownObjects {
     }
 
     /// Always empty.
-    fn list_keys(&self) -> Vec<String> {
+    fn list_keys(&self) -> Vec<Key> {
         Vec::new()
     }
 }
 
-impl KnownObjects for BTreeMap<String, ObjectRef> {
+impl KnownObjects for BTreeMap<Key, ObjectRef> {
     /// The object stored under `key`.
     fn get_by_key(&self, key: &str) -> Option<ObjectRef> {
         self.get(key).cloned()
     }
 
     /// The map's keys, sorted.
-    fn list_keys(&self) -> Vec<String> {
+    fn list_keys(&self) -> Vec<Key> {
         self.keys().cloned().collect()
     }
 
-    fn for_each_key(&self, visit: &mut dyn FnMut(&str)) {
-        self.keys().for_each(|k| visit(k));
+    fn for_each_key(&self, visit: &mut dyn FnMut(&Key)) {
+        self.keys().for_each(visit);
     }
 }
 
@@ -82,7 +83,7 @@ impl KnownObjects for BTreeMap<String, ObjectRef> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoppedDeltas {
     /// The informer key.
-    pub key: String,
+    pub key: Key,
     /// Every delta queued for the key, oldest first; never empty.
     pub deltas: Vec<Delta>,
     /// True while the FIFO has not synced: the item was queued by the first `Replace`.
@@ -97,9 +98,9 @@ pub struct PoppedDeltas {
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
     /// Deltas per key (`items`).
-    items: BTreeMap<String, Vec<Delta>>,
+    items: BTreeMap<Key, Vec<Delta>>,
     /// Keys in pop order, each at most once (`queue`).
-    queue: VecDeque<String>,
+    queue: VecDeque<Key>,
     /// Set by the first `Add`/`Update`/`Delete`/`Replace` (`populated`).
     populated: bool,
     /// Items of the first `Replace` not yet popped (`initialPopulationCount`).
@@ -213,7 +214,7 @@ impl DeltaFifo {
             return;
         }
         for obj in objects {
-            let key = obj.key();
+            let key = obj.shared_key();
             replace.listed_keys.push(key.clone());
             self.queue_action_keyed(key, action, DeltaObject::Object(obj));
         }
@@ -250,7 +251,8 @@ impl DeltaFifo {
     /// queued as `queueActionLocked` does. Either way the result is one `queueActionLocked` per
     /// object, in list order.
     fn queue_listing_into_empty(&mut self, objects: Vec<ObjectRef>, action: DeltaType) {
-        let keyed: Vec<(String, ObjectRef)> = objects.into_iter().map(|o| (o.key(), o)).collect();
+        let keyed: Vec<(Key, ObjectRef)> =
+            objects.into_iter().map(|o| (o.shared_key(), o)).collect();
         // Every key of `items` is queued, so a part above its greatest key holds only new keys.
         let after_queued = match (self.items.keys().next_back(), keyed.first()) {
             (Some(greatest), Some((first, _))) => greatest < first,
@@ -264,7 +266,7 @@ impl DeltaFifo {
         }
         self.queue.extend(keyed.iter().map(|(key, _)| key.clone()));
         self.pending += keyed.len();
-        let mut part: BTreeMap<String, Vec<Delta>> = keyed
+        let mut part: BTreeMap<Key, Vec<Delta>> = keyed
             .into_iter()
             .map(|(key, obj)| {
                 let delta = Delta {
@@ -281,22 +283,22 @@ impl DeltaFifo {
     /// a `Sync` delta with the stored object for every known key that has no queued deltas (a key
     /// with queued deltas is skipped so the resync cannot deliver an older state).
     pub fn resync<K: KnownObjects + ?Sized>(&mut self, known: &K) {
-        for key in known.list_keys() {
-            let Some(obj) = known.get_by_key(&key) else {
-                continue;
+        known.for_each_key(&mut |key| {
+            let Some(obj) = known.get_by_key(key) else {
+                return;
             };
-            if self.items.contains_key(&obj.key()) {
-                continue;
+            if self.items.contains_key(&obj.shared_key()) {
+                return;
             }
             self.queue_action(DeltaType::Sync, DeltaObject::Object(obj));
-        }
+        });
     }
 
     /// Removes the oldest key and returns it with all its deltas, oldest first; `None` when empty
     /// (client-go `tools/cache/delta_fifo.go` `Pop`, non-blocking here). Whether the item belongs to
     /// the initial list is [`DeltaFifo::is_in_initial_list`] read *before* the pop, or use
     /// [`DeltaFifo::pop_deltas`].
-    pub fn pop(&mut self) -> Option<(String, Vec<Delta>)> {
+    pub fn pop(&mut self) -> Option<(Key, Vec<Delta>)> {
         self.pop_deltas().map(|popped| (popped.key, popped.deltas))
     }
 
@@ -353,12 +355,12 @@ impl DeltaFifo {
 
     /// The queued deltas by key, consuming the queue: how a dead process's queue is handed over
     /// to be freed in parts.
-    pub fn into_items(self) -> BTreeMap<String, Vec<Delta>> {
+    pub fn into_items(self) -> BTreeMap<Key, Vec<Delta>> {
         self.items
     }
 
     /// The queued keys in pop order (client-go `tools/cache/delta_fifo_test.go` `listKeys`).
-    pub fn list_keys(&self) -> Vec<String> {
+    pub fn list_keys(&self) -> Vec<Key> {
         self.queue.iter().cloned().collect()
     }
 
@@ -394,7 +396,7 @@ impl DeltaFifo {
         listed_keys: &ListedKeys,
         queued_before: usize,
     ) -> usize {
-        let unlisted: Vec<String> = self
+        let unlisted: Vec<Key> = self
             .queue
             .iter()
             .take(queued_before)
@@ -417,7 +419,7 @@ impl DeltaFifo {
                 return;
             }
             let stored = known.get_by_key(key);
-            self.queue_tombstone(key.to_owned(), stored);
+            self.queue_tombstone(key.clone(), stored);
             count += 1;
         });
         count
@@ -431,7 +433,7 @@ impl DeltaFifo {
     }
 
     /// Queues `Deleted(DeletedFinalStateUnknown{key, obj})`.
-    fn queue_tombstone(&mut self, key: String, obj: Option<ObjectRef>) {
+    fn queue_tombstone(&mut self, key: Key, obj: Option<ObjectRef>) {
         let tombstone = DeletedFinalStateUnknown { key, obj };
         self.queue_action(DeltaType::Deleted, DeltaObject::Tombstone(tombstone));
     }
@@ -443,7 +445,7 @@ impl DeltaFifo {
     }
 
     /// [`DeltaFifo::queue_action`] with the object's key already computed.
-    fn queue_action_keyed(&mut self, key: String, delta_type: DeltaType, object: DeltaObject) {
+    fn queue_action_keyed(&mut self, key: Key, delta_type: DeltaType, object: DeltaObject) {
         let delta = Delta { delta_type, object };
         match self.items.get_mut(&key) {
             Some(deltas) if !deltas.is_empty() => {
@@ -480,15 +482,15 @@ impl DeltaFifo {
 #[derive(Debug)]
 pub struct PartialReplace {
     queued_before: usize,
-    listed_keys: Vec<String>,
+    listed_keys: Vec<Key>,
 }
 
 /// The keys of a LIST, sorted, for the deletion detection of `Replace`.
-struct ListedKeys(Vec<String>);
+struct ListedKeys(Vec<Key>);
 
 impl ListedKeys {
-    fn contains(&self, key: &str) -> bool {
-        self.0.binary_search_by(|k| k.as_str().cmp(key)).is_ok()
+    fn contains(&self, key: &Key) -> bool {
+        self.0.binary_search(key).is_ok()
     }
 
     fn len(&self) -> usize {

@@ -8,7 +8,11 @@
 //! Deviations from upstream: every listing is sorted by key (upstream ranges over Go maps and sets,
 //! so its order is random — `kubernetes-semantics.md` §0.5); index functions cannot fail (upstream
 //! panics when one returns an error); the store is keyed by `MetaNamespaceKeyFunc` only; there are
-//! no locks (the engine is single-threaded) and no transformer.
+//! no locks (the engine is single-threaded) and no transformer. The `namespace` index of
+//! [`Indexer::with_namespace_index`] keeps no key sets: a namespace's keys are one range of the
+//! key-ordered store, read as the index (same keys, same order; see `namespace_keys`).
+
+mod namespace_keys;
 
 use std::borrow::Borrow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,6 +24,7 @@ use crate::informer::delta::{
 };
 pub use crate::informer::delta_fifo::KnownObjects;
 use crate::informer::real_fifo::AtomicItem;
+use crate::key::Key;
 use crate::object::{Object, ObjectRef};
 
 /// Computes the indexed values of an object (client-go `tools/cache/index.go` `IndexFunc`). Must be
@@ -121,7 +126,7 @@ impl fmt::Display for IndexError {
 impl std::error::Error for IndexError {}
 
 /// Index value → keys, for one index (client-go `tools/cache/index.go` `index`).
-type Index = BTreeMap<String, BTreeSet<String>>;
+type Index = BTreeMap<String, BTreeSet<Key>>;
 
 /// client-go's `Indexer` (`tools/cache/store.go` `cache` over `tools/cache/thread_safe_store.go`
 /// `threadSafeMap`): objects by key plus secondary indexes that are kept up to date on every
@@ -129,11 +134,14 @@ type Index = BTreeMap<String, BTreeSet<String>>;
 #[derive(Clone, Default)]
 pub struct Indexer {
     /// Objects by key (`items`).
-    items: BTreeMap<String, ObjectRef>,
+    items: BTreeMap<Key, ObjectRef>,
     /// Index functions by name (`indexers`).
     indexers: Indexers,
     /// Index name → value → keys (`indices`); empty key sets are removed.
     indices: BTreeMap<String, Index>,
+    /// Whether the `namespace` index is upstream's `MetaNamespaceIndexFunc`, answered from the
+    /// key order of `items` instead of kept in `indices` (see `namespace_keys`).
+    namespace_in_key_order: bool,
     /// The resource version of the last write (`rv`, `LastStoreSyncResourceVersion`).
     last_sync_resource_version: u64,
 }
@@ -171,7 +179,10 @@ impl Indexer {
     /// (`pkg/cache/internal/informers.go`, client-go `tools/cache/index.go` `NamespaceIndex`).
     pub fn with_namespace_index() -> Indexer {
         let namespace: IndexFunc = Arc::new(namespace_index_func);
-        Indexer::with_indexers(Indexers::from([(NAMESPACE_INDEX.to_owned(), namespace)]))
+        Indexer {
+            namespace_in_key_order: true,
+            ..Indexer::with_indexers(Indexers::from([(NAMESPACE_INDEX.to_owned(), namespace)]))
+        }
     }
 
     /// Stores `obj` under its key, like `update` (client-go `tools/cache/thread_safe_store.go`
@@ -183,30 +194,45 @@ impl Indexer {
     /// Stores `obj` under its key, re-indexing it, and records its resource version (client-go
     /// `tools/cache/thread_safe_store.go` `Update`, `updateLocked`).
     pub fn update(&mut self, obj: impl IntoObjectRef) {
-        let obj = obj.into_object_ref();
-        let key = obj.key();
+        self.store(&obj.into_object_ref());
+    }
+
+    /// [`Indexer::update`], returning the object it replaced.
+    fn store(&mut self, obj: &ObjectRef) -> Option<ObjectRef> {
+        let key = obj.shared_key();
         self.last_sync_resource_version = obj.resource_version();
-        let old = self.items.insert(key.clone(), ObjectRef::clone(&obj));
-        self.update_indices(old.as_deref(), Some(&obj), &key);
+        let old = self.items.insert(key.clone(), ObjectRef::clone(obj));
+        self.update_indices(old.as_deref(), Some(obj), &key);
+        old
     }
 
     /// Removes the object under `obj`'s key (a tombstone's key for a tombstone), un-indexing it. A
     /// live object also records its resource version; a tombstone does not (client-go
     /// `tools/cache/store.go` `Delete`, `tools/cache/thread_safe_store.go` `DeleteWithObject`).
     pub fn delete(&mut self, obj: impl Into<DeltaObject>) {
-        let obj = obj.into();
-        self.delete_key(&obj.key());
+        self.remove_object(&obj.into());
+    }
+
+    /// [`Indexer::delete`], returning the object it removed.
+    fn remove_object(&mut self, obj: &DeltaObject) -> Option<ObjectRef> {
+        let old = self.remove(&obj.key());
         if let Some(live) = obj.as_live() {
             self.last_sync_resource_version = live.resource_version();
         }
+        old
     }
 
     /// Removes the object under `key` without touching the resource version (client-go
     /// `tools/cache/thread_safe_store.go` `Delete`).
     pub fn delete_key(&mut self, key: &str) {
-        if let Some(old) = self.items.remove(key) {
-            self.update_indices(Some(&old), None, key);
-        }
+        self.remove(key);
+    }
+
+    /// [`Indexer::delete_key`], returning the object it removed.
+    fn remove(&mut self, key: &str) -> Option<ObjectRef> {
+        let (key, old) = self.items.remove_entry(key)?;
+        self.update_indices(Some(&old), None, &key);
+        Some(old)
     }
 
     /// The object under `key` (client-go `tools/cache/thread_safe_store.go` `Get`).
@@ -221,7 +247,7 @@ impl Indexer {
 
     /// The stored object with `obj`'s key (client-go `tools/cache/store.go` `Get`).
     pub fn get_object(&self, obj: &Object) -> Option<ObjectRef> {
-        self.get(&obj.key())
+        self.items.get(&obj.shared_key()).cloned()
     }
 
     /// Whether an object is stored under `key`.
@@ -231,7 +257,7 @@ impl Indexer {
 
     /// The cached objects by key, consuming the store (its indices are dropped): how a dead
     /// process's cache is handed over to be freed in parts.
-    pub fn into_items(self) -> BTreeMap<String, ObjectRef> {
+    pub fn into_items(self) -> BTreeMap<Key, ObjectRef> {
         self.items
     }
 
@@ -244,7 +270,7 @@ impl Indexer {
 
     /// Every stored key, sorted (client-go `tools/cache/thread_safe_store.go` `ListKeys`; random
     /// order upstream).
-    pub fn list_keys(&self) -> Vec<String> {
+    pub fn list_keys(&self) -> Vec<Key> {
         self.items.keys().cloned().collect()
     }
 
@@ -252,7 +278,10 @@ impl Indexer {
     /// and records `resource_version` (client-go `tools/cache/store.go` `Replace`,
     /// `tools/cache/thread_safe_store.go` `Replace`).
     pub fn replace(&mut self, objects: Vec<ObjectRef>, resource_version: u64) {
-        self.items = objects.into_iter().map(|obj| (obj.key(), obj)).collect();
+        self.items = objects
+            .into_iter()
+            .map(|obj| (obj.shared_key(), obj))
+            .collect();
         self.last_sync_resource_version = resource_version;
         self.indices.clear();
         let names: Vec<String> = self.indexers.keys().cloned().collect();
@@ -303,14 +332,22 @@ impl Indexer {
     /// `tools/cache/thread_safe_store.go` `ByIndex`; random order upstream). An unknown index is
     /// an error, never a panic.
     pub fn by_index(&self, name: &str, value: &str) -> Result<Vec<ObjectRef>, IndexError> {
+        if self.in_key_order(name) {
+            let entries = namespace_keys::entries_in(&self.items, value);
+            return Ok(entries.map(|(_, obj)| ObjectRef::clone(obj)).collect());
+        }
         let keys = self.index_keys(name, value)?;
         Ok(keys.iter().filter_map(|key| self.get(key)).collect())
     }
 
     /// The keys of the stored objects whose values in index `name` include `value`, sorted
     /// (client-go `tools/cache/thread_safe_store.go` `IndexKeys`).
-    pub fn index_keys(&self, name: &str, value: &str) -> Result<Vec<String>, IndexError> {
+    pub fn index_keys(&self, name: &str, value: &str) -> Result<Vec<Key>, IndexError> {
         self.require_index(name)?;
+        if self.in_key_order(name) {
+            let entries = namespace_keys::entries_in(&self.items, value);
+            return Ok(entries.map(|(key, _)| key.clone()).collect());
+        }
         let keys = self.indices.get(name).and_then(|index| index.get(value));
         Ok(keys.map_or_else(Vec::new, |keys| keys.iter().cloned().collect()))
     }
@@ -319,8 +356,16 @@ impl Indexer {
     /// (client-go `tools/cache/thread_safe_store.go` `Index`).
     pub fn index(&self, name: &str, obj: &Object) -> Result<Vec<ObjectRef>, IndexError> {
         let func = self.require_index(name)?;
+        if self.in_key_order(name) {
+            let keys: BTreeSet<&Key> = func(obj)
+                .iter()
+                .flat_map(|value| namespace_keys::entries_in(&self.items, value))
+                .map(|(key, _)| key)
+                .collect();
+            return Ok(keys.into_iter().filter_map(|key| self.get(key)).collect());
+        }
         let index = self.indices.get(name);
-        let keys: BTreeSet<&String> = func(obj)
+        let keys: BTreeSet<&Key> = func(obj)
             .iter()
             .filter_map(|value| index?.get(value))
             .flatten()
@@ -331,6 +376,9 @@ impl Indexer {
     /// Every value present in index `name`, sorted; empty for an unknown index (client-go
     /// `tools/cache/thread_safe_store.go` `ListIndexFuncValues`).
     pub fn list_index_func_values(&self, name: &str) -> Vec<String> {
+        if self.in_key_order(name) {
+            return namespace_keys::namespaces(&self.items);
+        }
         self.indices
             .get(name)
             .map_or_else(Vec::new, |index| index.keys().cloned().collect())
@@ -354,12 +402,20 @@ impl Indexer {
             .ok_or_else(|| IndexError::DoesNotExist(name.to_owned()))
     }
 
+    /// Whether index `name` is read from the key order rather than kept in `indices`.
+    fn in_key_order(&self, name: &str) -> bool {
+        self.namespace_in_key_order && name == NAMESPACE_INDEX
+    }
+
     /// Indexes every stored object with index `name` (client-go `tools/cache/thread_safe_store.go`
     /// `AddIndexers`, `Replace`).
     fn index_all_items(&mut self, name: &str) {
         let Some(func) = self.indexers.get(name).cloned() else {
             return;
         };
+        if self.in_key_order(name) {
+            return;
+        }
         let index = self.indices.entry(name.to_owned()).or_default();
         for (key, obj) in &self.items {
             for value in func(obj) {
@@ -370,8 +426,11 @@ impl Indexer {
 
     /// Moves `key` from `old`'s index values to `new`'s in every index (client-go
     /// `tools/cache/thread_safe_store.go` `updateIndices`).
-    fn update_indices(&mut self, old: Option<&Object>, new: Option<&Object>, key: &str) {
+    fn update_indices(&mut self, old: Option<&Object>, new: Option<&Object>, key: &Key) {
         for (name, func) in &self.indexers {
+            if self.namespace_in_key_order && name == NAMESPACE_INDEX {
+                continue;
+            }
             let index = self.indices.entry(name.clone()).or_default();
             update_single_index(index, func, old, new, key);
         }
@@ -386,7 +445,7 @@ fn update_single_index(
     func: &IndexFunc,
     old: Option<&Object>,
     new: Option<&Object>,
-    key: &str,
+    key: &Key,
 ) {
     let old_values = old.map_or_else(Vec::new, |obj| func(obj));
     let new_values = new.map_or_else(Vec::new, |obj| func(obj));
@@ -397,13 +456,13 @@ fn update_single_index(
         remove_key_from_index(index, value, key);
     }
     for value in new_values {
-        index.entry(value).or_default().insert(key.to_owned());
+        index.entry(value).or_default().insert(key.clone());
     }
 }
 
 /// Removes `key` from the set of `value`, deleting the set when it empties (client-go
 /// `tools/cache/thread_safe_store.go` `deleteKeyFromIndex`, kubernetes/kubernetes#84959).
-fn remove_key_from_index(index: &mut Index, value: &str, key: &str) {
+fn remove_key_from_index(index: &mut Index, value: &str, key: &Key) {
     if let Some(keys) = index.get_mut(value) {
         keys.remove(key);
         if keys.is_empty() {
@@ -419,12 +478,12 @@ impl KnownObjects for Indexer {
     }
 
     /// [`Indexer::list_keys`] (sorted).
-    fn list_keys(&self) -> Vec<String> {
+    fn list_keys(&self) -> Vec<Key> {
         Indexer::list_keys(self)
     }
 
-    fn for_each_key(&self, visit: &mut dyn FnMut(&str)) {
-        self.items.keys().for_each(|k| visit(k));
+    fn for_each_key(&self, visit: &mut dyn FnMut(&Key)) {
+        self.items.keys().for_each(visit);
     }
 }
 
@@ -481,19 +540,61 @@ where
     I: IntoIterator,
     I::Item: Borrow<Delta>,
 {
+    process_deltas_sized(indexer, deltas, is_in_initial_list).0
+}
+
+/// The cached object's size at a popped key before and after its deltas were applied, in bytes
+/// (0 where nothing was cached).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CachedBytes {
+    /// Before the first delta that touched the cache.
+    pub(crate) before_bytes: u64,
+    /// After the last one.
+    pub(crate) after_bytes: u64,
+}
+
+/// [`process_deltas`], also reporting how the cached object of the deltas' key changed in size
+/// (the deltas of one pop share a key), read from what each write replaced instead of by
+/// looking the key up again; `None` when no delta touched the cache.
+pub(crate) fn process_deltas_sized<I>(
+    indexer: &mut Indexer,
+    deltas: I,
+    is_in_initial_list: bool,
+) -> (Vec<Notification>, Option<CachedBytes>)
+where
+    I: IntoIterator,
+    I::Item: Borrow<Delta>,
+{
     let mut notifications = Vec::new();
+    let mut sized: Option<CachedBytes> = None;
+    let mut saw = |old: Option<&ObjectRef>, new: Option<&ObjectRef>| {
+        let bytes = |obj: Option<&ObjectRef>| obj.map_or(0, |o| o.size_bytes);
+        let before_bytes = sized.map_or_else(|| bytes(old), |s| s.before_bytes);
+        let after_bytes = bytes(new);
+        sized = Some(CachedBytes {
+            before_bytes,
+            after_bytes,
+        });
+    };
     for delta in deltas {
         let delta = delta.borrow();
         let notification = match delta.delta_type {
-            DeltaType::Deleted => Some(apply_delete(indexer, &delta.object)),
-            _ => delta
-                .object
-                .object()
-                .map(|obj| apply_upsert(indexer, obj, is_in_initial_list)),
+            DeltaType::Deleted => {
+                let old = indexer.remove_object(&delta.object);
+                saw(old.as_ref(), None);
+                Some(Notification::Delete {
+                    obj: delta.object.clone(),
+                })
+            }
+            _ => delta.object.object().map(|obj| {
+                let old = indexer.store(obj);
+                saw(old.as_ref(), Some(obj));
+                upsert_notification(old, obj, is_in_initial_list)
+            }),
         };
         notifications.extend(notification);
     }
-    notifications
+    (notifications, sized)
 }
 
 /// Applies one item of an [`crate::informer::real_fifo::AtomicFifo`] to the cache (client-go
@@ -536,7 +637,7 @@ fn process_replaced_all(
     resource_version: u64,
     is_in_initial_list: bool,
 ) -> Vec<Notification> {
-    let listed: BTreeSet<String> = objects.iter().map(|obj| obj.key()).collect();
+    let listed: BTreeSet<Key> = objects.iter().map(|obj| obj.shared_key()).collect();
     let deletions = indexer
         .list_keys()
         .into_iter()
@@ -547,7 +648,7 @@ fn process_replaced_all(
                 key,
             }),
         });
-    let replacements = objects.iter().map(|obj| match indexer.get(&obj.key()) {
+    let replacements = objects.iter().map(|obj| match indexer.get_object(obj) {
         Some(old) => Notification::Update {
             old,
             new: ObjectRef::clone(obj),
@@ -562,17 +663,15 @@ fn process_replaced_all(
     notifications
 }
 
-/// Deletes the delta's key from the cache (client-go `tools/cache/controller.go` processDeltas,
-/// `Deleted`).
-fn apply_delete(indexer: &mut Indexer, obj: &DeltaObject) -> Notification {
-    indexer.delete(obj);
-    Notification::Delete { obj: obj.clone() }
-}
-
-/// Updates a cached key or adds a new one (client-go `tools/cache/controller.go` processDeltas,
-/// `Sync`/`Replaced`/`Added`/`Updated`).
-fn apply_upsert(indexer: &mut Indexer, obj: &ObjectRef, is_in_initial_list: bool) -> Notification {
-    let notification = match indexer.get_object(obj) {
+/// The notification of a write that stored `obj` over `old` (client-go
+/// `tools/cache/controller.go` processDeltas, `Sync`/`Replaced`/`Added`/`Updated`): an update of a
+/// cached key, or an add of a new one.
+fn upsert_notification(
+    old: Option<ObjectRef>,
+    obj: &ObjectRef,
+    is_in_initial_list: bool,
+) -> Notification {
+    match old {
         Some(old) => Notification::Update {
             old,
             new: ObjectRef::clone(obj),
@@ -581,9 +680,7 @@ fn apply_upsert(indexer: &mut Indexer, obj: &ObjectRef, is_in_initial_list: bool
             obj: ObjectRef::clone(obj),
             is_in_initial_list,
         },
-    };
-    indexer.update(obj);
-    notification
+    }
 }
 
 /// `process_deltas` for the single delta a [`crate::informer::real_fifo::RealFifo`] pops.

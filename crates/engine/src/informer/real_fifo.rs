@@ -22,6 +22,7 @@ use crate::informer::delta::{
     DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
 };
 pub use crate::informer::delta_fifo::KnownObjects;
+use crate::key::Key;
 use crate::object::ObjectRef;
 
 /// The largest batch [`RealFifo::pop_batch`] forms in an informer (client-go
@@ -129,7 +130,7 @@ impl RealFifo {
         _resource_version: u64,
         known: &K,
     ) {
-        let listed_keys: BTreeSet<String> = objects.iter().map(|obj| obj.key()).collect();
+        let listed_keys: BTreeSet<Key> = objects.iter().map(|obj| obj.shared_key()).collect();
         for tombstone in self.queued_tombstones(&listed_keys) {
             self.push(DeltaType::Deleted, DeltaObject::Tombstone(tombstone));
         }
@@ -145,15 +146,15 @@ impl RealFifo {
     /// A periodic resync (client-go `tools/cache/the_real_fifo.go` `Resync`): a `Sync` delta with
     /// the stored object for every known key that has no item in the queue.
     pub fn resync<K: KnownObjects + ?Sized>(&mut self, known: &K) {
-        let queued: BTreeSet<String> = self.items.iter().map(Delta::key).collect();
-        for key in known.list_keys() {
-            if queued.contains(&key) {
-                continue;
+        let queued: BTreeSet<Key> = self.items.iter().map(Delta::key).collect();
+        known.for_each_key(&mut |key| {
+            if queued.contains(key) {
+                return;
             }
-            if let Some(obj) = known.get_by_key(&key) {
+            if let Some(obj) = known.get_by_key(key) {
                 self.push(DeltaType::Sync, DeltaObject::Object(obj));
             }
-        }
+        });
     }
 
     /// Removes and returns the oldest delta; `None` when empty (client-go
@@ -225,7 +226,7 @@ impl RealFifo {
     }
 
     /// The keys of the queued deltas in queue order, each once (first occurrence).
-    pub fn list_keys(&self) -> Vec<String> {
+    pub fn list_keys(&self) -> Vec<Key> {
         let mut seen = BTreeSet::new();
         self.items
             .iter()
@@ -241,7 +242,7 @@ impl RealFifo {
 
     /// Tombstones for queued keys that are not listed and whose last queued delta is not a
     /// deletion, in first-queued order (upstream `reconcileReplacement`, first loop).
-    fn queued_tombstones(&self, listed_keys: &BTreeSet<String>) -> Vec<DeletedFinalStateUnknown> {
+    fn queued_tombstones(&self, listed_keys: &BTreeSet<Key>) -> Vec<DeletedFinalStateUnknown> {
         let last_by_key = self.last_queued_by_key();
         self.list_keys()
             .into_iter()
@@ -260,7 +261,7 @@ impl RealFifo {
     /// `reconcileReplacement`, second loop).
     fn known_tombstones<K: KnownObjects + ?Sized>(
         &self,
-        listed_keys: &BTreeSet<String>,
+        listed_keys: &BTreeSet<Key>,
         known: &K,
     ) -> Vec<DeletedFinalStateUnknown> {
         let queued = self.last_queued_by_key();
@@ -276,7 +277,7 @@ impl RealFifo {
     }
 
     /// The last queued delta of every queued key.
-    fn last_queued_by_key(&self) -> BTreeMap<String, &Delta> {
+    fn last_queued_by_key(&self) -> BTreeMap<Key, &Delta> {
         self.items
             .iter()
             .map(|delta| (delta.key(), delta))

@@ -33,6 +33,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::sim::Rng;
 use crate::time::SimTime;
@@ -515,7 +516,7 @@ pub struct Reflector {
     /// Counters.
     counters: ReflectorCounters,
     /// The watch-list's temporary store, by key.
-    temporary_store: BTreeMap<String, ObjectRef>,
+    temporary_store: BTreeMap<Key, ObjectRef>,
     /// Bytes of the objects in the temporary store.
     temporary_store_bytes: u64,
 }
