@@ -28,6 +28,8 @@ say "optimizing the wasm (wasm-opt -Oz)"
 cp "$ROOT/index.html" "$stage/"
 find "$ROOT/www" -maxdepth 1 -type f \( -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.png' \) \
   -exec cp {} "$stage/www/" \;
+# the narrations, one file per language, fetched by the page when it first shows that language
+cp -r "$ROOT/www/text" "$stage/www/text"
 rm -rf "$out"
 mv "$stage" "$out"
 
