@@ -117,9 +117,11 @@ async function sizeAndStart(site) {
   row('wasm size, gzipped', gz / 1024, 'KiB', 300 * 1000 / 1024, '≤ 300 KB', gz <= 300 * 1000,
     'the one module carries the whole engine (API server, client-go, controller-runtime and Go '
     + 'runtime models, compiled for speed: at opt-level "s" the page incident runs a third slower), '
-    + 'serde_json, Yew and the UI text of two languages, already through wasm-opt -Oz. What would '
-    + 'reach it: fewer BTreeMap instantiations (integer ids), a small ordered map instead of '
-    + 'serde_json::Value for spec and status, narrations fetched per language (BENCHMARKS.md)');
+    + 'one BTreeMap instantiation per key and value type, the derived deserializer of the scenario '
+    + '(the presets are parsed in the page), serde_json, Yew and the UI labels of two languages, '
+    + 'already through wasm-opt -Oz; the narrations are fetched per language. What would reach it: '
+    + 'fewer BTreeMap instantiations (integer ids), presets built as Rust values instead of parsed, '
+    + 'a small ordered map instead of serde_json::Value for spec and status (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();

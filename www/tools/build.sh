@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the playground into dist/: the web crate for wasm32 (profile wasm-release), its JS glue
-# with wasm-bindgen, wasm-opt -Oz from npm's binaryen, then index.html and the static assets.
+# with wasm-bindgen, wasm-opt -Oz from npm's binaryen (to a fixed point; told that pointer
+# arithmetic never wraps into the low 1 KiB and that memory starts zeroed, which holds: the module
+# defines its own memory), then index.html, the static assets and the per-language text files.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -23,11 +25,14 @@ wasm-bindgen --target web --no-typescript --out-dir "$stage/pkg" \
 say "optimizing the wasm (wasm-opt -Oz)"
 "$ROOT/www/tools/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+  --converge --low-memory-unused --zero-filled-memory \
   "$stage/pkg/flywheel_web_bg.wasm" -o "$stage/pkg/flywheel_web_bg.wasm"
 
 cp "$ROOT/index.html" "$stage/"
 find "$ROOT/www" -maxdepth 1 -type f \( -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.png' \) \
   -exec cp {} "$stage/www/" \;
+# the narrations, one file per language, fetched by the page when it first shows that language
+cp -r "$ROOT/www/text" "$stage/www/text"
 rm -rf "$out"
 mv "$stage" "$out"
 

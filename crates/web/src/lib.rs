@@ -13,6 +13,7 @@ pub mod embed_size;
 pub mod i18n;
 pub mod incident_params;
 pub mod keys;
+pub mod narrations;
 pub mod objects;
 pub mod outcome;
 pub mod pace;

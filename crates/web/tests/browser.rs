@@ -10,7 +10,8 @@ use flywheel_engine::scenario::variant::Variant;
 use flywheel_web::app::App;
 use flywheel_web::chart::{draw, ChartSpec, Line};
 use flywheel_web::config::{RunConfig, UrlState, DEFAULT_SPEED};
-use flywheel_web::i18n::{narration, Lang, Msg};
+use flywheel_web::i18n::{Lang, Msg};
+use flywheel_web::narrations::Narrations;
 use flywheel_web::state::{Action, AppState};
 use flywheel_web::theme::LIGHT;
 use wasm_bindgen::JsCast;
@@ -142,11 +143,17 @@ fn i18n_tables_are_complete_in_both_languages() {
         assert!(!m.text(Lang::En).is_empty(), "{m:?}");
         assert!(!m.text(Lang::Zh).is_empty(), "{m:?}");
     }
+    let en_file = Narrations::parse(include_str!("../../../www/text/narrations.en.txt"))
+        .expect("the English narrations parse");
+    let zh_file = Narrations::parse(include_str!("../../../www/text/narrations.zh-CN.txt"))
+        .expect("the Chinese narrations parse");
     for name in presets::names() {
-        let en =
-            narration(name, Lang::En).unwrap_or_else(|| panic!("{name} has an English narration"));
-        let zh =
-            narration(name, Lang::Zh).unwrap_or_else(|| panic!("{name} has a Chinese narration"));
+        let en = en_file
+            .of(name)
+            .unwrap_or_else(|| panic!("{name} has an English narration"));
+        let zh = zh_file
+            .of(name)
+            .unwrap_or_else(|| panic!("{name} has a Chinese narration"));
         assert!(en.len() > 100 && zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)));
     }
 }

@@ -69,8 +69,9 @@ pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioE
 }
 
 /// Loads a preset by name (without the `toml` feature, from its build-time JSON form; `sets`
-/// then need the feature and are refused).
+/// then need the feature and are refused). Inline, like [`load_prebuilt`].
 #[cfg(not(feature = "toml"))]
+#[inline]
 pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
     if let Some((key, _)) = sets.first() {
         let message = "overrides need the engine's `toml` feature".to_owned();
@@ -82,7 +83,10 @@ pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioE
     load_prebuilt(name)
 }
 
-/// Loads a preset from the JSON form its TOML file was converted to at build time.
+/// Loads a preset from the JSON form its TOML file was converted to at build time. Inline, so the
+/// scenario's deserializer is compiled in the crate that loads presets, at that crate's
+/// optimization level (the page builds the engine for speed and itself for size).
+#[inline]
 pub fn load_prebuilt(name: &str) -> Result<Scenario, ScenarioError> {
     if !exists(name) {
         return Err(unknown(name));

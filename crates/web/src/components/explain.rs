@@ -1,4 +1,4 @@
-//! The preset's narration, in the page's language, led by what the current switches do (when they
+//! The preset's narration, in the page's language (fetched with that language's file), led by what the current switches do (when they
 //! differ from the preset's own), the "status never persisted" warning, and how the run departs
 //! from the preset's story when it does.
 
@@ -8,7 +8,8 @@ use yew::prelude::*;
 
 use super::use_ctx;
 use crate::config::RunConfig;
-use crate::i18n::{narration, preset_title, Lang, Msg};
+use crate::i18n::{preset_title, Lang, Msg};
+use crate::narrations::{self, Status};
 use crate::outcome::Departure;
 use crate::story::{self, LoopStory};
 
@@ -45,7 +46,18 @@ pub fn explain() -> Html {
         .as_ref()
         .map(|sc| (sc.title.clone(), sc.group.clone(), sc.summary.clone()))
         .unwrap_or_default();
-    let text = narration(&name, lang).map_or(summary, str::to_owned);
+    let update = use_force_update();
+    use_effect_with(lang, move |&lang| {
+        narrations::request(lang, move || update.force_update());
+    });
+    let (text, failed) = match narrations::status(lang) {
+        Status::Loaded(file) => (file.of(&name).map_or(summary, str::to_owned), None),
+        Status::Loading => (Msg::NarrationLoading.text(lang).to_owned(), None),
+        Status::Failed(why) => (
+            summary,
+            Some(Msg::NarrationFailed.text(lang).replace("{}", &why)),
+        ),
+    };
     let departure = ctx.engine.borrow().as_ref().and_then(|e| {
         let lane = e.lane(s.side);
         Departure::of(&name, &lane.stats, lane.snapshot.memory_limit_bytes)
@@ -74,6 +86,9 @@ pub fn explain() -> Html {
             }
             if show_a {
                 <p class="muted shipped">{ Msg::StoryShipped.text(lang) }</p>
+            }
+            if let Some(why) = failed {
+                <p id="narration-error" class="story-warning" role="alert">{ why }</p>
             }
             <p id="narration">{ text }</p>
         </article>
