@@ -113,6 +113,18 @@ impl PartialEq<&str> for Key {
     }
 }
 
+impl PartialEq<Key> for str {
+    fn eq(&self, other: &Key) -> bool {
+        self == &*other.0
+    }
+}
+
+impl PartialEq<Key> for &str {
+    fn eq(&self, other: &Key) -> bool {
+        *self == &*other.0
+    }
+}
+
 impl From<&str> for Key {
     fn from(text: &str) -> Key {
         Key(Arc::from(text))

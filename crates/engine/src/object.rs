@@ -115,15 +115,10 @@ impl Object {
     }
 
     /// The informer key, as client-go's `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for
-    /// cluster-scoped objects (`tools/cache/store.go`), as an owned string.
-    pub fn key(&self) -> String {
-        meta_namespace_key(&self.metadata.namespace, &self.metadata.name)
-    }
-
-    /// The informer key, as client-go's `MetaNamespaceKeyFunc` (`tools/cache/store.go`), shared.
+    /// cluster-scoped objects (`tools/cache/store.go`).
     /// The key is built once per object and then shared; a copy whose namespace or name was
     /// changed afterwards gets its own.
-    pub fn shared_key(&self) -> Key {
+    pub fn key(&self) -> Key {
         let (namespace, name) = (&self.metadata.namespace, &self.metadata.name);
         if let Some(key) = self.key_cache.0.get() {
             if key.is_of(namespace, name) {

@@ -138,7 +138,7 @@ proptest! {
     ) {
         let mut s = server(status_subresource);
         let mut last_event_rv = s.revision();
-        let mut object_rvs: BTreeMap<String, u64> = BTreeMap::new();
+        let mut object_rvs: BTreeMap<flywheel_engine::key::Key, u64> = BTreeMap::new();
         for (i, op) in ops.iter().enumerate() {
             let before = s.revision();
             apply(&mut s, op, SimTime::from_millis(i as u64 * 400));
@@ -164,7 +164,7 @@ proptest! {
         }
         // The store agrees with what the events said.
         let listed = s.list("Flywheel", None, None).expect("lists");
-        let stored: BTreeMap<String, u64> = listed
+        let stored: BTreeMap<flywheel_engine::key::Key, u64> = listed
             .items
             .iter()
             .map(|o| (o.key(), o.metadata.resource_version))

@@ -18,7 +18,7 @@ fn obj(name: &str, rv: u64) -> ObjectRef {
 }
 
 fn known(objs: &[ObjectRef]) -> BTreeMap<Key, ObjectRef> {
-    objs.iter().map(|o| (o.shared_key(), o.clone())).collect()
+    objs.iter().map(|o| (o.key(), o.clone())).collect()
 }
 
 fn delta(delta_type: DeltaType, o: &ObjectRef) -> Delta {
@@ -676,9 +676,9 @@ proptest! {
             let o = obj(&format!("k{k}"), i as u64 + 1);
             let t = if *is_add { DeltaType::Added } else { DeltaType::Updated };
             if *is_add { f.add(o.clone()) } else { f.update(o.clone()) }
-            let entry = pushed.entry(o.shared_key()).or_default();
+            let entry = pushed.entry(o.key()).or_default();
             if entry.is_empty() {
-                first_seen.push(o.shared_key());
+                first_seen.push(o.key());
             }
             entry.push(delta(t, &o));
         }
@@ -717,7 +717,7 @@ fn a_list_into_an_empty_queue_queues_its_objects_in_list_order_and_tombstones_th
         let mut f = legacy();
         f.replace(list.clone(), 0, &known);
         let popped = drain(&mut f);
-        let mut expected_keys: Vec<String> = Vec::new();
+        let mut expected_keys: Vec<flywheel_engine::key::Key> = Vec::new();
         for o in &list {
             if !expected_keys.contains(&o.key()) {
                 expected_keys.push(o.key());
@@ -732,7 +732,7 @@ fn a_list_into_an_empty_queue_queues_its_objects_in_list_order_and_tombstones_th
         let keys: Vec<&str> = popped.iter().map(|(k, _, _)| k.as_str()).collect();
         assert_eq!(keys, expected_keys, "order {order:?}");
         for (key, deltas, synced) in &popped[..listed_count] {
-            let times = list.iter().filter(|o| o.shared_key() == *key).count();
+            let times = list.iter().filter(|o| o.key() == *key).count();
             assert_eq!(
                 deltas.len(),
                 times,

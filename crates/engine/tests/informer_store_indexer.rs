@@ -383,11 +383,11 @@ proptest! {
             }
             let all = store.list();
             for value in ["a0", "a1", "a2", "shared", "none"] {
-                let scan: Vec<Key> = all.iter().filter(|o| label_values("app")(o).contains(&value.to_owned())).map(|o| o.shared_key()).collect();
+                let scan: Vec<Key> = all.iter().filter(|o| label_values("app")(o).contains(&value.to_owned())).map(|o| o.key()).collect();
                 prop_assert_eq!(store.index_keys("app", value).expect("app"), scan);
             }
             for ns in ["ns0", "ns1", "ns2"] {
-                let scan: Vec<Key> = all.iter().filter(|o| o.metadata.namespace == ns).map(|o| o.shared_key()).collect();
+                let scan: Vec<Key> = all.iter().filter(|o| o.metadata.namespace == ns).map(|o| o.key()).collect();
                 prop_assert_eq!(store.index_keys(NAMESPACE_INDEX, ns).expect("ns"), scan);
             }
             let values: BTreeSet<String> = all.iter().map(|o| o.metadata.namespace.clone()).collect();

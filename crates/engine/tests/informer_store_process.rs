@@ -22,8 +22,10 @@ fn pod(name: &str, rv: u64) -> ObjectRef {
 /// A compact record of a notification: action, key, resource version.
 fn record(n: &Notification) -> (&'static str, String, u64) {
     match n {
-        Notification::Add { obj, .. } => ("add", obj.key(), obj.resource_version()),
-        Notification::Update { new, .. } => ("update", new.key(), new.resource_version()),
+        Notification::Add { obj, .. } => ("add", obj.key().to_string(), obj.resource_version()),
+        Notification::Update { new, .. } => {
+            ("update", new.key().to_string(), new.resource_version())
+        }
         Notification::Delete { obj } => ("delete", obj.key().to_string(), obj.resource_version()),
     }
 }
@@ -357,21 +359,21 @@ impl World {
         match op {
             Op::Create(k) if !self.server.contains_key(&key(k)) => {
                 let o = self.write(*k);
-                self.server.insert(o.key(), o.clone());
+                self.server.insert(o.key().to_string(), o.clone());
                 if self.connected {
                     self.fifo.add(o);
                 }
             }
             Op::Update(k) if self.server.contains_key(&key(k)) => {
                 let o = self.write(*k);
-                self.server.insert(o.key(), o.clone());
+                self.server.insert(o.key().to_string(), o.clone());
                 if self.connected {
                     self.fifo.update(o);
                 }
             }
             Op::Delete(k) if self.server.contains_key(&key(k)) => {
                 let o = self.write(*k);
-                self.server.remove(&o.key());
+                self.server.remove(o.key().as_str());
                 if self.connected {
                     self.fifo.delete(o, &self.cache);
                 }

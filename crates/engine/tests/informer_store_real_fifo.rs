@@ -22,7 +22,7 @@ fn obj(name: &str, rv: u64) -> ObjectRef {
 }
 
 fn known(objs: &[ObjectRef]) -> BTreeMap<Key, ObjectRef> {
-    objs.iter().map(|o| (o.shared_key(), o.clone())).collect()
+    objs.iter().map(|o| (o.key(), o.clone())).collect()
 }
 
 fn empty() -> BTreeMap<Key, ObjectRef> {

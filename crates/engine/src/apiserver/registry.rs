@@ -67,7 +67,7 @@ impl ApiServer {
     /// the object's own key, shared by everything that later holds the stored object.
     fn object_key(kind: &ResourceKind, obj: &Object) -> Result<Key, ApiError> {
         Self::check_key_parts(kind, &obj.metadata.namespace, &obj.metadata.name)?;
-        Ok(obj.shared_key())
+        Ok(obj.key())
     }
 
     /// A name is required, and a namespace for a namespaced kind.

@@ -24,6 +24,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use crate::key::Key;
 use crate::sim::Trace;
 use crate::time::SimTime;
 
@@ -61,9 +62,9 @@ pub struct InvariantChecker {
     checks: u64,
     convergence_checks: u64,
     last_revision: u64,
-    object_rvs: BTreeMap<String, u64>,
+    object_rvs: BTreeMap<Key, u64>,
     incarnation: Option<u64>,
-    cache_rvs: BTreeMap<String, u64>,
+    cache_rvs: BTreeMap<Key, u64>,
     trace_seen: u64,
     watch: WatchChain,
 }
@@ -272,13 +273,13 @@ impl InvariantChecker {
         };
         if drained && caught_up {
             self.convergence_checks += 1;
-            let server: BTreeMap<String, u64> = cluster
+            let server: BTreeMap<Key, u64> = cluster
                 .api
                 .objects()
                 .iter()
                 .map(|o| (o.key(), o.resource_version()))
                 .collect();
-            let cache: BTreeMap<String, u64> = cached
+            let cache: BTreeMap<Key, u64> = cached
                 .iter()
                 .map(|o| (o.key(), o.resource_version()))
                 .collect();

@@ -130,7 +130,7 @@ impl Cluster {
             ctx.trace(
                 "apiserver",
                 verb,
-                Some(&o.shared_key()),
+                Some(&o.key()),
                 Some(o.resource_version()),
                 format_args!("code={}", reply.code()),
             );
@@ -355,7 +355,7 @@ impl Cluster {
         ctx.trace(
             "watch",
             event.event_type.as_str(),
-            Some(&object.shared_key()),
+            Some(&object.key()),
             Some(event.resource_version),
             format_args!("gen={}", object.metadata.generation),
         );

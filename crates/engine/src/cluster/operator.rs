@@ -146,11 +146,10 @@ pub fn request_for(n: &Notification) -> (Key, bool) {
         Notification::Add {
             obj,
             is_in_initial_list,
-        } => (obj.shared_key(), *is_in_initial_list),
-        Notification::Update { old, new } => (
-            new.shared_key(),
-            old.resource_version() == new.resource_version(),
-        ),
+        } => (obj.key(), *is_in_initial_list),
+        Notification::Update { old, new } => {
+            (new.key(), old.resource_version() == new.resource_version())
+        }
         Notification::Delete { obj } => (delete_key(obj), false),
     }
 }
@@ -159,7 +158,7 @@ pub fn request_for(n: &Notification) -> (Key, bool) {
 /// (`DeletionHandlingMetaNamespaceKeyFunc`, client-go `tools/cache/controller.go`).
 fn delete_key(obj: &DeltaObject) -> Key {
     match obj {
-        DeltaObject::Object(o) => o.shared_key(),
+        DeltaObject::Object(o) => o.key(),
         DeltaObject::Tombstone(t) => t.key.clone(),
     }
 }

@@ -451,7 +451,7 @@ impl Cluster {
                 if let Some(node) = self.work.schedule(&self.scenario) {
                     self.work
                         .pods
-                        .entry(obj.shared_key())
+                        .entry(obj.key())
                         .or_default()
                         .push(RunPod { node, started: now });
                 }

@@ -78,7 +78,7 @@ impl DeltaObject {
     /// `tools/cache/controller.go`), shared with the object.
     pub fn key(&self) -> Key {
         match self {
-            DeltaObject::Object(obj) => obj.shared_key(),
+            DeltaObject::Object(obj) => obj.key(),
             DeltaObject::Tombstone(tombstone) => tombstone.key.clone(),
         }
     }

@@ -214,7 +214,7 @@ impl DeltaFifo {
             return;
         }
         for obj in objects {
-            let key = obj.shared_key();
+            let key = obj.key();
             replace.listed_keys.push(key.clone());
             self.queue_action_keyed(key, action, DeltaObject::Object(obj));
         }
@@ -251,8 +251,7 @@ impl DeltaFifo {
     /// queued as `queueActionLocked` does. Either way the result is one `queueActionLocked` per
     /// object, in list order.
     fn queue_listing_into_empty(&mut self, objects: Vec<ObjectRef>, action: DeltaType) {
-        let keyed: Vec<(Key, ObjectRef)> =
-            objects.into_iter().map(|o| (o.shared_key(), o)).collect();
+        let keyed: Vec<(Key, ObjectRef)> = objects.into_iter().map(|o| (o.key(), o)).collect();
         // Every key of `items` is queued, so a part above its greatest key holds only new keys.
         let after_queued = match (self.items.keys().next_back(), keyed.first()) {
             (Some(greatest), Some((first, _))) => greatest < first,
@@ -287,7 +286,7 @@ impl DeltaFifo {
             let Some(obj) = known.get_by_key(key) else {
                 return;
             };
-            if self.items.contains_key(&obj.shared_key()) {
+            if self.items.contains_key(&obj.key()) {
                 return;
             }
             self.queue_action(DeltaType::Sync, DeltaObject::Object(obj));

@@ -199,7 +199,7 @@ impl Indexer {
 
     /// [`Indexer::update`], returning the object it replaced.
     fn store(&mut self, obj: &ObjectRef) -> Option<ObjectRef> {
-        let key = obj.shared_key();
+        let key = obj.key();
         self.last_sync_resource_version = obj.resource_version();
         let old = self.items.insert(key.clone(), ObjectRef::clone(obj));
         self.update_indices(old.as_deref(), Some(obj), &key);
@@ -247,7 +247,7 @@ impl Indexer {
 
     /// The stored object with `obj`'s key (client-go `tools/cache/store.go` `Get`).
     pub fn get_object(&self, obj: &Object) -> Option<ObjectRef> {
-        self.items.get(&obj.shared_key()).cloned()
+        self.items.get(&obj.key()).cloned()
     }
 
     /// Whether an object is stored under `key`.
@@ -278,10 +278,7 @@ impl Indexer {
     /// and records `resource_version` (client-go `tools/cache/store.go` `Replace`,
     /// `tools/cache/thread_safe_store.go` `Replace`).
     pub fn replace(&mut self, objects: Vec<ObjectRef>, resource_version: u64) {
-        self.items = objects
-            .into_iter()
-            .map(|obj| (obj.shared_key(), obj))
-            .collect();
+        self.items = objects.into_iter().map(|obj| (obj.key(), obj)).collect();
         self.last_sync_resource_version = resource_version;
         self.indices.clear();
         let names: Vec<String> = self.indexers.keys().cloned().collect();
@@ -637,7 +634,7 @@ fn process_replaced_all(
     resource_version: u64,
     is_in_initial_list: bool,
 ) -> Vec<Notification> {
-    let listed: BTreeSet<Key> = objects.iter().map(|obj| obj.shared_key()).collect();
+    let listed: BTreeSet<Key> = objects.iter().map(|obj| obj.key()).collect();
     let deletions = indexer
         .list_keys()
         .into_iter()

@@ -130,7 +130,7 @@ impl RealFifo {
         _resource_version: u64,
         known: &K,
     ) {
-        let listed_keys: BTreeSet<Key> = objects.iter().map(|obj| obj.shared_key()).collect();
+        let listed_keys: BTreeSet<Key> = objects.iter().map(|obj| obj.key()).collect();
         for tombstone in self.queued_tombstones(&listed_keys) {
             self.push(DeltaType::Deleted, DeltaObject::Tombstone(tombstone));
         }

@@ -102,11 +102,11 @@ impl Reflector {
         match event_type {
             WatchEventType::Added | WatchEventType::Modified => {
                 self.temporary_store_bytes += object.size_bytes;
-                let old = self.temporary_store.insert(object.shared_key(), object);
+                let old = self.temporary_store.insert(object.key(), object);
                 self.drop_temporary_bytes(old);
             }
             WatchEventType::Deleted => {
-                let old = self.temporary_store.remove(&object.shared_key());
+                let old = self.temporary_store.remove(&object.key());
                 self.drop_temporary_bytes(old);
             }
             WatchEventType::Bookmark if is_initial_events_end(&object) => {
