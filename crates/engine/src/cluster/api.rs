@@ -230,20 +230,20 @@ impl SimApiServer {
     pub fn execute(&mut self, call: &Call, now: SimTime) -> Reply {
         let kind = self.kind.as_str();
         let result = match call {
-            Call::Create(o) => self.server.create((**o).clone(), now).map(Reply::Object),
+            Call::Create(o) => self.server.create(Object::clone(o), now).map(Reply::Object),
             Call::Put {
                 object,
                 status: false,
             } => self
                 .server
-                .update((**object).clone(), now)
+                .update(Object::clone(object), now)
                 .map(Reply::Object),
             Call::Put {
                 object,
                 status: true,
             } => self
                 .server
-                .update_status((**object).clone(), now)
+                .update_status(Object::clone(object), now)
                 .map(Reply::Object),
             Call::Patch {
                 namespace,

@@ -46,8 +46,9 @@ pub struct Job {
     pub key: Key,
     /// The next step.
     pub pc: usize,
-    /// The working copy (after Get).
-    pub obj: Option<Object>,
+    /// The working copy (after Get), shared with the cache until the reconcile changes it
+    /// (copy-on-write: the modelled deep copy is accounted in `held_bytes`).
+    pub obj: Option<ObjectRef>,
     /// The object as read, before the reconcile changed it (the patch base).
     pub orig: Option<ObjectRef>,
     /// When the reconcile started.
@@ -161,13 +162,14 @@ impl Job {
         self.pc == usize::MAX
     }
 
-    /// Answers [`StepOutcome::ReadCache`]: the cached object (deep-copied), or `None` for
-    /// NotFound, which ends the reconcile with success (`client.IgnoreNotFound`).
+    /// Answers [`StepOutcome::ReadCache`]: the cached object (deep-copied, as `held_bytes`
+    /// accounts; the memory is shared until the reconcile changes it), or `None` for NotFound,
+    /// which ends the reconcile with success (`client.IgnoreNotFound`).
     pub fn read_cache(&mut self, cached: Option<ObjectRef>) -> StepOutcome {
         match cached {
             Some(o) => {
                 self.held_bytes += o.size_bytes;
-                self.obj = Some((*o).clone());
+                self.obj = Some(ObjectRef::clone(&o));
                 self.orig = Some(o);
                 StepOutcome::Continue
             }
@@ -179,7 +181,7 @@ impl Job {
     pub fn on_write_result(&mut self, result: Result<ObjectRef, ()>) -> StepOutcome {
         match result {
             Ok(stored) => {
-                self.obj = Some((*stored).clone());
+                self.obj = Some(stored);
                 StepOutcome::Continue
             }
             Err(()) => StepOutcome::Finish(ReconcileResult::Error),
@@ -196,7 +198,9 @@ impl Job {
     }
 
     fn set_status(&mut self, field: &str, value: &StatusValue, now: SimTime) {
-        let Some(obj) = self.obj.as_mut() else { return };
+        let Some(obj) = self.obj.as_mut().map(ObjectRef::make_mut) else {
+            return;
+        };
         let generation = obj.metadata.generation;
         if !obj.status.is_object() {
             obj.status = Value::Object(Map::new());
@@ -223,11 +227,11 @@ impl Job {
         self.requests += 1;
         let call = match verb {
             WriteVerb::Update => Call::Put {
-                object: Box::new(obj),
+                object: obj,
                 status: false,
             },
             WriteVerb::StatusUpdate => Call::Put {
-                object: Box::new(obj),
+                object: obj,
                 status: true,
             },
             WriteVerb::Patch | WriteVerb::StatusPatch => {
@@ -270,10 +274,13 @@ impl Job {
                 if has {
                     return StepOutcome::Continue;
                 }
-                obj.metadata.finalizers.push(name.to_owned());
+                ObjectRef::make_mut(obj)
+                    .metadata
+                    .finalizers
+                    .push(name.to_owned());
                 self.requests += 1;
                 StepOutcome::Write(Call::Put {
-                    object: Box::new(obj.clone()),
+                    object: ObjectRef::clone(obj),
                     status: false,
                 })
             }
@@ -291,10 +298,13 @@ impl Job {
                 }
                 self.pc -= 1;
                 self.finalize_phase = 2;
-                obj.metadata.finalizers.retain(|f| f != name);
+                ObjectRef::make_mut(obj)
+                    .metadata
+                    .finalizers
+                    .retain(|f| f != name);
                 self.requests += 1;
                 StepOutcome::Write(Call::Put {
-                    object: Box::new(obj.clone()),
+                    object: ObjectRef::clone(obj),
                     status: false,
                 })
             }
@@ -315,14 +325,20 @@ impl Job {
         };
         let has = obj.metadata.finalizers.iter().any(|f| f == name);
         match (add, has) {
-            (true, false) => obj.metadata.finalizers.push(name.to_owned()),
-            (false, true) => obj.metadata.finalizers.retain(|f| f != name),
+            (true, false) => ObjectRef::make_mut(obj)
+                .metadata
+                .finalizers
+                .push(name.to_owned()),
+            (false, true) => ObjectRef::make_mut(obj)
+                .metadata
+                .finalizers
+                .retain(|f| f != name),
             // controllerutil reports "unchanged"; real code then skips the Update.
             _ => return StepOutcome::Continue,
         }
         self.requests += 1;
         StepOutcome::Write(Call::Put {
-            object: Box::new(obj.clone()),
+            object: ObjectRef::clone(obj),
             status: false,
         })
     }
@@ -432,10 +448,10 @@ mod tests {
         o.metadata.generation = 3;
         o.status = serde_json::json!({"observedGeneration": 3});
         let mut job = Job::new(Key::from("default/a"), SimTime::ZERO);
-        job.obj = Some(o.clone());
+        job.obj = Some(ObjectRef::new(o.clone()));
         assert_eq!(job.guard(), StepOutcome::Finish(ReconcileResult::Success));
         o.metadata.generation = 4;
-        job.obj = Some(o);
+        job.obj = Some(ObjectRef::new(o));
         assert_eq!(job.guard(), StepOutcome::Continue);
     }
 }
