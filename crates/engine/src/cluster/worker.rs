@@ -344,6 +344,60 @@ impl Job {
     }
 }
 
+/// What the busy workers hold, summed: kept as a running total by the cluster so that the
+/// memory accounting after every event does not scan every worker slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerTotals {
+    /// Busy workers.
+    pub active: usize,
+    /// Sum of [`Job::list_bytes`].
+    pub list_bytes: u64,
+    /// Sum of [`Job::held_bytes`].
+    pub held_bytes: u64,
+    /// Sum of [`Job::extra_goroutines`].
+    pub hung_goroutines: u64,
+}
+
+impl WorkerTotals {
+    /// What one busy worker running `job` holds.
+    pub fn of(job: &Job) -> WorkerTotals {
+        WorkerTotals {
+            active: 1,
+            list_bytes: job.list_bytes,
+            held_bytes: job.held_bytes,
+            hung_goroutines: job.extra_goroutines,
+        }
+    }
+
+    /// The totals of the busy workers among `workers`, summed in one pass.
+    pub fn scan(workers: &[Option<Job>]) -> WorkerTotals {
+        workers
+            .iter()
+            .flatten()
+            .fold(WorkerTotals::default(), |t, j| t.plus(WorkerTotals::of(j)))
+    }
+
+    /// These totals with `other` added.
+    pub fn plus(self, other: WorkerTotals) -> WorkerTotals {
+        WorkerTotals {
+            active: self.active + other.active,
+            list_bytes: self.list_bytes + other.list_bytes,
+            held_bytes: self.held_bytes + other.held_bytes,
+            hung_goroutines: self.hung_goroutines + other.hung_goroutines,
+        }
+    }
+
+    /// These totals with `part` (a summand of them) taken out.
+    pub fn minus(self, part: WorkerTotals) -> WorkerTotals {
+        WorkerTotals {
+            active: self.active - part.active,
+            list_bytes: self.list_bytes - part.list_bytes,
+            held_bytes: self.held_bytes - part.held_bytes,
+            hung_goroutines: self.hung_goroutines - part.hung_goroutines,
+        }
+    }
+}
+
 /// `status.observedGeneration`, if set.
 pub fn observed_generation(o: &Object) -> Option<i64> {
     o.status.get("observedGeneration").and_then(Value::as_i64)
@@ -453,5 +507,40 @@ mod tests {
         o.metadata.generation = 4;
         job.obj = Some(ObjectRef::new(o));
         assert_eq!(job.guard(), StepOutcome::Continue);
+    }
+
+    #[test]
+    fn running_worker_totals_equal_a_scan_of_the_worker_slots_as_jobs_change_and_finish() {
+        let mut workers: Vec<Option<Job>> = vec![None, None, None];
+        let mut totals = WorkerTotals::default();
+        for (i, held) in [(0, 100), (2, 7)] {
+            let mut job = Job::new(Key::from("default/a"), SimTime::ZERO);
+            let before = WorkerTotals::of(&job);
+            job.held_bytes = held;
+            job.list_bytes = 3 * held;
+            job.extra_goroutines = 1;
+            totals = totals.plus(WorkerTotals::of(&job));
+            workers[i] = Some(job);
+            assert_eq!(before.held_bytes, 0);
+        }
+        assert_eq!(totals, WorkerTotals::scan(&workers));
+        assert_eq!(totals.active, 2);
+        assert_eq!(totals.held_bytes, 107);
+        let job = workers[0].as_mut().map(|j| {
+            let before = WorkerTotals::of(j);
+            j.extra_goroutines = 0;
+            j.held_bytes += 50;
+            (before, WorkerTotals::of(j))
+        });
+        if let Some((before, after)) = job {
+            totals = totals.minus(before).plus(after);
+        }
+        assert_eq!(totals, WorkerTotals::scan(&workers));
+        if let Some(done) = workers[2].take() {
+            totals = totals.minus(WorkerTotals::of(&done));
+        }
+        assert_eq!(totals, WorkerTotals::scan(&workers));
+        assert_eq!(totals.list_bytes, 300);
+        assert_eq!(totals.hung_goroutines, 0);
     }
 }
