@@ -47,7 +47,8 @@ pub struct Job {
     /// The next step.
     pub pc: usize,
     /// The working copy (after Get), shared with the cache until the reconcile changes it
-    /// (copy-on-write: the modelled deep copy is accounted in `held_bytes`).
+    /// (copy-on-write: the modelled deep copy is accounted in `held_bytes`); `None` while a PUT
+    /// carries it.
     pub obj: Option<ObjectRef>,
     /// The object as read, before the reconcile changed it (the patch base).
     pub orig: Option<ObjectRef>,
@@ -221,19 +222,13 @@ impl Job {
     }
 
     fn write(&mut self, verb: WriteVerb) -> StepOutcome {
-        let Some(obj) = self.obj.clone() else {
+        let Some(obj) = self.obj.as_ref() else {
             return StepOutcome::Finish(ReconcileResult::Error);
         };
         self.requests += 1;
         let call = match verb {
-            WriteVerb::Update => Call::Put {
-                object: obj,
-                status: false,
-            },
-            WriteVerb::StatusUpdate => Call::Put {
-                object: obj,
-                status: true,
-            },
+            WriteVerb::Update => return self.put(false),
+            WriteVerb::StatusUpdate => return self.put(true),
             WriteVerb::Patch | WriteVerb::StatusPatch => {
                 let base = self
                     .orig
@@ -250,6 +245,16 @@ impl Job {
             }
         };
         StepOutcome::Write(call)
+    }
+
+    /// Sends the working copy as a PUT (of `/status` when `status`). The object travels with the
+    /// request and the answer takes its place, as `client.Update` decodes the response into the
+    /// object it was given; a failed write ends the reconcile.
+    fn put(&mut self, status: bool) -> StepOutcome {
+        match self.obj.take() {
+            Some(object) => StepOutcome::Write(Call::Put { object, status }),
+            None => StepOutcome::Finish(ReconcileResult::Error),
+        }
     }
 
     /// The finalizer state machine of seed 001 (kubebuilder's finalizer pattern): the
@@ -279,10 +284,7 @@ impl Job {
                     .finalizers
                     .push(name.to_owned());
                 self.requests += 1;
-                StepOutcome::Write(Call::Put {
-                    object: ObjectRef::clone(obj),
-                    status: false,
-                })
+                self.put(false)
             }
             0 if !has => StepOutcome::Finish(ReconcileResult::Success),
             0 => {
@@ -303,10 +305,7 @@ impl Job {
                     .finalizers
                     .retain(|f| f != name);
                 self.requests += 1;
-                StepOutcome::Write(Call::Put {
-                    object: ObjectRef::clone(obj),
-                    status: false,
-                })
+                self.put(false)
             }
             _ => {
                 if self.cleanup_failed {
@@ -337,10 +336,7 @@ impl Job {
             _ => return StepOutcome::Continue,
         }
         self.requests += 1;
-        StepOutcome::Write(Call::Put {
-            object: ObjectRef::clone(obj),
-            status: false,
-        })
+        self.put(false)
     }
 }
 
