@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::object::Object;
+use crate::object::{Object, ObjectRef};
 use crate::scenario::ActionKind;
 use crate::sim::Context;
 
@@ -90,7 +90,7 @@ impl Cluster {
                         .unwrap_or(0);
                     obj.spec = json!({ "replicas": replicas + 1 });
                     Call::Put {
-                        object: Box::new(obj),
+                        object: ObjectRef::new(obj),
                         status: false,
                     }
                 }
@@ -99,7 +99,7 @@ impl Cluster {
                     let labels = obj.metadata.labels.get_or_insert_with(Default::default);
                     labels.insert("touched-by".into(), "kubectl".into());
                     Call::Put {
-                        object: Box::new(obj),
+                        object: ObjectRef::new(obj),
                         status: false,
                     }
                 }
@@ -114,7 +114,7 @@ impl Cluster {
                         ctx.now().as_nanos().to_string(),
                     );
                     Call::Put {
-                        object: Box::new(obj),
+                        object: ObjectRef::new(obj),
                         status: false,
                     }
                 }

@@ -226,24 +226,27 @@ impl SimApiServer {
         }
     }
 
-    /// Carries out a request.
-    pub fn execute(&mut self, call: &Call, now: SimTime) -> Reply {
+    /// Carries out a request. A body no one else holds becomes the stored object without a copy.
+    pub fn execute(&mut self, call: Call, now: SimTime) -> Reply {
         let kind = self.kind.as_str();
         let result = match call {
-            Call::Create(o) => self.server.create((**o).clone(), now).map(Reply::Object),
+            Call::Create(o) => self
+                .server
+                .create(ObjectRef::unwrap_or_clone(o), now)
+                .map(Reply::Object),
             Call::Put {
                 object,
                 status: false,
             } => self
                 .server
-                .update((**object).clone(), now)
+                .update(ObjectRef::unwrap_or_clone(object), now)
                 .map(Reply::Object),
             Call::Put {
                 object,
                 status: true,
             } => self
                 .server
-                .update_status((**object).clone(), now)
+                .update_status(ObjectRef::unwrap_or_clone(object), now)
                 .map(Reply::Object),
             Call::Patch {
                 namespace,
@@ -252,7 +255,7 @@ impl SimApiServer {
                 status: false,
             } => self
                 .server
-                .patch(kind, namespace, name, patch, now)
+                .patch(kind, &namespace, &name, &patch, now)
                 .map(Reply::Object),
             Call::Patch {
                 namespace,
@@ -261,11 +264,11 @@ impl SimApiServer {
                 status: true,
             } => self
                 .server
-                .patch_status(kind, namespace, name, patch, now)
+                .patch_status(kind, &namespace, &name, &patch, now)
                 .map(Reply::Object),
             Call::Delete { namespace, name } => self
                 .server
-                .delete(kind, namespace, name, &DeleteOptions::default(), now)
+                .delete(kind, &namespace, &name, &DeleteOptions::default(), now)
                 .map(|_| Reply::Deleted),
             Call::List(_) => self
                 .server

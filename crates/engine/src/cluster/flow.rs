@@ -12,7 +12,7 @@ use crate::informer::resync::{jittered_sync_period, DEFAULT_SYNC_PERIOD};
 
 use super::operator::{request_for, Operator};
 use super::request::{Call, Origin, Reply};
-use super::worker::{Job, ReconcileResult, StepOutcome};
+use super::worker::{Job, ReconcileResult, StepOutcome, WorkerTotals};
 use super::{Cluster, Ev};
 
 /// Upper bound on program steps run back to back without waiting (a guard against a loop).
@@ -367,6 +367,7 @@ impl Cluster {
             );
             let mut job = Job::new(key, now);
             job.finalizer_mode = self.scenario.code.finalizer;
+            op.worker_totals = op.worker_totals.plus(WorkerTotals::of(&job));
             op.workers[i] = Some(job);
             started.push(i);
         }
@@ -417,11 +418,13 @@ impl Cluster {
         let Some(Some(job)) = op.workers.get_mut(w) else {
             return;
         };
+        let before = WorkerTotals::of(job);
         let mut outcome = match reply {
             Some(Reply::Object(o)) => job.on_write_result(Ok(o)),
             Some(_) => job.on_write_result(Err(())),
             None => StepOutcome::Continue,
         };
+        let mut end = StepOutcome::Finish(ReconcileResult::Error);
         for _ in 0..MAX_STEPS_PER_TURN {
             if outcome == StepOutcome::Continue {
                 let step = self.scenario.reconcile.steps.get(job.pc);
@@ -458,32 +461,37 @@ impl Cluster {
                         &step,
                     );
                 }
-                StepOutcome::Wait(d) => {
-                    ctx.schedule_in(
-                        d.mul_f64(slowdown),
-                        Ev::WorkerResume {
-                            incarnation,
-                            worker: w,
-                        },
-                    );
-                    return;
+                StepOutcome::Wait(_) | StepOutcome::Write(_) | StepOutcome::Finish(_) => {
+                    end = outcome;
+                    break;
                 }
-                StepOutcome::Write(call) => {
-                    self.send(
-                        ctx,
-                        Origin::Worker {
-                            incarnation,
-                            worker: w,
-                        },
-                        call,
-                    );
-                    return;
-                }
-                StepOutcome::Finish(result) => return self.finish_reconcile(ctx, w, result),
                 StepOutcome::Continue => {}
             }
         }
-        self.finish_reconcile(ctx, w, ReconcileResult::Error);
+        op.worker_totals = op.worker_totals.minus(before).plus(WorkerTotals::of(job));
+        match end {
+            StepOutcome::Wait(d) => {
+                ctx.schedule_in(
+                    d.mul_f64(slowdown),
+                    Ev::WorkerResume {
+                        incarnation,
+                        worker: w,
+                    },
+                );
+            }
+            StepOutcome::Write(call) => {
+                self.send(
+                    ctx,
+                    Origin::Worker {
+                        incarnation,
+                        worker: w,
+                    },
+                    call,
+                );
+            }
+            StepOutcome::Finish(result) => self.finish_reconcile(ctx, w, result),
+            _ => self.finish_reconcile(ctx, w, ReconcileResult::Error),
+        }
     }
 
     /// `reconcileHandler`'s mapping of the result onto the queue (controller-runtime
@@ -494,6 +502,7 @@ impl Cluster {
         let Some(job) = op.workers.get_mut(w).and_then(Option::take) else {
             return;
         };
+        op.worker_totals = op.worker_totals.minus(WorkerTotals::of(&job));
         let key = job.key.clone();
         let recover = crate::controller::result::recover_panic_default(self.scenario.profile);
         let handled =

@@ -119,12 +119,15 @@ impl Cluster {
 
     /// The API server finishes: the operation takes effect, watch events go out, the seat frees.
     pub(super) fn done(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.pending.get(&id) else {
+        // The request leaves the client's table so that its body reaches the server unshared;
+        // a reading request goes back for the deferred answer of a large LIST.
+        let Some(p) = self.pending.remove(&id) else {
             self.release_seat(ctx, id);
             return;
         };
         let (verb, own) = (p.call.verb_label(), !matches!(p.origin, Origin::User));
-        let reply = self.api.execute(&p.call, ctx.now());
+        let (origin, kept) = (p.origin, (!p.call.is_mutating()).then(|| p.clone()));
+        let reply = self.api.execute(p.call, ctx.now());
         self.count_request(verb, reply.code());
         if let Reply::Object(o) = &reply {
             ctx.trace(
@@ -154,9 +157,12 @@ impl Cluster {
         if matches!(&reply, Reply::List(items, _) if items.len() > super::REPLACE_OBJECTS_PER_EVENT)
         {
             // The client takes a large LIST in its own part, right after: same instant, same order.
+            if let Some(p) = kept {
+                self.pending.insert(id, p);
+            }
             ctx.continue_with(Ev::Answer { id, reply });
         } else {
-            self.answer(ctx, id, reply);
+            self.deliver(ctx, origin, reply);
         }
     }
 
@@ -186,7 +192,12 @@ impl Cluster {
         let Some(p) = self.pending.remove(&id) else {
             return;
         };
-        match p.origin {
+        self.deliver(ctx, p.origin, reply);
+    }
+
+    /// Hands `reply` to the client that sent the request, if it is still running.
+    fn deliver(&mut self, ctx: &mut Context<'_, Ev>, origin: Origin, reply: Reply) {
+        match origin {
             Origin::Worker {
                 incarnation,
                 worker,

@@ -14,7 +14,7 @@ use crate::scenario::{PredicateKind, Profile, Scenario};
 use crate::time::SimTime;
 
 use super::informer::SimInformer;
-use super::worker::Job;
+use super::worker::{Job, WorkerTotals};
 use super::workqueue::WorkQueue;
 
 /// The operator process's controller state.
@@ -29,6 +29,8 @@ pub struct Operator {
     pub queue: WorkQueue,
     /// `MaxConcurrentReconciles` workers; `None` is idle.
     pub workers: Vec<Option<Job>>,
+    /// What the busy `workers` hold, kept up to date as jobs start, step and finish.
+    pub worker_totals: WorkerTotals,
     /// Predicates of the `For` watch (all must admit: `builder.WithPredicates` ANDs them).
     pub predicates: Vec<Box<dyn Predicate>>,
     /// client-go's token bucket, or `None` when client-side limiting is off.
@@ -75,6 +77,7 @@ impl Operator {
             informer,
             queue: WorkQueue::new(scenario.queue_kind()),
             workers: (0..scenario.controller.workers).map(|_| None).collect(),
+            worker_totals: WorkerTotals::default(),
             predicates: build_predicates(&scenario.controller.predicates, scenario.profile),
             client_limiter,
             queue_wake_at: None,

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::informer::reflector::ListRv;
-use crate::object::{Object, ObjectRef};
+use crate::object::ObjectRef;
 use crate::time::SimTime;
 
 /// Who sent a request, so its answer can be routed back.
@@ -29,11 +29,11 @@ pub enum Origin {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Call {
     /// POST.
-    Create(Box<Object>),
+    Create(ObjectRef),
     /// PUT of the object or of its `/status`.
     Put {
-        /// The object as sent.
-        object: Box<Object>,
+        /// The object as sent (shared with the sender's working copy).
+        object: ObjectRef,
         /// Whether to `/status`.
         status: bool,
     },

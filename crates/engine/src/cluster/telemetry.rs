@@ -13,6 +13,7 @@ use crate::scenario::Profile;
 
 use super::queue_metrics::queue_labels;
 use super::registry::{metric_key, Registry};
+use super::worker::WorkerTotals;
 use super::{Cluster, Ev, SAMPLE_INTERVAL};
 
 /// The controller's name: the `controller` label of the `controller_runtime_*` metrics and the
@@ -32,15 +33,6 @@ pub(super) fn initial_registry(profile: Profile) -> Registry {
         reg.inc(&key, 0.0);
     }
     reg
-}
-
-/// What the busy workers hold, summed in one pass.
-#[derive(Clone, Copy, Default)]
-struct WorkerTotals {
-    active: usize,
-    list_bytes: u64,
-    held_bytes: u64,
-    hung_goroutines: u64,
 }
 
 /// Heap bytes per workqueue entry (the key string, map and heap slots).
@@ -128,17 +120,9 @@ impl Cluster {
     pub(super) fn account_memory(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
         let Some(op) = self.op.as_ref() else { return };
-        // one pass over the workers: this runs after every event
-        let totals = op
-            .workers
-            .iter()
-            .flatten()
-            .fold(WorkerTotals::default(), |t, j| WorkerTotals {
-                active: t.active + 1,
-                list_bytes: t.list_bytes + j.list_bytes,
-                held_bytes: t.held_bytes + j.held_bytes,
-                hung_goroutines: t.hung_goroutines + j.extra_goroutines,
-            });
+        // running totals: this runs after every event
+        let totals = op.worker_totals;
+        debug_assert_eq!(totals, WorkerTotals::scan(&op.workers));
         let (pod_store, watch_buffers, goroutines) = self.workload_memory(totals.hung_goroutines);
         let Some(op) = self.op.as_ref() else { return };
         let (active, list_copies, inflight) = (totals.active, totals.list_bytes, totals.held_bytes);

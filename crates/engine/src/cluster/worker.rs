@@ -46,8 +46,10 @@ pub struct Job {
     pub key: Key,
     /// The next step.
     pub pc: usize,
-    /// The working copy (after Get).
-    pub obj: Option<Object>,
+    /// The working copy (after Get), shared with the cache until the reconcile changes it
+    /// (copy-on-write: the modelled deep copy is accounted in `held_bytes`); `None` while a PUT
+    /// carries it.
+    pub obj: Option<ObjectRef>,
     /// The object as read, before the reconcile changed it (the patch base).
     pub orig: Option<ObjectRef>,
     /// When the reconcile started.
@@ -161,13 +163,14 @@ impl Job {
         self.pc == usize::MAX
     }
 
-    /// Answers [`StepOutcome::ReadCache`]: the cached object (deep-copied), or `None` for
-    /// NotFound, which ends the reconcile with success (`client.IgnoreNotFound`).
+    /// Answers [`StepOutcome::ReadCache`]: the cached object (deep-copied, as `held_bytes`
+    /// accounts; the memory is shared until the reconcile changes it), or `None` for NotFound,
+    /// which ends the reconcile with success (`client.IgnoreNotFound`).
     pub fn read_cache(&mut self, cached: Option<ObjectRef>) -> StepOutcome {
         match cached {
             Some(o) => {
                 self.held_bytes += o.size_bytes;
-                self.obj = Some((*o).clone());
+                self.obj = Some(ObjectRef::clone(&o));
                 self.orig = Some(o);
                 StepOutcome::Continue
             }
@@ -179,7 +182,7 @@ impl Job {
     pub fn on_write_result(&mut self, result: Result<ObjectRef, ()>) -> StepOutcome {
         match result {
             Ok(stored) => {
-                self.obj = Some((*stored).clone());
+                self.obj = Some(stored);
                 StepOutcome::Continue
             }
             Err(()) => StepOutcome::Finish(ReconcileResult::Error),
@@ -196,7 +199,9 @@ impl Job {
     }
 
     fn set_status(&mut self, field: &str, value: &StatusValue, now: SimTime) {
-        let Some(obj) = self.obj.as_mut() else { return };
+        let Some(obj) = self.obj.as_mut().map(ObjectRef::make_mut) else {
+            return;
+        };
         let generation = obj.metadata.generation;
         if !obj.status.is_object() {
             obj.status = Value::Object(Map::new());
@@ -217,19 +222,13 @@ impl Job {
     }
 
     fn write(&mut self, verb: WriteVerb) -> StepOutcome {
-        let Some(obj) = self.obj.clone() else {
+        let Some(obj) = self.obj.as_ref() else {
             return StepOutcome::Finish(ReconcileResult::Error);
         };
         self.requests += 1;
         let call = match verb {
-            WriteVerb::Update => Call::Put {
-                object: Box::new(obj),
-                status: false,
-            },
-            WriteVerb::StatusUpdate => Call::Put {
-                object: Box::new(obj),
-                status: true,
-            },
+            WriteVerb::Update => return self.put(false),
+            WriteVerb::StatusUpdate => return self.put(true),
             WriteVerb::Patch | WriteVerb::StatusPatch => {
                 let base = self
                     .orig
@@ -246,6 +245,16 @@ impl Job {
             }
         };
         StepOutcome::Write(call)
+    }
+
+    /// Sends the working copy as a PUT (of `/status` when `status`). The object travels with the
+    /// request and the answer takes its place, as `client.Update` decodes the response into the
+    /// object it was given; a failed write ends the reconcile.
+    fn put(&mut self, status: bool) -> StepOutcome {
+        match self.obj.take() {
+            Some(object) => StepOutcome::Write(Call::Put { object, status }),
+            None => StepOutcome::Finish(ReconcileResult::Error),
+        }
     }
 
     /// The finalizer state machine of seed 001 (kubebuilder's finalizer pattern): the
@@ -270,12 +279,12 @@ impl Job {
                 if has {
                     return StepOutcome::Continue;
                 }
-                obj.metadata.finalizers.push(name.to_owned());
+                ObjectRef::make_mut(obj)
+                    .metadata
+                    .finalizers
+                    .push(name.to_owned());
                 self.requests += 1;
-                StepOutcome::Write(Call::Put {
-                    object: Box::new(obj.clone()),
-                    status: false,
-                })
+                self.put(false)
             }
             0 if !has => StepOutcome::Finish(ReconcileResult::Success),
             0 => {
@@ -291,12 +300,12 @@ impl Job {
                 }
                 self.pc -= 1;
                 self.finalize_phase = 2;
-                obj.metadata.finalizers.retain(|f| f != name);
+                ObjectRef::make_mut(obj)
+                    .metadata
+                    .finalizers
+                    .retain(|f| f != name);
                 self.requests += 1;
-                StepOutcome::Write(Call::Put {
-                    object: Box::new(obj.clone()),
-                    status: false,
-                })
+                self.put(false)
             }
             _ => {
                 if self.cleanup_failed {
@@ -315,16 +324,73 @@ impl Job {
         };
         let has = obj.metadata.finalizers.iter().any(|f| f == name);
         match (add, has) {
-            (true, false) => obj.metadata.finalizers.push(name.to_owned()),
-            (false, true) => obj.metadata.finalizers.retain(|f| f != name),
+            (true, false) => ObjectRef::make_mut(obj)
+                .metadata
+                .finalizers
+                .push(name.to_owned()),
+            (false, true) => ObjectRef::make_mut(obj)
+                .metadata
+                .finalizers
+                .retain(|f| f != name),
             // controllerutil reports "unchanged"; real code then skips the Update.
             _ => return StepOutcome::Continue,
         }
         self.requests += 1;
-        StepOutcome::Write(Call::Put {
-            object: Box::new(obj.clone()),
-            status: false,
-        })
+        self.put(false)
+    }
+}
+
+/// What the busy workers hold, summed: kept as a running total by the cluster so that the
+/// memory accounting after every event does not scan every worker slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerTotals {
+    /// Busy workers.
+    pub active: usize,
+    /// Sum of [`Job::list_bytes`].
+    pub list_bytes: u64,
+    /// Sum of [`Job::held_bytes`].
+    pub held_bytes: u64,
+    /// Sum of [`Job::extra_goroutines`].
+    pub hung_goroutines: u64,
+}
+
+impl WorkerTotals {
+    /// What one busy worker running `job` holds.
+    pub fn of(job: &Job) -> WorkerTotals {
+        WorkerTotals {
+            active: 1,
+            list_bytes: job.list_bytes,
+            held_bytes: job.held_bytes,
+            hung_goroutines: job.extra_goroutines,
+        }
+    }
+
+    /// The totals of the busy workers among `workers`, summed in one pass.
+    pub fn scan(workers: &[Option<Job>]) -> WorkerTotals {
+        workers
+            .iter()
+            .flatten()
+            .fold(WorkerTotals::default(), |t, j| t.plus(WorkerTotals::of(j)))
+    }
+
+    /// These totals with `other` added.
+    pub fn plus(self, other: WorkerTotals) -> WorkerTotals {
+        WorkerTotals {
+            active: self.active + other.active,
+            list_bytes: self.list_bytes + other.list_bytes,
+            held_bytes: self.held_bytes + other.held_bytes,
+            hung_goroutines: self.hung_goroutines + other.hung_goroutines,
+        }
+    }
+
+    /// These totals with `part` (a summand of them) taken out.
+    pub fn minus(self, part: WorkerTotals) -> WorkerTotals {
+        WorkerTotals {
+            active: self.active - part.active,
+            list_bytes: self.list_bytes - part.list_bytes,
+            held_bytes: self.held_bytes - part.held_bytes,
+            hung_goroutines: self.hung_goroutines - part.hung_goroutines,
+        }
     }
 }
 
@@ -432,10 +498,45 @@ mod tests {
         o.metadata.generation = 3;
         o.status = serde_json::json!({"observedGeneration": 3});
         let mut job = Job::new(Key::from("default/a"), SimTime::ZERO);
-        job.obj = Some(o.clone());
+        job.obj = Some(ObjectRef::new(o.clone()));
         assert_eq!(job.guard(), StepOutcome::Finish(ReconcileResult::Success));
         o.metadata.generation = 4;
-        job.obj = Some(o);
+        job.obj = Some(ObjectRef::new(o));
         assert_eq!(job.guard(), StepOutcome::Continue);
+    }
+
+    #[test]
+    fn running_worker_totals_equal_a_scan_of_the_worker_slots_as_jobs_change_and_finish() {
+        let mut workers: Vec<Option<Job>> = vec![None, None, None];
+        let mut totals = WorkerTotals::default();
+        for (i, held) in [(0, 100), (2, 7)] {
+            let mut job = Job::new(Key::from("default/a"), SimTime::ZERO);
+            let before = WorkerTotals::of(&job);
+            job.held_bytes = held;
+            job.list_bytes = 3 * held;
+            job.extra_goroutines = 1;
+            totals = totals.plus(WorkerTotals::of(&job));
+            workers[i] = Some(job);
+            assert_eq!(before.held_bytes, 0);
+        }
+        assert_eq!(totals, WorkerTotals::scan(&workers));
+        assert_eq!(totals.active, 2);
+        assert_eq!(totals.held_bytes, 107);
+        let job = workers[0].as_mut().map(|j| {
+            let before = WorkerTotals::of(j);
+            j.extra_goroutines = 0;
+            j.held_bytes += 50;
+            (before, WorkerTotals::of(j))
+        });
+        if let Some((before, after)) = job {
+            totals = totals.minus(before).plus(after);
+        }
+        assert_eq!(totals, WorkerTotals::scan(&workers));
+        if let Some(done) = workers[2].take() {
+            totals = totals.minus(WorkerTotals::of(&done));
+        }
+        assert_eq!(totals, WorkerTotals::scan(&workers));
+        assert_eq!(totals.list_bytes, 300);
+        assert_eq!(totals.hung_goroutines, 0);
     }
 }
