@@ -24,6 +24,7 @@ use crate::informer::delta::{
 };
 use crate::key::Key;
 use crate::object::ObjectRef;
+use crate::workqueue::set::ItemMap;
 
 /// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
 /// `tools/cache/delta_fifo.go` `KeyListerGetter`). It changes what `Delete`, `Replace` and `Resync`
@@ -94,13 +95,19 @@ pub struct PoppedDeltas {
 /// that happened to its object since it was last popped.
 ///
 /// Invariant (as upstream): a key is in the key queue exactly once iff it has a non-empty
-/// accumulator.
+/// accumulator. Upstream keeps the accumulators in a map beside the queue of keys; here each
+/// accumulator sits in the queue with its key, and the map gives a key's place in the queue, so
+/// the head of the queue is read without a lookup.
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
-    /// Deltas per key (`items`).
-    items: BTreeMap<Key, Vec<Delta>>,
-    /// Keys in pop order, each at most once (`queue`).
-    queue: VecDeque<Key>,
+    /// The place of every queued key (`items`): the sequence number of its queue slot.
+    items: ItemMap<Key, u64>,
+    /// Keys in pop order, each at most once, with their deltas (`queue`).
+    queue: VecDeque<(Key, Vec<Delta>)>,
+    /// The sequence number of the queue's head slot.
+    head_seq: u64,
+    /// The greatest key queued since the queue was last empty: no queued key is greater.
+    greatest: Option<Key>,
     /// Set by the first `Add`/`Update`/`Delete`/`Replace` (`populated`).
     populated: bool,
     /// Items of the first `Replace` not yet popped (`initialPopulationCount`).
@@ -131,8 +138,10 @@ impl DeltaFifo {
     /// `Replace` emits `Sync` deltas (client-go `tools/cache/delta_fifo.go`).
     pub fn with_emit_delta_type_replaced(emit_delta_type_replaced: bool) -> DeltaFifo {
         DeltaFifo {
-            items: BTreeMap::new(),
+            items: ItemMap::default(),
             queue: VecDeque::new(),
+            head_seq: 0,
+            greatest: None,
             populated: false,
             initial_population_count: 0,
             synced: false,
@@ -252,8 +261,8 @@ impl DeltaFifo {
     /// object, in list order.
     fn queue_listing_into_empty(&mut self, objects: Vec<ObjectRef>, action: DeltaType) {
         let keyed: Vec<(Key, ObjectRef)> = objects.into_iter().map(|o| (o.key(), o)).collect();
-        // Every key of `items` is queued, so a part above its greatest key holds only new keys.
-        let after_queued = match (self.items.keys().next_back(), keyed.first()) {
+        // No queued key is above `greatest`, so a part above it holds only new keys.
+        let after_queued = match (&self.greatest, keyed.first()) {
             (Some(greatest), Some((first, _))) => greatest < first,
             _ => true,
         };
@@ -263,19 +272,15 @@ impl DeltaFifo {
             }
             return;
         }
-        self.queue.extend(keyed.iter().map(|(key, _)| key.clone()));
         self.pending += keyed.len();
-        let mut part: BTreeMap<Key, Vec<Delta>> = keyed
-            .into_iter()
-            .map(|(key, obj)| {
-                let delta = Delta {
-                    delta_type: action,
-                    object: DeltaObject::Object(obj),
-                };
-                (key, vec![delta])
-            })
-            .collect();
-        self.items.append(&mut part);
+        self.items.reserve(keyed.len());
+        for (key, obj) in keyed {
+            let delta = Delta {
+                delta_type: action,
+                object: DeltaObject::Object(obj),
+            };
+            self.push_slot(key, delta);
+        }
     }
 
     /// A periodic resync (client-go `tools/cache/delta_fifo.go` `Resync`, `syncKeyLocked`): queues
@@ -305,12 +310,16 @@ impl DeltaFifo {
     /// function (client-go `tools/cache/delta_fifo.go` `Pop`).
     pub fn pop_deltas(&mut self) -> Option<PoppedDeltas> {
         let is_in_initial_list = self.is_in_initial_list();
-        let key = self.queue.pop_front()?;
+        let (key, deltas) = self.queue.pop_front()?;
+        self.head_seq += 1;
         if self.initial_population_count > 0 {
             self.initial_population_count -= 1;
             self.check_synced();
         }
-        let deltas = self.items.remove(&key).unwrap_or_default();
+        self.items.remove(&key);
+        if self.queue.is_empty() {
+            self.greatest = None;
+        }
         self.pending = self.pending.saturating_sub(deltas.len());
         Some(PoppedDeltas {
             key,
@@ -348,25 +357,25 @@ impl DeltaFifo {
 
     /// The key that would pop next and its deltas, without popping.
     pub fn peek(&self) -> Option<(&str, &[Delta])> {
-        let key = self.queue.front()?;
-        self.items.get(key).map(|d| (key.as_str(), d.as_slice()))
+        let (key, deltas) = self.queue.front()?;
+        Some((key.as_str(), deltas.as_slice()))
     }
 
     /// The queued deltas by key, consuming the queue: how a dead process's queue is handed over
     /// to be freed in parts.
     pub fn into_items(self) -> BTreeMap<Key, Vec<Delta>> {
-        self.items
+        self.queue.into_iter().collect()
     }
 
     /// The queued keys in pop order (client-go `tools/cache/delta_fifo_test.go` `listKeys`).
     pub fn list_keys(&self) -> Vec<Key> {
-        self.queue.iter().cloned().collect()
+        self.queue.iter().map(|(key, _)| key.clone()).collect()
     }
 
     /// The deltas queued for `key`, oldest first (client-go `tools/cache/delta_fifo_test.go`
     /// `getByKey`).
     pub fn get_by_key(&self, key: &str) -> Option<&[Delta]> {
-        self.items.get(key).map(Vec::as_slice)
+        self.slot(key).map(Vec::as_slice)
     }
 
     /// The newest delta object of every queued key, in pop order (client-go
@@ -374,9 +383,34 @@ impl DeltaFifo {
     pub fn list(&self) -> Vec<DeltaObject> {
         self.queue
             .iter()
-            .filter_map(|key| self.items.get(key)?.last())
+            .filter_map(|(_, deltas)| deltas.last())
             .map(|delta| delta.object.clone())
             .collect()
+    }
+
+    /// The deltas queued for `key`, found through its place in the queue.
+    fn slot(&self, key: &str) -> Option<&Vec<Delta>> {
+        let seq = *self.items.get(key)?;
+        self.queue.get(self.index_of(seq)).map(|(_, deltas)| deltas)
+    }
+
+    /// The position in `queue` of the slot numbered `seq`.
+    fn index_of(&self, seq: u64) -> usize {
+        usize::try_from(seq - self.head_seq).unwrap_or(usize::MAX)
+    }
+
+    /// Queues `key` at the tail with its first delta (the key must not be queued).
+    fn push_slot(&mut self, key: Key, delta: Delta) {
+        let seq = self.head_seq + self.queue.len() as u64;
+        if self
+            .greatest
+            .as_ref()
+            .is_none_or(|greatest| *greatest < key)
+        {
+            self.greatest = Some(key.clone());
+        }
+        self.items.insert(key.clone(), seq);
+        self.queue.push_back((key, vec![delta]));
     }
 
     /// `Replaced` or, in legacy mode, `Sync` (client-go `tools/cache/delta_fifo.go` `Replace`).
@@ -399,6 +433,7 @@ impl DeltaFifo {
             .queue
             .iter()
             .take(queued_before)
+            .map(|(key, _)| key)
             .filter(|key| !listed_keys.contains(key))
             .cloned()
             .collect();
@@ -427,7 +462,7 @@ impl DeltaFifo {
     /// The object of the newest queued delta for `key`, unwrapping a tombstone (client-go
     /// `tools/cache/delta_fifo.go` `Replace`).
     fn newest_object(&self, key: &str) -> Option<ObjectRef> {
-        let newest = self.items.get(key)?.last()?;
+        let newest = self.slot(key)?.last()?;
         newest.object.object().cloned()
     }
 
@@ -446,17 +481,17 @@ impl DeltaFifo {
     /// [`DeltaFifo::queue_action`] with the object's key already computed.
     fn queue_action_keyed(&mut self, key: Key, delta_type: DeltaType, object: DeltaObject) {
         let delta = Delta { delta_type, object };
-        match self.items.get_mut(&key) {
-            Some(deltas) if !deltas.is_empty() => {
+        let index = self.items.get(&key).map(|seq| self.index_of(*seq));
+        match index.and_then(|i| self.queue.get_mut(i)) {
+            Some((_, deltas)) => {
                 let before = deltas.len();
                 deltas.push(delta);
                 dedup_deltas(deltas);
                 self.pending = self.pending + deltas.len() - before;
             }
-            _ => {
+            None => {
                 self.pending += 1;
-                self.queue.push_back(key.clone());
-                self.items.insert(key, vec![delta]);
+                self.push_slot(key, delta);
             }
         }
     }
@@ -494,5 +529,64 @@ impl ListedKeys {
 
     fn len(&self) -> usize {
         self.0.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::object::Object;
+
+    fn obj(name: &str, rv: u64) -> ObjectRef {
+        let mut o = Object::new("Widget", "", name);
+        o.metadata.resource_version = rv;
+        ObjectRef::new(o)
+    }
+
+    fn rvs(deltas: &[Delta]) -> Vec<u64> {
+        deltas.iter().map(|d| d.object.resource_version()).collect()
+    }
+
+    #[test]
+    fn a_key_queued_after_pops_keeps_its_deltas_in_its_own_slot_and_the_head_is_peeked() {
+        let mut f = DeltaFifo::new();
+        f.add(obj("a", 1));
+        f.add(obj("b", 2));
+        f.pop();
+        f.add(obj("c", 3));
+        f.update(obj("a", 4));
+        f.update(obj("c", 5));
+        assert_eq!(f.peek().map(|(k, d)| (k, rvs(d))), Some(("b", vec![2])));
+        assert_eq!(f.get_by_key("c").map(rvs), Some(vec![3, 5]));
+        assert_eq!(f.get_by_key("a").map(rvs), Some(vec![4]));
+        let order: Vec<(Key, Vec<u64>)> = std::iter::from_fn(|| f.pop())
+            .map(|(k, d)| (k, rvs(&d)))
+            .collect();
+        assert_eq!(
+            order,
+            vec![
+                (Key::from("b"), vec![2]),
+                (Key::from("c"), vec![3, 5]),
+                (Key::from("a"), vec![4]),
+            ]
+        );
+        assert_eq!(f.pending_deltas(), 0);
+    }
+
+    #[test]
+    fn a_listing_into_a_queue_drained_between_parts_queues_every_key_in_list_order() {
+        let mut f = DeltaFifo::new();
+        let mut replace = f.begin_replace();
+        f.replace_part(&mut replace, vec![obj("b", 1), obj("d", 2)]);
+        f.pop();
+        f.pop();
+        f.replace_part(&mut replace, vec![obj("a", 3), obj("c", 4)]);
+        f.replace_part(&mut replace, vec![obj("e", 5)]);
+        f.finish_replace(replace, &NoKnownObjects);
+        let keys: Vec<Key> = f.list_keys();
+        assert_eq!(keys, ["a", "c", "e"].map(Key::from).to_vec());
+        assert_eq!(f.get_by_key("c").map(rvs), Some(vec![4]));
+        let items = f.into_items();
+        assert_eq!(items.keys().cloned().collect::<Vec<_>>(), keys);
     }
 }
