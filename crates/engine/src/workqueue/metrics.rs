@@ -79,7 +79,9 @@ impl Default for QueueMetrics {
 pub(crate) struct MetricsRecorder<T> {
     snapshot: QueueMetrics,
     add_times: ItemMap<T, SimTime>,
-    processing_start_times: BTreeMap<T, SimTime>,
+    /// Looked up by hash; summed in item order (as the ordered map it replaces was), so the
+    /// gauge's floating-point sum does not depend on the hasher.
+    processing_start_times: ItemMap<T, SimTime>,
     now: SimTime,
     next_update_at: SimTime,
     stopped: bool,
@@ -91,7 +93,7 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
         MetricsRecorder {
             snapshot: QueueMetrics::default(),
             add_times: ItemMap::default(),
-            processing_start_times: BTreeMap::new(),
+            processing_start_times: ItemMap::default(),
             now: SimTime::ZERO,
             next_update_at: SimTime::ZERO + UNFINISHED_WORK_UPDATE_PERIOD,
             stopped: false,
@@ -181,9 +183,11 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// `updateUnfinishedWork` evaluated at `at`.
     fn update_unfinished_work(&mut self, at: SimTime) {
+        let mut started_times: Vec<(&T, &SimTime)> = self.processing_start_times.iter().collect();
+        started_times.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut total = 0.0;
         let mut oldest: f64 = 0.0;
-        for started in self.processing_start_times.values() {
+        for (_, started) in started_times {
             let age = at.saturating_since(*started).as_secs_f64();
             total += age;
             oldest = oldest.max(age);

@@ -369,4 +369,19 @@ mod tests {
         q.set_now(SimTime::from_millis(3_600_000));
         assert_eq!(q.metrics().unfinished_work_seconds.value(), 1.5);
     }
+
+    #[test]
+    fn unfinished_work_sums_the_ages_in_item_order_whatever_the_hand_out_order() {
+        // 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in their last bit; the gauge is the former.
+        let mut q = Queue::new();
+        for (item, started_ms) in [("c", 200), ("b", 300), ("a", 400)] {
+            q.add(item);
+            q.set_now(SimTime::from_millis(started_ms));
+            assert_eq!(q.get(), Some(item));
+        }
+        q.set_now(SimTime::from_millis(500));
+        let in_item_order = 0.1 + 0.2 + 0.3;
+        assert_ne!(in_item_order, 0.3 + 0.2 + 0.1);
+        assert_eq!(q.metrics().unfinished_work_seconds.value(), in_item_order);
+    }
 }
