@@ -20,7 +20,8 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::informer::delta::{
-    dedup_deltas, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
+    dedup_deltas, deltas_size_bytes, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType,
+    IntoObjectRef,
 };
 use crate::key::Key;
 use crate::object::ObjectRef;
@@ -103,7 +104,7 @@ pub struct DeltaFifo {
     /// The place of every queued key (`items`): the sequence number of its queue slot.
     items: ItemMap<Key, u64>,
     /// Keys in pop order, each at most once, with their deltas (`queue`).
-    queue: VecDeque<(Key, Vec<Delta>)>,
+    queue: VecDeque<Slot>,
     /// The sequence number of the queue's head slot.
     head_seq: u64,
     /// The greatest key queued since the queue was last empty: no queued key is greater.
@@ -310,7 +311,7 @@ impl DeltaFifo {
     /// function (client-go `tools/cache/delta_fifo.go` `Pop`).
     pub fn pop_deltas(&mut self) -> Option<PoppedDeltas> {
         let is_in_initial_list = self.is_in_initial_list();
-        let (key, deltas) = self.queue.pop_front()?;
+        let Slot { key, deltas, .. } = self.queue.pop_front()?;
         self.head_seq += 1;
         if self.initial_population_count > 0 {
             self.initial_population_count -= 1;
@@ -357,19 +358,28 @@ impl DeltaFifo {
 
     /// The key that would pop next and its deltas, without popping.
     pub fn peek(&self) -> Option<(&str, &[Delta])> {
-        let (key, deltas) = self.queue.front()?;
-        Some((key.as_str(), deltas.as_slice()))
+        let slot = self.queue.front()?;
+        Some((slot.key.as_str(), slot.deltas.as_slice()))
+    }
+
+    /// The bytes the deltas that would pop next keep alive ([`deltas_size_bytes`]), kept as they
+    /// are queued so that reading it touches no object.
+    pub fn peek_size_bytes(&self) -> Option<u64> {
+        self.queue.front().map(|slot| slot.size_bytes)
     }
 
     /// The queued deltas by key, consuming the queue: how a dead process's queue is handed over
     /// to be freed in parts.
     pub fn into_items(self) -> BTreeMap<Key, Vec<Delta>> {
-        self.queue.into_iter().collect()
+        self.queue
+            .into_iter()
+            .map(|slot| (slot.key, slot.deltas))
+            .collect()
     }
 
     /// The queued keys in pop order (client-go `tools/cache/delta_fifo_test.go` `listKeys`).
     pub fn list_keys(&self) -> Vec<Key> {
-        self.queue.iter().map(|(key, _)| key.clone()).collect()
+        self.queue.iter().map(|slot| slot.key.clone()).collect()
     }
 
     /// The deltas queued for `key`, oldest first (client-go `tools/cache/delta_fifo_test.go`
@@ -383,7 +393,7 @@ impl DeltaFifo {
     pub fn list(&self) -> Vec<DeltaObject> {
         self.queue
             .iter()
-            .filter_map(|(_, deltas)| deltas.last())
+            .filter_map(|slot| slot.deltas.last())
             .map(|delta| delta.object.clone())
             .collect()
     }
@@ -391,7 +401,7 @@ impl DeltaFifo {
     /// The deltas queued for `key`, found through its place in the queue.
     fn slot(&self, key: &str) -> Option<&Vec<Delta>> {
         let seq = *self.items.get(key)?;
-        self.queue.get(self.index_of(seq)).map(|(_, deltas)| deltas)
+        self.queue.get(self.index_of(seq)).map(|slot| &slot.deltas)
     }
 
     /// The position in `queue` of the slot numbered `seq`.
@@ -410,7 +420,11 @@ impl DeltaFifo {
             self.greatest = Some(key.clone());
         }
         self.items.insert(key.clone(), seq);
-        self.queue.push_back((key, vec![delta]));
+        self.queue.push_back(Slot {
+            key,
+            size_bytes: delta.size_bytes(),
+            deltas: vec![delta],
+        });
     }
 
     /// `Replaced` or, in legacy mode, `Sync` (client-go `tools/cache/delta_fifo.go` `Replace`).
@@ -433,7 +447,7 @@ impl DeltaFifo {
             .queue
             .iter()
             .take(queued_before)
-            .map(|(key, _)| key)
+            .map(|slot| &slot.key)
             .filter(|key| !listed_keys.contains(key))
             .cloned()
             .collect();
@@ -483,11 +497,17 @@ impl DeltaFifo {
         let delta = Delta { delta_type, object };
         let index = self.items.get(&key).map(|seq| self.index_of(*seq));
         match index.and_then(|i| self.queue.get_mut(i)) {
-            Some((_, deltas)) => {
-                let before = deltas.len();
-                deltas.push(delta);
-                dedup_deltas(deltas);
-                self.pending = self.pending + deltas.len() - before;
+            Some(slot) => {
+                let before = slot.deltas.len();
+                let added_bytes = delta.size_bytes();
+                slot.deltas.push(delta);
+                dedup_deltas(&mut slot.deltas);
+                slot.size_bytes = if slot.deltas.len() > before {
+                    slot.size_bytes + added_bytes
+                } else {
+                    deltas_size_bytes(&slot.deltas)
+                };
+                self.pending = self.pending + slot.deltas.len() - before;
             }
             None => {
                 self.pending += 1;
@@ -510,6 +530,14 @@ impl DeltaFifo {
             self.synced = true;
         }
     }
+}
+
+/// One queued key with its deltas, oldest first, and the bytes they keep alive.
+#[derive(Clone, Debug)]
+struct Slot {
+    key: Key,
+    deltas: Vec<Delta>,
+    size_bytes: u64,
 }
 
 /// A `Replace` in progress (see [`DeltaFifo::begin_replace`]).
@@ -588,5 +616,33 @@ mod tests {
         assert_eq!(f.get_by_key("c").map(rvs), Some(vec![4]));
         let items = f.into_items();
         assert_eq!(items.keys().cloned().collect::<Vec<_>>(), keys);
+    }
+
+    #[test]
+    fn the_head_byte_total_follows_its_deltas_through_updates_and_a_collapsed_double_delete() {
+        let sized = |name: &str, rv: u64, size_bytes: u64| {
+            let mut o = Object::new("Widget", "", name);
+            o.metadata.resource_version = rv;
+            o.size_bytes = size_bytes;
+            ObjectRef::new(o)
+        };
+        let mut f = DeltaFifo::new();
+        assert_eq!(f.peek_size_bytes(), None);
+        f.add(sized("a", 1, 100));
+        f.update(sized("a", 2, 250));
+        f.add(sized("b", 3, 40));
+        assert_eq!(f.peek_size_bytes(), Some(350));
+        f.delete(sized("a", 4, 300), &NoKnownObjects);
+        let stone = DeletedFinalStateUnknown {
+            key: Key::from("a"),
+            obj: None,
+        };
+        f.delete(DeltaObject::Tombstone(stone), &NoKnownObjects);
+        let (_, head) = f.peek().expect("a is queued");
+        assert_eq!(head.len(), 3, "the tombstone collapsed into the delete");
+        assert_eq!(f.peek_size_bytes(), Some(deltas_size_bytes(head)));
+        assert_eq!(f.peek_size_bytes(), Some(650));
+        f.pop();
+        assert_eq!(f.peek_size_bytes(), Some(40));
     }
 }
