@@ -138,24 +138,36 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// `add`: adds and depth go up; the add time is kept only if the item has none yet.
     pub(crate) fn add(&mut self, item: &T, priority: Option<i32>) {
-        self.snapshot.adds_total.inc();
-        self.snapshot.depth.inc();
-        if let Some(p) = priority {
-            self.snapshot.depth_by_priority.entry(p).or_default().inc();
-        }
+        self.add_keeping_time_elsewhere(priority);
         if !self.add_times.contains_key(item) {
             self.add_times.insert(item.clone(), self.now);
         }
     }
 
+    /// `add` for a queue that keeps the add times itself (see [`MetricsRecorder::get_added_at`]):
+    /// adds and depth go up.
+    pub(crate) fn add_keeping_time_elsewhere(&mut self, priority: Option<i32>) {
+        self.snapshot.adds_total.inc();
+        self.snapshot.depth.inc();
+        if let Some(p) = priority {
+            self.snapshot.depth_by_priority.entry(p).or_default().inc();
+        }
+    }
+
     /// `get`: depth goes down, processing starts now, the queue duration is observed.
     pub(crate) fn get(&mut self, item: &T, priority: Option<i32>) {
+        let added = self.add_times.remove(item);
+        self.get_added_at(item, added, priority);
+    }
+
+    /// `get` for an item whose add time (`addTimes[item]`, if any) the queue kept itself.
+    pub(crate) fn get_added_at(&mut self, item: &T, added: Option<SimTime>, priority: Option<i32>) {
         self.snapshot.depth.dec();
         if let Some(p) = priority {
             self.snapshot.depth_by_priority.entry(p).or_default().dec();
         }
         self.processing_start_times.insert(item.clone(), self.now);
-        if let Some(added) = self.add_times.remove(item) {
+        if let Some(added) = added {
             let waited = self.now.saturating_since(added).as_secs_f64();
             self.snapshot.queue_duration_seconds.observe(waited);
         }
