@@ -98,10 +98,13 @@ pub struct PoppedDeltas {
 /// Invariant (as upstream): a key is in the key queue exactly once iff it has a non-empty
 /// accumulator. Upstream keeps the accumulators in a map beside the queue of keys; here each
 /// accumulator sits in the queue with its key, and the map gives a key's place in the queue, so
-/// the head of the queue is read without a lookup.
+/// the head of the queue is read and popped without a lookup: a popped key's place is left in
+/// the map, where a place before the head means "not queued", and such places are dropped in
+/// bulk once they outnumber the live ones.
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
-    /// The place of every queued key (`items`): the sequence number of its queue slot.
+    /// The place of every queued key (`items`): the sequence number of its queue slot. Keys
+    /// popped since the last purge keep a place before `head_seq`.
     items: ItemMap<Key, u64>,
     /// Keys in pop order, each at most once, with their deltas (`queue`).
     queue: VecDeque<Slot>,
@@ -177,7 +180,7 @@ impl DeltaFifo {
         let obj = obj.into();
         let key = obj.key();
         self.mark_populated();
-        if known.get_by_key(&key).is_none() && !self.items.contains_key(&key) {
+        if known.get_by_key(&key).is_none() && !self.is_queued(&key) {
             return false;
         }
         self.queue_action(DeltaType::Deleted, obj);
@@ -234,7 +237,7 @@ impl DeltaFifo {
     /// population on the first call.
     pub fn finish_replace<K: KnownObjects + ?Sized>(&mut self, replace: PartialReplace, known: &K) {
         let (listed, unlisted_queued) = if replace.queued_before == 0 {
-            (self.items.len(), 0)
+            (self.queue.len(), 0)
         } else {
             // keys queued before this LIST are the only ones that can be unlisted: the LIST's own
             // keys went to the back of the queue. A LIST comes in key order, so the sort only
@@ -292,7 +295,7 @@ impl DeltaFifo {
             let Some(obj) = known.get_by_key(key) else {
                 return;
             };
-            if self.items.contains_key(&obj.key()) {
+            if self.is_queued(&obj.key()) {
                 return;
             }
             self.queue_action(DeltaType::Sync, DeltaObject::Object(obj));
@@ -317,10 +320,10 @@ impl DeltaFifo {
             self.initial_population_count -= 1;
             self.check_synced();
         }
-        self.items.remove(&key);
         if self.queue.is_empty() {
             self.greatest = None;
         }
+        self.purge_popped_places();
         self.pending = self.pending.saturating_sub(deltas.len());
         Some(PoppedDeltas {
             key,
@@ -400,13 +403,31 @@ impl DeltaFifo {
 
     /// The deltas queued for `key`, found through its place in the queue.
     fn slot(&self, key: &str) -> Option<&Vec<Delta>> {
-        let seq = *self.items.get(key)?;
-        self.queue.get(self.index_of(seq)).map(|slot| &slot.deltas)
+        let index = self.place(key)?;
+        self.queue.get(index).map(|slot| &slot.deltas)
     }
 
-    /// The position in `queue` of the slot numbered `seq`.
-    fn index_of(&self, seq: u64) -> usize {
-        usize::try_from(seq - self.head_seq).unwrap_or(usize::MAX)
+    /// The position in `queue` of `key`'s slot, if it is queued.
+    fn place(&self, key: &str) -> Option<usize> {
+        let seq = *self.items.get(key)?;
+        let ahead = seq.checked_sub(self.head_seq)?;
+        usize::try_from(ahead).ok()
+    }
+
+    /// Whether `key` has queued deltas.
+    fn is_queued(&self, key: &str) -> bool {
+        self.place(key).is_some()
+    }
+
+    /// Drops the places of popped keys once they are more than half of the map's capacity and
+    /// outnumber the queued keys: each purge walks the map once after at least that many pops.
+    fn purge_popped_places(&mut self) {
+        let popped = self.items.len() - self.queue.len();
+        if popped <= self.queue.len() || popped <= self.items.capacity() / 2 {
+            return;
+        }
+        let head_seq = self.head_seq;
+        self.items.retain(|_, seq| *seq >= head_seq);
     }
 
     /// Queues `key` at the tail with its first delta (the key must not be queued).
@@ -463,7 +484,7 @@ impl DeltaFifo {
     fn tombstone_unlisted_known<K: KnownObjects + ?Sized>(&mut self, known: &K) -> usize {
         let mut count = 0;
         known.for_each_key(&mut |key| {
-            if self.items.contains_key(key) {
+            if self.is_queued(key) {
                 return;
             }
             let stored = known.get_by_key(key);
@@ -495,8 +516,7 @@ impl DeltaFifo {
     /// [`DeltaFifo::queue_action`] with the object's key already computed.
     fn queue_action_keyed(&mut self, key: Key, delta_type: DeltaType, object: DeltaObject) {
         let delta = Delta { delta_type, object };
-        let index = self.items.get(&key).map(|seq| self.index_of(*seq));
-        match index.and_then(|i| self.queue.get_mut(i)) {
+        match self.place(&key).and_then(|i| self.queue.get_mut(i)) {
             Some(slot) => {
                 let before = slot.deltas.len();
                 let added_bytes = delta.size_bytes();
@@ -644,5 +664,27 @@ mod tests {
         assert_eq!(f.peek_size_bytes(), Some(650));
         f.pop();
         assert_eq!(f.peek_size_bytes(), Some(40));
+    }
+
+    #[test]
+    fn a_popped_key_is_no_longer_queued_and_popped_places_are_purged_as_the_queue_moves_on() {
+        let mut f = DeltaFifo::new();
+        for round in 0..20u64 {
+            for i in 0..1000u64 {
+                f.add(obj(&format!("k{round}-{i}"), i + 1));
+            }
+            while f.pop().is_some() {}
+            assert!(
+                f.items.len() < 4 * 1000,
+                "round {round}: popped places were purged, not kept for all {} keys",
+                (round + 1) * 1000
+            );
+        }
+        assert!(!f.delete(obj("k19-999", 5), &NoKnownObjects));
+        assert!(f.get_by_key("k19-999").is_none());
+        f.add(obj("k19-999", 6));
+        f.update(obj("k19-999", 7));
+        assert_eq!(f.get_by_key("k19-999").map(rvs), Some(vec![6, 7]));
+        assert_eq!(f.len(), 1);
     }
 }
