@@ -7,7 +7,7 @@
 //! This type only holds and moves data; the cluster decides when each loop runs and what it costs.
 //! It keeps byte totals of what each stage retains so the Go process model can account the heap.
 
-use crate::informer::delta::{Delta, DeltaObject};
+use crate::informer::delta::Delta;
 use crate::informer::delta_fifo::{DeltaFifo, PartialReplace};
 use crate::informer::indexer::{
     process_atomic_item, process_deltas_sized, CachedBytes, Indexer, Notification,
@@ -207,8 +207,8 @@ impl SimInformer {
     /// Size of the next item the processing loop would pop, in bytes (for its CPU cost).
     pub fn next_pop_bytes(&self) -> Option<u64> {
         match &self.fifo {
-            Fifo::Delta(f) => f.peek().map(|(_, d)| deltas_bytes(d)),
-            Fifo::Real(f) => f.iter().next().map(delta_bytes),
+            Fifo::Delta(f) => f.peek_size_bytes(),
+            Fifo::Real(f) => f.iter().next().map(Delta::size_bytes),
             Fifo::Atomic(f) => {
                 let mut batch = f.peek_batch(DEFAULT_BATCH_SIZE_ITEMS).peekable();
                 batch.peek()?;
@@ -225,18 +225,24 @@ impl SimInformer {
             let batch = f.pop_batch(DEFAULT_BATCH_SIZE_ITEMS);
             return self.process_atomic_batch(batch, initial);
         }
-        let (key, deltas, initial) = match &mut self.fifo {
-            Fifo::Delta(f) => match f.pop_deltas() {
-                Some(p) => (p.key, p.deltas, p.is_in_initial_list),
-                None => return None,
-            },
+        let (key, deltas, initial, popped_bytes) = match &mut self.fifo {
+            Fifo::Delta(f) => {
+                let bytes = f.peek_size_bytes();
+                match f.pop_deltas() {
+                    Some(p) => (p.key, p.deltas, p.is_in_initial_list, bytes.unwrap_or(0)),
+                    None => return None,
+                }
+            }
             Fifo::Real(f) => match f.pop_with_initial_list() {
-                Some((d, initial)) => (d.key(), vec![d], initial),
+                Some((d, initial)) => {
+                    let bytes = d.size_bytes();
+                    (d.key(), vec![d], initial, bytes)
+                }
                 None => return None,
             },
             Fifo::Atomic(_) => return None,
         };
-        self.fifo_bytes = self.fifo_bytes.saturating_sub(deltas_bytes(&deltas));
+        self.fifo_bytes = self.fifo_bytes.saturating_sub(popped_bytes);
         let count = deltas.len();
         let (notifications, sized) = process_deltas_sized(&mut self.indexer, deltas, initial);
         let CachedBytes {
@@ -380,24 +386,13 @@ impl SimInformer {
     }
 }
 
-fn delta_bytes(d: &Delta) -> u64 {
-    match &d.object {
-        DeltaObject::Object(o) => o.size_bytes,
-        DeltaObject::Tombstone(t) => t.obj.as_ref().map_or(64, |o| o.size_bytes),
-    }
-}
-
 /// Bytes an atomic FIFO item keeps alive: its object, or every object of a relist.
 fn atomic_item_bytes(item: &AtomicItem) -> u64 {
     match item {
-        AtomicItem::Delta(d) => delta_bytes(d),
+        AtomicItem::Delta(d) => d.size_bytes(),
         AtomicItem::ReplacedAll { objects, .. } => objects.iter().map(|o| o.size_bytes).sum(),
         AtomicItem::SyncAll | AtomicItem::Bookmark { .. } => 0,
     }
-}
-
-fn deltas_bytes(ds: &[Delta]) -> u64 {
-    ds.iter().map(delta_bytes).sum()
 }
 
 /// What a buffered notification keeps alive beyond the cache, plus the notification itself. The

@@ -2,12 +2,12 @@
 //! `UsePriorityQueue=false`) or controller-runtime's priority queue (default from v0.23), as
 //! `pkg/controller/controller.go` NewTypedUnmanaged chooses.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::key::Key;
 use crate::scenario::QueueKind;
 use crate::time::SimTime;
+use crate::workqueue::set::ItemMap;
 use crate::workqueue::{
     default_controller_rate_limiter, AddOpts, PriorityQueue, QueueMetrics, RateLimitingInterface,
     RateLimitingQueue,
@@ -15,10 +15,10 @@ use crate::workqueue::{
 
 /// One of the two queues, keyed by `namespace/name`, and the priority each handed-out key was
 /// handed out with (what controller-runtime's `processNextWorkItem` gets from `GetWithPriority`
-/// and passes to `reconcileHandler`; always 0 for the classic queue).
+/// and passes to `reconcileHandler`; always 0 for the classic queue, which keeps none).
 pub struct WorkQueue {
     queue: Kind,
-    handed_out: BTreeMap<Key, i32>,
+    handed_out: ItemMap<Key, i32>,
 }
 
 /// The queue itself.
@@ -41,7 +41,7 @@ impl WorkQueue {
         };
         WorkQueue {
             queue,
-            handed_out: BTreeMap::new(),
+            handed_out: ItemMap::default(),
         }
     }
 
@@ -166,17 +166,21 @@ impl WorkQueue {
     /// `Done` ([`WorkQueue::handed_out_priority`]).
     pub fn get(&mut self, now: SimTime) -> Option<Key> {
         self.advance(now);
-        let (key, priority) = match &mut self.queue {
-            Kind::Classic(q) => (q.get()?, 0),
-            Kind::Priority(q) => q.get_with_priority()?,
-        };
-        self.handed_out.insert(key.clone(), priority);
-        Some(key)
+        match &mut self.queue {
+            Kind::Classic(q) => q.get(),
+            Kind::Priority(q) => {
+                let (key, priority) = q.get_with_priority()?;
+                self.handed_out.insert(key.clone(), priority);
+                Some(key)
+            }
+        }
     }
 
     /// `Done`.
     pub fn done(&mut self, key: &Key, now: SimTime) {
-        self.handed_out.remove(key);
+        if !self.handed_out.is_empty() {
+            self.handed_out.remove(key);
+        }
         let q = self.q();
         q.advance(now);
         q.done(key);

@@ -168,6 +168,26 @@ impl Delta {
     pub fn key(&self) -> Key {
         self.object.key()
     }
+
+    /// The bytes the delta keeps alive: its object's, or its tombstone's last known object's, or
+    /// [`TOMBSTONE_WITHOUT_OBJECT_BYTES`] for a tombstone without one.
+    pub fn size_bytes(&self) -> u64 {
+        match &self.object {
+            DeltaObject::Object(o) => o.size_bytes,
+            DeltaObject::Tombstone(t) => t
+                .obj
+                .as_ref()
+                .map_or(TOMBSTONE_WITHOUT_OBJECT_BYTES, |o| o.size_bytes),
+        }
+    }
+}
+
+/// The bytes a tombstone without a last known object keeps alive.
+pub const TOMBSTONE_WITHOUT_OBJECT_BYTES: u64 = 64;
+
+/// The bytes a list of deltas keeps alive (the sum of [`Delta::size_bytes`]).
+pub fn deltas_size_bytes(deltas: &[Delta]) -> u64 {
+    deltas.iter().map(Delta::size_bytes).sum()
 }
 
 /// Conversion into the shared [`ObjectRef`] that the FIFOs and the indexer store: accepts an

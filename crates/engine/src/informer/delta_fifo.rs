@@ -20,10 +20,12 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::informer::delta::{
-    dedup_deltas, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
+    dedup_deltas, deltas_size_bytes, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType,
+    IntoObjectRef,
 };
 use crate::key::Key;
 use crate::object::ObjectRef;
+use crate::workqueue::set::ItemMap;
 
 /// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
 /// `tools/cache/delta_fifo.go` `KeyListerGetter`). It changes what `Delete`, `Replace` and `Resync`
@@ -94,13 +96,22 @@ pub struct PoppedDeltas {
 /// that happened to its object since it was last popped.
 ///
 /// Invariant (as upstream): a key is in the key queue exactly once iff it has a non-empty
-/// accumulator.
+/// accumulator. Upstream keeps the accumulators in a map beside the queue of keys; here each
+/// accumulator sits in the queue with its key, and the map gives a key's place in the queue, so
+/// the head of the queue is read and popped without a lookup: a popped key's place is left in
+/// the map, where a place before the head means "not queued", and such places are dropped in
+/// bulk once they outnumber the live ones.
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
-    /// Deltas per key (`items`).
-    items: BTreeMap<Key, Vec<Delta>>,
-    /// Keys in pop order, each at most once (`queue`).
-    queue: VecDeque<Key>,
+    /// The place of every queued key (`items`): the sequence number of its queue slot. Keys
+    /// popped since the last purge keep a place before `head_seq`.
+    items: ItemMap<Key, u64>,
+    /// Keys in pop order, each at most once, with their deltas (`queue`).
+    queue: VecDeque<Slot>,
+    /// The sequence number of the queue's head slot.
+    head_seq: u64,
+    /// The greatest key queued since the queue was last empty: no queued key is greater.
+    greatest: Option<Key>,
     /// Set by the first `Add`/`Update`/`Delete`/`Replace` (`populated`).
     populated: bool,
     /// Items of the first `Replace` not yet popped (`initialPopulationCount`).
@@ -131,8 +142,10 @@ impl DeltaFifo {
     /// `Replace` emits `Sync` deltas (client-go `tools/cache/delta_fifo.go`).
     pub fn with_emit_delta_type_replaced(emit_delta_type_replaced: bool) -> DeltaFifo {
         DeltaFifo {
-            items: BTreeMap::new(),
+            items: ItemMap::default(),
             queue: VecDeque::new(),
+            head_seq: 0,
+            greatest: None,
             populated: false,
             initial_population_count: 0,
             synced: false,
@@ -167,7 +180,7 @@ impl DeltaFifo {
         let obj = obj.into();
         let key = obj.key();
         self.mark_populated();
-        if known.get_by_key(&key).is_none() && !self.items.contains_key(&key) {
+        if known.get_by_key(&key).is_none() && !self.is_queued(&key) {
             return false;
         }
         self.queue_action(DeltaType::Deleted, obj);
@@ -224,7 +237,7 @@ impl DeltaFifo {
     /// population on the first call.
     pub fn finish_replace<K: KnownObjects + ?Sized>(&mut self, replace: PartialReplace, known: &K) {
         let (listed, unlisted_queued) = if replace.queued_before == 0 {
-            (self.items.len(), 0)
+            (self.queue.len(), 0)
         } else {
             // keys queued before this LIST are the only ones that can be unlisted: the LIST's own
             // keys went to the back of the queue. A LIST comes in key order, so the sort only
@@ -252,8 +265,8 @@ impl DeltaFifo {
     /// object, in list order.
     fn queue_listing_into_empty(&mut self, objects: Vec<ObjectRef>, action: DeltaType) {
         let keyed: Vec<(Key, ObjectRef)> = objects.into_iter().map(|o| (o.key(), o)).collect();
-        // Every key of `items` is queued, so a part above its greatest key holds only new keys.
-        let after_queued = match (self.items.keys().next_back(), keyed.first()) {
+        // No queued key is above `greatest`, so a part above it holds only new keys.
+        let after_queued = match (&self.greatest, keyed.first()) {
             (Some(greatest), Some((first, _))) => greatest < first,
             _ => true,
         };
@@ -263,19 +276,15 @@ impl DeltaFifo {
             }
             return;
         }
-        self.queue.extend(keyed.iter().map(|(key, _)| key.clone()));
         self.pending += keyed.len();
-        let mut part: BTreeMap<Key, Vec<Delta>> = keyed
-            .into_iter()
-            .map(|(key, obj)| {
-                let delta = Delta {
-                    delta_type: action,
-                    object: DeltaObject::Object(obj),
-                };
-                (key, vec![delta])
-            })
-            .collect();
-        self.items.append(&mut part);
+        self.items.reserve(keyed.len());
+        for (key, obj) in keyed {
+            let delta = Delta {
+                delta_type: action,
+                object: DeltaObject::Object(obj),
+            };
+            self.push_slot(key, delta);
+        }
     }
 
     /// A periodic resync (client-go `tools/cache/delta_fifo.go` `Resync`, `syncKeyLocked`): queues
@@ -286,7 +295,7 @@ impl DeltaFifo {
             let Some(obj) = known.get_by_key(key) else {
                 return;
             };
-            if self.items.contains_key(&obj.key()) {
+            if self.is_queued(&obj.key()) {
                 return;
             }
             self.queue_action(DeltaType::Sync, DeltaObject::Object(obj));
@@ -305,12 +314,16 @@ impl DeltaFifo {
     /// function (client-go `tools/cache/delta_fifo.go` `Pop`).
     pub fn pop_deltas(&mut self) -> Option<PoppedDeltas> {
         let is_in_initial_list = self.is_in_initial_list();
-        let key = self.queue.pop_front()?;
+        let Slot { key, deltas, .. } = self.queue.pop_front()?;
+        self.head_seq += 1;
         if self.initial_population_count > 0 {
             self.initial_population_count -= 1;
             self.check_synced();
         }
-        let deltas = self.items.remove(&key).unwrap_or_default();
+        if self.queue.is_empty() {
+            self.greatest = None;
+        }
+        self.purge_popped_places();
         self.pending = self.pending.saturating_sub(deltas.len());
         Some(PoppedDeltas {
             key,
@@ -348,25 +361,34 @@ impl DeltaFifo {
 
     /// The key that would pop next and its deltas, without popping.
     pub fn peek(&self) -> Option<(&str, &[Delta])> {
-        let key = self.queue.front()?;
-        self.items.get(key).map(|d| (key.as_str(), d.as_slice()))
+        let slot = self.queue.front()?;
+        Some((slot.key.as_str(), slot.deltas.as_slice()))
+    }
+
+    /// The bytes the deltas that would pop next keep alive ([`deltas_size_bytes`]), kept as they
+    /// are queued so that reading it touches no object.
+    pub fn peek_size_bytes(&self) -> Option<u64> {
+        self.queue.front().map(|slot| slot.size_bytes)
     }
 
     /// The queued deltas by key, consuming the queue: how a dead process's queue is handed over
     /// to be freed in parts.
     pub fn into_items(self) -> BTreeMap<Key, Vec<Delta>> {
-        self.items
+        self.queue
+            .into_iter()
+            .map(|slot| (slot.key, slot.deltas))
+            .collect()
     }
 
     /// The queued keys in pop order (client-go `tools/cache/delta_fifo_test.go` `listKeys`).
     pub fn list_keys(&self) -> Vec<Key> {
-        self.queue.iter().cloned().collect()
+        self.queue.iter().map(|slot| slot.key.clone()).collect()
     }
 
     /// The deltas queued for `key`, oldest first (client-go `tools/cache/delta_fifo_test.go`
     /// `getByKey`).
     pub fn get_by_key(&self, key: &str) -> Option<&[Delta]> {
-        self.items.get(key).map(Vec::as_slice)
+        self.slot(key).map(Vec::as_slice)
     }
 
     /// The newest delta object of every queued key, in pop order (client-go
@@ -374,9 +396,56 @@ impl DeltaFifo {
     pub fn list(&self) -> Vec<DeltaObject> {
         self.queue
             .iter()
-            .filter_map(|key| self.items.get(key)?.last())
+            .filter_map(|slot| slot.deltas.last())
             .map(|delta| delta.object.clone())
             .collect()
+    }
+
+    /// The deltas queued for `key`, found through its place in the queue.
+    fn slot(&self, key: &str) -> Option<&Vec<Delta>> {
+        let index = self.place(key)?;
+        self.queue.get(index).map(|slot| &slot.deltas)
+    }
+
+    /// The position in `queue` of `key`'s slot, if it is queued.
+    fn place(&self, key: &str) -> Option<usize> {
+        let seq = *self.items.get(key)?;
+        let ahead = seq.checked_sub(self.head_seq)?;
+        usize::try_from(ahead).ok()
+    }
+
+    /// Whether `key` has queued deltas.
+    fn is_queued(&self, key: &str) -> bool {
+        self.place(key).is_some()
+    }
+
+    /// Drops the places of popped keys once they are more than half of the map's capacity and
+    /// outnumber the queued keys: each purge walks the map once after at least that many pops.
+    fn purge_popped_places(&mut self) {
+        let popped = self.items.len() - self.queue.len();
+        if popped <= self.queue.len() || popped <= self.items.capacity() / 2 {
+            return;
+        }
+        let head_seq = self.head_seq;
+        self.items.retain(|_, seq| *seq >= head_seq);
+    }
+
+    /// Queues `key` at the tail with its first delta (the key must not be queued).
+    fn push_slot(&mut self, key: Key, delta: Delta) {
+        let seq = self.head_seq + self.queue.len() as u64;
+        if self
+            .greatest
+            .as_ref()
+            .is_none_or(|greatest| *greatest < key)
+        {
+            self.greatest = Some(key.clone());
+        }
+        self.items.insert(key.clone(), seq);
+        self.queue.push_back(Slot {
+            key,
+            size_bytes: delta.size_bytes(),
+            deltas: vec![delta],
+        });
     }
 
     /// `Replaced` or, in legacy mode, `Sync` (client-go `tools/cache/delta_fifo.go` `Replace`).
@@ -399,6 +468,7 @@ impl DeltaFifo {
             .queue
             .iter()
             .take(queued_before)
+            .map(|slot| &slot.key)
             .filter(|key| !listed_keys.contains(key))
             .cloned()
             .collect();
@@ -414,7 +484,7 @@ impl DeltaFifo {
     fn tombstone_unlisted_known<K: KnownObjects + ?Sized>(&mut self, known: &K) -> usize {
         let mut count = 0;
         known.for_each_key(&mut |key| {
-            if self.items.contains_key(key) {
+            if self.is_queued(key) {
                 return;
             }
             let stored = known.get_by_key(key);
@@ -427,7 +497,7 @@ impl DeltaFifo {
     /// The object of the newest queued delta for `key`, unwrapping a tombstone (client-go
     /// `tools/cache/delta_fifo.go` `Replace`).
     fn newest_object(&self, key: &str) -> Option<ObjectRef> {
-        let newest = self.items.get(key)?.last()?;
+        let newest = self.slot(key)?.last()?;
         newest.object.object().cloned()
     }
 
@@ -446,17 +516,22 @@ impl DeltaFifo {
     /// [`DeltaFifo::queue_action`] with the object's key already computed.
     fn queue_action_keyed(&mut self, key: Key, delta_type: DeltaType, object: DeltaObject) {
         let delta = Delta { delta_type, object };
-        match self.items.get_mut(&key) {
-            Some(deltas) if !deltas.is_empty() => {
-                let before = deltas.len();
-                deltas.push(delta);
-                dedup_deltas(deltas);
-                self.pending = self.pending + deltas.len() - before;
+        match self.place(&key).and_then(|i| self.queue.get_mut(i)) {
+            Some(slot) => {
+                let before = slot.deltas.len();
+                let added_bytes = delta.size_bytes();
+                slot.deltas.push(delta);
+                dedup_deltas(&mut slot.deltas);
+                slot.size_bytes = if slot.deltas.len() > before {
+                    slot.size_bytes + added_bytes
+                } else {
+                    deltas_size_bytes(&slot.deltas)
+                };
+                self.pending = self.pending + slot.deltas.len() - before;
             }
-            _ => {
+            None => {
                 self.pending += 1;
-                self.queue.push_back(key.clone());
-                self.items.insert(key, vec![delta]);
+                self.push_slot(key, delta);
             }
         }
     }
@@ -477,6 +552,14 @@ impl DeltaFifo {
     }
 }
 
+/// One queued key with its deltas, oldest first, and the bytes they keep alive.
+#[derive(Clone, Debug)]
+struct Slot {
+    key: Key,
+    deltas: Vec<Delta>,
+    size_bytes: u64,
+}
+
 /// A `Replace` in progress (see [`DeltaFifo::begin_replace`]).
 #[derive(Debug)]
 pub struct PartialReplace {
@@ -494,5 +577,114 @@ impl ListedKeys {
 
     fn len(&self) -> usize {
         self.0.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::object::Object;
+
+    fn obj(name: &str, rv: u64) -> ObjectRef {
+        let mut o = Object::new("Widget", "", name);
+        o.metadata.resource_version = rv;
+        ObjectRef::new(o)
+    }
+
+    fn rvs(deltas: &[Delta]) -> Vec<u64> {
+        deltas.iter().map(|d| d.object.resource_version()).collect()
+    }
+
+    #[test]
+    fn a_key_queued_after_pops_keeps_its_deltas_in_its_own_slot_and_the_head_is_peeked() {
+        let mut f = DeltaFifo::new();
+        f.add(obj("a", 1));
+        f.add(obj("b", 2));
+        f.pop();
+        f.add(obj("c", 3));
+        f.update(obj("a", 4));
+        f.update(obj("c", 5));
+        assert_eq!(f.peek().map(|(k, d)| (k, rvs(d))), Some(("b", vec![2])));
+        assert_eq!(f.get_by_key("c").map(rvs), Some(vec![3, 5]));
+        assert_eq!(f.get_by_key("a").map(rvs), Some(vec![4]));
+        let order: Vec<(Key, Vec<u64>)> = std::iter::from_fn(|| f.pop())
+            .map(|(k, d)| (k, rvs(&d)))
+            .collect();
+        assert_eq!(
+            order,
+            vec![
+                (Key::from("b"), vec![2]),
+                (Key::from("c"), vec![3, 5]),
+                (Key::from("a"), vec![4]),
+            ]
+        );
+        assert_eq!(f.pending_deltas(), 0);
+    }
+
+    #[test]
+    fn a_listing_into_a_queue_drained_between_parts_queues_every_key_in_list_order() {
+        let mut f = DeltaFifo::new();
+        let mut replace = f.begin_replace();
+        f.replace_part(&mut replace, vec![obj("b", 1), obj("d", 2)]);
+        f.pop();
+        f.pop();
+        f.replace_part(&mut replace, vec![obj("a", 3), obj("c", 4)]);
+        f.replace_part(&mut replace, vec![obj("e", 5)]);
+        f.finish_replace(replace, &NoKnownObjects);
+        let keys: Vec<Key> = f.list_keys();
+        assert_eq!(keys, ["a", "c", "e"].map(Key::from).to_vec());
+        assert_eq!(f.get_by_key("c").map(rvs), Some(vec![4]));
+        let items = f.into_items();
+        assert_eq!(items.keys().cloned().collect::<Vec<_>>(), keys);
+    }
+
+    #[test]
+    fn the_head_byte_total_follows_its_deltas_through_updates_and_a_collapsed_double_delete() {
+        let sized = |name: &str, rv: u64, size_bytes: u64| {
+            let mut o = Object::new("Widget", "", name);
+            o.metadata.resource_version = rv;
+            o.size_bytes = size_bytes;
+            ObjectRef::new(o)
+        };
+        let mut f = DeltaFifo::new();
+        assert_eq!(f.peek_size_bytes(), None);
+        f.add(sized("a", 1, 100));
+        f.update(sized("a", 2, 250));
+        f.add(sized("b", 3, 40));
+        assert_eq!(f.peek_size_bytes(), Some(350));
+        f.delete(sized("a", 4, 300), &NoKnownObjects);
+        let stone = DeletedFinalStateUnknown {
+            key: Key::from("a"),
+            obj: None,
+        };
+        f.delete(DeltaObject::Tombstone(stone), &NoKnownObjects);
+        let (_, head) = f.peek().expect("a is queued");
+        assert_eq!(head.len(), 3, "the tombstone collapsed into the delete");
+        assert_eq!(f.peek_size_bytes(), Some(deltas_size_bytes(head)));
+        assert_eq!(f.peek_size_bytes(), Some(650));
+        f.pop();
+        assert_eq!(f.peek_size_bytes(), Some(40));
+    }
+
+    #[test]
+    fn a_popped_key_is_no_longer_queued_and_popped_places_are_purged_as_the_queue_moves_on() {
+        let mut f = DeltaFifo::new();
+        for round in 0..20u64 {
+            for i in 0..1000u64 {
+                f.add(obj(&format!("k{round}-{i}"), i + 1));
+            }
+            while f.pop().is_some() {}
+            assert!(
+                f.items.len() < 4 * 1000,
+                "round {round}: popped places were purged, not kept for all {} keys",
+                (round + 1) * 1000
+            );
+        }
+        assert!(!f.delete(obj("k19-999", 5), &NoKnownObjects));
+        assert!(f.get_by_key("k19-999").is_none());
+        f.add(obj("k19-999", 6));
+        f.update(obj("k19-999", 7));
+        assert_eq!(f.get_by_key("k19-999").map(rvs), Some(vec![6, 7]));
+        assert_eq!(f.len(), 1);
     }
 }

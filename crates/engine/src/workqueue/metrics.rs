@@ -79,7 +79,9 @@ impl Default for QueueMetrics {
 pub(crate) struct MetricsRecorder<T> {
     snapshot: QueueMetrics,
     add_times: ItemMap<T, SimTime>,
-    processing_start_times: BTreeMap<T, SimTime>,
+    /// Looked up by hash; summed in item order (as the ordered map it replaces was), so the
+    /// gauge's floating-point sum does not depend on the hasher.
+    processing_start_times: ItemMap<T, SimTime>,
     now: SimTime,
     next_update_at: SimTime,
     stopped: bool,
@@ -91,7 +93,7 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
         MetricsRecorder {
             snapshot: QueueMetrics::default(),
             add_times: ItemMap::default(),
-            processing_start_times: BTreeMap::new(),
+            processing_start_times: ItemMap::default(),
             now: SimTime::ZERO,
             next_update_at: SimTime::ZERO + UNFINISHED_WORK_UPDATE_PERIOD,
             stopped: false,
@@ -136,24 +138,36 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// `add`: adds and depth go up; the add time is kept only if the item has none yet.
     pub(crate) fn add(&mut self, item: &T, priority: Option<i32>) {
-        self.snapshot.adds_total.inc();
-        self.snapshot.depth.inc();
-        if let Some(p) = priority {
-            self.snapshot.depth_by_priority.entry(p).or_default().inc();
-        }
+        self.add_keeping_time_elsewhere(priority);
         if !self.add_times.contains_key(item) {
             self.add_times.insert(item.clone(), self.now);
         }
     }
 
+    /// `add` for a queue that keeps the add times itself (see [`MetricsRecorder::get_added_at`]):
+    /// adds and depth go up.
+    pub(crate) fn add_keeping_time_elsewhere(&mut self, priority: Option<i32>) {
+        self.snapshot.adds_total.inc();
+        self.snapshot.depth.inc();
+        if let Some(p) = priority {
+            self.snapshot.depth_by_priority.entry(p).or_default().inc();
+        }
+    }
+
     /// `get`: depth goes down, processing starts now, the queue duration is observed.
     pub(crate) fn get(&mut self, item: &T, priority: Option<i32>) {
+        let added = self.add_times.remove(item);
+        self.get_added_at(item, added, priority);
+    }
+
+    /// `get` for an item whose add time (`addTimes[item]`, if any) the queue kept itself.
+    pub(crate) fn get_added_at(&mut self, item: &T, added: Option<SimTime>, priority: Option<i32>) {
         self.snapshot.depth.dec();
         if let Some(p) = priority {
             self.snapshot.depth_by_priority.entry(p).or_default().dec();
         }
         self.processing_start_times.insert(item.clone(), self.now);
-        if let Some(added) = self.add_times.remove(item) {
+        if let Some(added) = added {
             let waited = self.now.saturating_since(added).as_secs_f64();
             self.snapshot.queue_duration_seconds.observe(waited);
         }
@@ -181,9 +195,11 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// `updateUnfinishedWork` evaluated at `at`.
     fn update_unfinished_work(&mut self, at: SimTime) {
+        let mut started_times: Vec<(&T, &SimTime)> = self.processing_start_times.iter().collect();
+        started_times.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut total = 0.0;
         let mut oldest: f64 = 0.0;
-        for started in self.processing_start_times.values() {
+        for (_, started) in started_times {
             let age = at.saturating_since(*started).as_secs_f64();
             total += age;
             oldest = oldest.max(age);

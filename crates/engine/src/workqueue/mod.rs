@@ -24,7 +24,7 @@ mod priority;
 mod queue;
 mod rate_limiter;
 mod rate_limiting;
-mod set;
+pub(crate) mod set;
 
 pub use delaying::DelayingQueue;
 pub use interface::RateLimitingInterface;
