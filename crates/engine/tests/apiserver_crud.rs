@@ -84,6 +84,24 @@ fn creating_a_taken_name_is_409_already_exists() {
     );
 }
 
+/// apimachinery `pkg/api/validation/path/name.go` `IsValidPathSegmentName`, through
+/// `ValidateObjectMetaAccessor`: a name is one segment of the object's URL path.
+#[test]
+fn creating_a_name_with_a_slash_is_422_invalid_and_stores_nothing() {
+    let mut s = server(true);
+    let err = s.create(flywheel("a/b"), t(1)).expect_err("invalid name");
+    assert_eq!((err.code, err.reason), (422, StatusReason::Invalid));
+    assert_eq!(
+        err.message,
+        r#"Flywheel.demo.flywheel.dev "a/b" is invalid: metadata.name: Invalid value: "a/b": may not contain '/'"#
+    );
+    assert!(s
+        .list("Flywheel", None, None)
+        .expect("listed")
+        .items
+        .is_empty());
+}
+
 #[test]
 fn creating_in_a_missing_namespace_is_404() {
     let mut s = server(true);

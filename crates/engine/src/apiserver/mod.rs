@@ -26,6 +26,7 @@ mod latency;
 mod list_work_estimator;
 mod merge_patch;
 mod metrics;
+mod name_validation;
 mod namespace;
 mod registry;
 mod request;

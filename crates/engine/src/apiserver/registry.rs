@@ -136,6 +136,18 @@ impl ApiServer {
         let key = Self::object_key(&kind, &obj)?;
         self.admit_namespace_lifecycle(&kind, &obj)?;
         strategy::prepare_for_create(&kind, &mut obj);
+        let name_errors = super::name_validation::validate_name_and_namespace(
+            &obj.metadata.name,
+            &obj.metadata.namespace,
+        );
+        if !name_errors.is_empty() {
+            let qualified = kind.qualified_kind();
+            return Err(ApiError::invalid(
+                &qualified,
+                &obj.metadata.name,
+                &name_errors,
+            ));
+        }
         if obj.metadata.resource_version != 0 {
             return Err(ApiError::unknown(RV_SET_ON_CREATE));
         }
