@@ -158,8 +158,7 @@ impl Cluster {
         then: Vec<Action>,
     ) {
         let Some(op) = self.op.as_mut() else { return };
-        let part = super::REPLACE_OBJECTS_PER_EVENT.max(queued);
-        let rest = items.split_off(items.len().min(part));
+        let rest = items.split_off(items.len().min(super::REPLACE_OBJECTS_PER_EVENT));
         let queued = queued + items.len();
         op.informer.replace_part(items);
         if !rest.is_empty() {

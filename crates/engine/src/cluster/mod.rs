@@ -56,10 +56,9 @@ pub const MAX_TRACKED_OWN_WRITES: usize = 200_000;
 /// objects is one instant of virtual time split into parts, so the page can draw between them.
 pub const CREATE_OBJECTS_PER_EVENT: u32 = 10_000;
 
-/// Listed objects the informer's `Replace` queues in its first engine event; each later part
-/// queues as many as all before it (parts of 10 000, 10 000, 20 000, 40 000, …), so a relist of a
-/// large LIST is split into parts at one instant — the page draws between them — while merging
-/// the parts costs at most twice building the queue at once.
+/// Listed objects the informer's `Replace` queues per engine event: a relist of a large LIST is
+/// split into parts at one instant, so the page draws between them (the DeltaFIFO queues a part
+/// in time linear in its size, so equal parts cost no more than one bulk build).
 pub const REPLACE_OBJECTS_PER_EVENT: usize = 10_000;
 
 /// How often metrics are sampled into series (virtual time).

@@ -16,7 +16,7 @@ use super::workqueue::WorkQueue;
 use super::{Cluster, Ev};
 
 /// Map entries freed per event.
-const ENTRIES_PER_PART: usize = 10_000;
+const ENTRIES_PER_PART: usize = 2_500;
 
 /// A part of a dead operator, waiting to be freed.
 pub(super) enum DeadPart {
@@ -27,7 +27,7 @@ pub(super) enum DeadPart {
     /// Cached objects.
     Objects(BTreeMap<Key, ObjectRef>),
     /// Queued deltas.
-    Deltas(BTreeMap<Key, Vec<Delta>>),
+    Deltas(Vec<(Key, Vec<Delta>)>),
 }
 
 impl Cluster {
@@ -51,7 +51,7 @@ impl Cluster {
             Some(DeadPart::Informer(informer)) => {
                 let SimInformer { fifo, indexer, .. } = *informer;
                 if let Fifo::Delta(fifo) = fifo {
-                    push_parts(&mut self.dead, fifo.into_items(), DeadPart::Deltas);
+                    push_list_parts(&mut self.dead, fifo.into_queued());
                 }
                 push_parts(&mut self.dead, indexer.into_items(), DeadPart::Objects);
             }
@@ -64,6 +64,16 @@ impl Cluster {
             ctx.continue_with(Ev::ReleaseDead);
         }
     }
+}
+
+/// Splits `list` into parts of at most [`ENTRIES_PER_PART`] entries (cutting from the end) and
+/// queues them to be freed.
+fn push_list_parts(dead: &mut Vec<DeadPart>, mut list: Vec<(Key, Vec<Delta>)>) {
+    while list.len() > ENTRIES_PER_PART {
+        let tail = list.split_off(list.len() - ENTRIES_PER_PART);
+        dead.push(DeadPart::Deltas(tail));
+    }
+    dead.push(DeadPart::Deltas(list));
 }
 
 /// Splits `map` into parts of at most [`ENTRIES_PER_PART`] entries (cutting from the end, so

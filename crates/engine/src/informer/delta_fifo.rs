@@ -380,6 +380,15 @@ impl DeltaFifo {
             .collect()
     }
 
+    /// The queued deltas by key in pop order, consuming the queue without building a map: how a
+    /// dead process's queue is handed over to be freed in parts.
+    pub fn into_queued(self) -> Vec<(Key, Vec<Delta>)> {
+        self.queue
+            .into_iter()
+            .map(|slot| (slot.key, slot.deltas))
+            .collect()
+    }
+
     /// The queued keys in pop order (client-go `tools/cache/delta_fifo_test.go` `listKeys`).
     pub fn list_keys(&self) -> Vec<Key> {
         self.queue.iter().map(|slot| slot.key.clone()).collect()
@@ -634,8 +643,10 @@ mod tests {
         let keys: Vec<Key> = f.list_keys();
         assert_eq!(keys, ["a", "c", "e"].map(Key::from).to_vec());
         assert_eq!(f.get_by_key("c").map(rvs), Some(vec![4]));
-        let items = f.into_items();
+        let items = f.clone().into_items();
         assert_eq!(items.keys().cloned().collect::<Vec<_>>(), keys);
+        let queued: Vec<Key> = f.into_queued().into_iter().map(|(k, _)| k).collect();
+        assert_eq!(queued, keys);
     }
 
     #[test]
