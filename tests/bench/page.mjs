@@ -73,8 +73,8 @@ async function simSpeed(site) {
     + `(each write to one of its 150 000 objects goes through the watch, DeltaFIFO, handler, workqueue and Reconcile), so `
     + `200× needs ${(perSim * 200 / 1e6).toFixed(1)} million events per wall second in the tab; `
     + `the page ran about ${Math.round(perSim * rate / 1000)} thousand (the native engine on its `
-    + `first 20 s: ${Math.round((incidentNativeRate ?? 0) / 1000)} thousand), so the page is held by the `
-    + `engine's cost per event, not by its frame budget. What would reach it: the per-event cost cut by `
+    + `first 20 s: ${Math.round((incidentNativeRate ?? 0) / 1000)} thousand): even a whole core for the `
+    + `engine (a Web Worker) would leave it far short. What would reach it: the per-event cost cut by `
     + `integer ids, id-indexed stores and fixed-size trace records (BENCHMARKS.md)`;
   row('simulated time per wall time in the page, seed-000-incident (speed 10000×)', rate, '×', null,
     '≥ 200×', rate >= 200, whyNot);
