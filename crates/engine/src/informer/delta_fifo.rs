@@ -371,15 +371,6 @@ impl DeltaFifo {
         self.queue.front().map(|slot| slot.size_bytes)
     }
 
-    /// The queued deltas by key, consuming the queue: how a dead process's queue is handed over
-    /// to be freed in parts.
-    pub fn into_items(self) -> BTreeMap<Key, Vec<Delta>> {
-        self.queue
-            .into_iter()
-            .map(|slot| (slot.key, slot.deltas))
-            .collect()
-    }
-
     /// The queued deltas by key in pop order, consuming the queue without building a map: how a
     /// dead process's queue is handed over to be freed in parts.
     pub fn into_queued(self) -> Vec<(Key, Vec<Delta>)> {
@@ -643,8 +634,6 @@ mod tests {
         let keys: Vec<Key> = f.list_keys();
         assert_eq!(keys, ["a", "c", "e"].map(Key::from).to_vec());
         assert_eq!(f.get_by_key("c").map(rvs), Some(vec![4]));
-        let items = f.clone().into_items();
-        assert_eq!(items.keys().cloned().collect::<Vec<_>>(), keys);
         let queued: Vec<Key> = f.into_queued().into_iter().map(|(k, _)| k).collect();
         assert_eq!(queued, keys);
     }
