@@ -6,9 +6,14 @@
 
 pub mod bounds;
 mod config;
+#[cfg(all(test, feature = "toml"))]
+mod construct;
 pub mod messages;
 pub mod myths;
 pub mod presets;
+#[cfg(any(test, not(feature = "toml")))]
+#[rustfmt::skip]
+mod presets_built;
 mod serde_units;
 pub mod units;
 pub mod variant;

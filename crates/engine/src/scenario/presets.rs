@@ -3,11 +3,9 @@
 
 use super::{Scenario, ScenarioError};
 
-include!(concat!(env!("OUT_DIR"), "/preset_json.rs"));
-
 /// Declares the presets once: their names in the order they are presented, and a lookup of each
 /// one's file text. The texts are reached only through [`text`], so a build that never asks for
-/// them (the page, which loads the build-time JSON form) does not carry them.
+/// them (the page, which builds them as values) does not carry them.
 macro_rules! presets {
     ($($name:literal),* $(,)?) => {
         /// The name of every preset, in the order they are presented.
@@ -68,8 +66,8 @@ pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioE
     super::parse(text(name).ok_or_else(|| unknown(name))?, sets)
 }
 
-/// Loads a preset by name (without the `toml` feature, from its build-time JSON form; `sets`
-/// then need the feature and are refused). Inline, like [`load_prebuilt`].
+/// Loads a preset by name (without the `toml` feature, built as a value, with no parser; `sets`
+/// then need the feature and are refused). Inline, like [`load_built`].
 #[cfg(not(feature = "toml"))]
 #[inline]
 pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
@@ -80,26 +78,16 @@ pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioE
             message,
         });
     }
-    load_prebuilt(name)
+    load_built(name)
 }
 
-/// Loads a preset from the JSON form its TOML file was converted to at build time. Inline, so the
-/// scenario's deserializer is compiled in the crate that loads presets, at that crate's
-/// optimization level (the page builds the engine for speed and itself for size).
+/// Loads a preset from the Rust code its TOML file is written as (`presets_built.rs`). Inline,
+/// so the code is compiled in the crate that loads presets, at that crate's optimization level
+/// (the page builds the engine for speed and itself for size).
+#[cfg(any(test, not(feature = "toml")))]
 #[inline]
-pub fn load_prebuilt(name: &str) -> Result<Scenario, ScenarioError> {
-    if !exists(name) {
-        return Err(unknown(name));
-    }
-    let json = PRESET_JSON
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, j)| *j)
-        .ok_or_else(|| unknown(name))?;
-    let scenario: Scenario = serde_json::from_str(json).map_err(|e| ScenarioError {
-        field: String::new(),
-        message: e.to_string(),
-    })?;
+pub fn load_built(name: &str) -> Result<Scenario, ScenarioError> {
+    let scenario = super::presets_built::built(name).ok_or_else(|| unknown(name))?;
     scenario.validate()?;
     Ok(scenario)
 }
@@ -121,16 +109,26 @@ mod tests {
     }
 
     #[test]
-    fn the_build_time_json_form_of_every_preset_equals_its_toml_form() {
+    fn the_built_form_of_every_preset_equals_its_toml_form() {
         for name in names() {
-            let prebuilt = load_prebuilt(name).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(prebuilt, load(name, &[]).expect("preset"), "{name}");
+            let built = load_built(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(built, load(name, &[]).expect("preset"), "{name}");
         }
-        assert_eq!(
-            PRESET_JSON.len(),
-            PRESET_NAMES.len(),
-            "every scenario file is a registered preset"
-        );
+        assert!(load_built("flywheeel").is_err(), "only presets are built");
+    }
+
+    #[test]
+    fn every_scenario_file_is_a_registered_preset() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios");
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .expect("the scenarios directory")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter_map(|f| f.strip_suffix(".toml").map(str::to_owned))
+            .collect();
+        files.sort();
+        let mut registered: Vec<&str> = PRESET_NAMES.to_vec();
+        registered.sort_unstable();
+        assert_eq!(files, registered);
     }
 
     #[test]
