@@ -57,9 +57,9 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
         "one engine event takes {spent_ns:.0} ns where {ENGINE_RATE_RATIO_TARGET} × the bare loop allows {:.0} ns \
          (the heap alone takes {bare_ns:.0} ns): each runs a piece of client-go or the API \
          server — lookups in key-ordered maps of up to 150 000 objects (a cache miss per tree \
-         level), a status write's copy, an informer delta, heap accounting, a trace line and \
-         its hash. What would reach it: dense integer ids and id-indexed stores, fixed-size \
-         trace records, spec and status that a status write does not copy (BENCHMARKS.md)",
+         level), a status write's copy, an informer delta, heap accounting, a typed trace \
+         record and its line's hash. What would reach it: dense integer ids and id-indexed \
+         stores, spec and status that a status write does not copy (BENCHMARKS.md)",
         bare_ns / ENGINE_RATE_RATIO_TARGET
     )
 }

@@ -2,7 +2,7 @@
 //! revision, RV 0 and watch-list initial state, and draining events for fan-out.
 
 use flywheel_engine::apiserver::{
-    ApiServer, ApiServerConfig, DeleteOptions, ResourceKind, StatusReason, WatchCacheConfig,
+    ApiServer, ApiServerConfig, DeleteOptions, ResourceKind, StatusReason, Verb, WatchCacheConfig,
     WatchEvent, WatchEventType, INITIAL_EVENTS_END_ANNOTATION,
 };
 use std::time::Duration;
@@ -10,6 +10,7 @@ use std::time::Duration;
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::object::Object;
 use flywheel_engine::scenario::presets;
+use flywheel_engine::sim::EventKind;
 use flywheel_engine::SimTime;
 use serde_json::json;
 
@@ -241,17 +242,28 @@ fn a_watch_from_behind_the_window_opens_with_200_and_its_error_event_makes_the_r
     let events: Vec<_> = run.trace().events().collect();
     let error = events
         .iter()
-        .position(|e| e.component == "watch" && e.event == "ERROR")
+        .position(|e| matches!(e.kind, EventKind::WatchError { .. }))
         .expect("an ERROR watch event");
     assert!(
-        events[error].detail.contains("code=410 reason=Expired"),
+        matches!(
+            events[error].kind,
+            EventKind::WatchError {
+                code: 410,
+                reason: StatusReason::Expired,
+                ..
+            }
+        ),
         "{}",
         events[error]
     );
     assert!(
-        events[error..]
-            .iter()
-            .any(|e| e.component == "apiserver" && e.event == "LIST"),
+        events[error..].iter().any(|e| matches!(
+            e.kind,
+            EventKind::ApiRequest {
+                verb: Verb::List,
+                ..
+            }
+        )),
         "the reflector relists after the ERROR event"
     );
 }
@@ -267,5 +279,5 @@ fn a_streaming_watch_is_counted_as_a_200_when_the_server_closes_it() {
     assert!(!long
         .trace()
         .events()
-        .any(|e| e.component == "watch" && e.event == "ERROR"));
+        .any(|e| matches!(e.kind, EventKind::WatchError { .. })));
 }

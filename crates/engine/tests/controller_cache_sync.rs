@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::scenario::presets;
+use flywheel_engine::sim::EventKind;
 
 fn set(key: &str, value: &str) -> (String, String) {
     (key.to_owned(), value.to_owned())
@@ -61,7 +62,7 @@ fn the_workers_start_when_the_cache_holds_every_listed_object() {
         assert!(run.step(), "the workers start within the run");
         let started = run
             .trace_since(seen_total)
-            .any(|ev| ev.component == "controller" && ev.event == "StartingWorkers");
+            .any(|ev| matches!(ev.kind, EventKind::StartingWorkers { .. }));
         seen_total = run.trace().total();
         if started {
             break;

@@ -6,6 +6,7 @@ use std::time::Duration;
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::cluster::CREATE_OBJECTS_PER_EVENT;
 use flywheel_engine::scenario::presets;
+use flywheel_engine::sim::EventKind;
 use flywheel_engine::SimTime;
 
 fn run_with(objects: u32) -> Run {
@@ -42,8 +43,10 @@ fn each_call_creates_one_part_of_the_objects_at_time_zero() {
     let created: Vec<String> = run
         .trace()
         .events()
-        .filter(|e| e.event == "Created")
-        .map(|e| format!("{} {}", e.time, e.detail))
+        .filter_map(|e| match e.kind {
+            EventKind::Created { objects } => Some(format!("{} objects={objects}", e.time)),
+            _ => None,
+        })
         .collect();
     assert_eq!(
         created,

@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use flywheel_engine::process::{Backoff, CrashLoopBackOff, CrashLoopConfig, HOUSEKEEPING_PERIOD};
+use flywheel_engine::sim::EventKind;
 use flywheel_engine::SimTime;
 
 fn secs(s: u64) -> SimTime {
@@ -359,7 +360,7 @@ fn container_starts(kills_s: &[u64], duration_s: u64) -> Vec<u64> {
         run.advance(10_000);
         starts.extend(
             run.trace_since(seen)
-                .filter(|e| e.component == "kubelet" && e.event == "ContainerStarted")
+                .filter(|e| matches!(e.kind, EventKind::ContainerStarted { .. }))
                 .map(|e| e.time.as_nanos() / 1_000_000_000),
         );
     }

@@ -3,10 +3,12 @@
 
 use std::collections::VecDeque;
 
+use flywheel_engine::apiserver::Verb;
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::cluster::snapshot::Snapshot;
 use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::scenario::ScenarioError;
+use flywheel_engine::sim::{EventKind, TerminatedReason, TraceEvent};
 use flywheel_engine::SimTime;
 
 use crate::config::RunConfig;
@@ -127,31 +129,34 @@ impl Lane {
         self.stats = LaneStats::of(self);
     }
 
-    fn count(&mut self, ev: &flywheel_engine::sim::TraceEvent, wall_ms: f64) {
-        let key = ev.key.clone().unwrap_or_default();
+    fn count(&mut self, ev: &TraceEvent, wall_ms: f64) {
         let line = |event: &str, detail: String, rv: Option<u64>, gen: Option<u64>| LogLine {
             time_s: ev.time.as_secs_f64(),
             event: event.to_owned(),
-            key: key.clone(),
+            key: ev.key_str().to_owned(),
             rv,
             generation: gen,
             detail,
         };
-        let entry = match (&*ev.component, &*ev.event) {
-            ("handler", "Enqueue") if ev.detail.contains("own_write=true") => {
+        let detail = || ev.kind.detail().to_string();
+        let entry = match ev.kind {
+            EventKind::HandlerEnqueue { own_write: true } => {
                 self.loop_count += 1;
                 self.loop_flash_ms = wall_ms;
                 None
             }
-            ("handler", "Dropped") => {
+            EventKind::PredicateDropped => {
                 self.dropped += 1;
                 None
             }
-            ("client", "Retry429") => {
+            EventKind::Retry429 { .. } => {
                 self.too_many += 1;
-                Some(line("429", ev.detail.clone(), None, None))
+                Some(line("429", detail(), None, None))
             }
-            ("kubelet", "OOMKilled") => {
+            EventKind::ContainerTerminated {
+                reason: TerminatedReason::OOMKilled,
+                ..
+            } => {
                 self.oom_flash_ms = wall_ms;
                 self.oom_kills += 1;
                 if self.oom_times.len() >= KILLS_KEPT {
@@ -159,36 +164,44 @@ impl Lane {
                 }
                 self.oom_times.push_back(ev.time.as_secs_f64());
                 self.last_exit = Some("OOMKilled".into());
-                Some(line("OOMKilled", ev.detail.clone(), None, None))
+                Some(line("OOMKilled", detail(), None, None))
             }
-            ("kubelet", "ContainerStarted") => {
+            EventKind::ContainerStarted { .. } => {
                 self.workers_started_s = None;
-                Some(line("STARTED", ev.detail.clone(), None, None))
+                Some(line("STARTED", detail(), None, None))
             }
-            ("kubelet", "Error") => {
+            EventKind::ContainerTerminated {
+                reason: TerminatedReason::Error,
+                ..
+            } => {
                 self.last_exit = Some("Error".into());
-                Some(line("EXITED", ev.detail.clone(), None, None))
+                Some(line("EXITED", detail(), None, None))
             }
-            ("controller", "StartingWorkers") => {
+            EventKind::StartingWorkers { .. } => {
                 self.workers_started_s = Some(ev.time.as_secs_f64());
-                Some(line("SYNCED", ev.detail.clone(), None, None))
+                Some(line("SYNCED", detail(), None, None))
             }
-            ("controller", "CacheSyncTimeout") => {
-                Some(line("SYNC TIMEOUT", ev.detail.clone(), None, None))
-            }
-            ("apiserver", "LIST") => {
+            EventKind::CacheSyncTimeout { .. } => Some(line("SYNC TIMEOUT", detail(), None, None)),
+            EventKind::ApiRequest {
+                verb: Verb::List, ..
+            } => {
                 self.list_flash_ms = wall_ms;
                 None
             }
-            ("watch", kind) => {
-                let gen = watch_generation(&ev.detail);
-                Some(line(kind, String::new(), ev.resource_version, gen))
+            EventKind::WatchEvent { generation, .. } => {
+                let gen = u64::try_from(generation).ok();
+                Some(line(ev.event(), String::new(), ev.resource_version, gen))
             }
-            ("controller", "Reconciled") => {
-                self.last_result = ev.detail.trim_start_matches("result=").to_owned();
-                Some(line("RECONCILED", ev.detail.clone(), None, None))
+            EventKind::WatchError { .. } => Some(line(ev.event(), String::new(), None, None)),
+            EventKind::Reconciled { result } => {
+                result.clone_into(&mut self.last_result);
+                Some(line("RECONCILED", detail(), None, None))
             }
-            ("kubectl", what) => Some(line(what, ev.detail.clone(), ev.resource_version, None)),
+            EventKind::Created { .. }
+            | EventKind::SetResources { .. }
+            | EventKind::UserAction { .. } => {
+                Some(line(ev.event(), detail(), ev.resource_version, None))
+            }
             _ => None,
         };
         if let Some(l) = entry {
@@ -223,14 +236,6 @@ impl Lane {
         // folded from +0.0: an empty f64 `sum()` is -0.0, which prints as "-0.0"
         keys.iter().fold(0.0, |acc, k| acc + self.rate(k, window))
     }
-}
-
-/// The object's generation a watch event's trace line carries (`gen=<n>`).
-fn watch_generation(detail: &str) -> Option<u64> {
-    detail
-        .split(' ')
-        .find_map(|part| part.strip_prefix("gen="))
-        .and_then(|g| g.parse().ok())
 }
 
 /// The per-second rate over the last `window` samples of a cumulative counter.

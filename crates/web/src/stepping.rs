@@ -3,7 +3,7 @@
 //! the run's trace, like everything else the page shows.
 
 use flywheel_engine::cluster::run::Run;
-use flywheel_engine::sim::TraceEvent;
+use flywheel_engine::sim::{EventKind, TraceEvent};
 
 use crate::i18n::Lang;
 
@@ -26,10 +26,9 @@ impl StepTarget {
     pub fn matches(self, ev: &TraceEvent) -> bool {
         match self {
             StepTarget::Event => true,
-            StepTarget::Reconcile => ev.component == "worker" && ev.event == "Reconcile",
+            StepTarget::Reconcile => matches!(ev.kind, EventKind::Reconcile { .. }),
             StepTarget::Write => {
-                ev.component == "apiserver"
-                    && matches!(&*ev.event, "PUT" | "PATCH" | "POST" | "DELETE")
+                matches!(ev.kind, EventKind::ApiRequest { verb, .. } if verb.is_mutating())
             }
         }
     }
@@ -101,68 +100,50 @@ pub fn clock_ms(secs: f64) -> String {
     format!("{:02}:{:06.3}", (s / 60.0).floor() as u64, s % 60.0)
 }
 
-fn key_of(ev: &TraceEvent) -> &str {
-    ev.key.as_deref().unwrap_or("")
-}
-
-fn detail_value<'a>(ev: &'a TraceEvent, name: &str) -> &'a str {
-    ev.detail
-        .split(' ')
-        .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
-        .unwrap_or("")
-}
-
 /// One trace event in words.
 pub fn describe(ev: &TraceEvent, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
-    let key = key_of(ev);
-    let (c, e) = (&*ev.component, &*ev.event);
-    match (c, e) {
-        ("worker", "Reconcile") if zh => {
-            format!("worker {} 开始 Reconcile {key}", detail_value(ev, "worker"))
+    let key = ev.key_str();
+    let (c, e) = (ev.component(), ev.event());
+    match ev.kind {
+        EventKind::Reconcile { worker } if zh => format!("worker {worker} 开始 Reconcile {key}"),
+        EventKind::Reconcile { worker } => format!("worker {worker} starts Reconcile {key}"),
+        EventKind::Reconciled { result } if zh => format!("Reconcile {key} 返回 {result}"),
+        EventKind::Reconciled { result } => format!("Reconcile {key} returns {result}"),
+        EventKind::ApiRequest { verb, code } if zh => {
+            format!("API server 以 {code} 响应 {} {key}", verb.as_str())
         }
-        ("worker", "Reconcile") => format!(
-            "worker {} starts Reconcile {key}",
-            detail_value(ev, "worker")
-        ),
-        ("controller", "Reconciled") if zh => {
-            format!("Reconcile {key} 返回 {}", detail_value(ev, "result"))
+        EventKind::ApiRequest { verb, code } => {
+            format!("the API server answers {} {key} with {code}", verb.as_str())
         }
-        ("controller", "Reconciled") => {
-            format!("Reconcile {key} returns {}", detail_value(ev, "result"))
-        }
-        ("apiserver", verb) if zh => format!(
-            "API server 以 {} 响应 {verb} {key}",
-            detail_value(ev, "code")
-        ),
-        ("apiserver", verb) => format!(
-            "the API server answers {verb} {key} with {}",
-            detail_value(ev, "code")
-        ),
-        ("watch", kind) if zh => format!(
-            "watch 送出 {kind} {key}{}",
+        EventKind::WatchEvent { .. } | EventKind::WatchError { .. } if zh => format!(
+            "watch 送出 {e} {key}{}",
             ev.resource_version
                 .map(|rv| format!("（resourceVersion {rv}）"))
                 .unwrap_or_default()
         ),
-        ("watch", kind) => format!(
-            "the watch delivers {kind} {key}{}",
+        EventKind::WatchEvent { .. } | EventKind::WatchError { .. } => format!(
+            "the watch delivers {e} {key}{}",
             ev.resource_version
                 .map(|rv| format!(" (resourceVersion {rv})"))
                 .unwrap_or_default()
         ),
-        ("handler", "Enqueue") if ev.detail.contains("own_write=true") && zh => {
+        EventKind::HandlerEnqueue { own_write: true } if zh => {
             format!("handler 把 {key} 放回 workqueue：这是 operator 自己的写入")
         }
-        ("handler", "Enqueue") if ev.detail.contains("own_write=true") => {
+        EventKind::HandlerEnqueue { own_write: true } => {
             format!("the handler puts {key} back into the workqueue: the operator's own write")
         }
-        ("handler", "Enqueue") if zh => format!("handler 把 {key} 放入 workqueue"),
-        ("handler", "Enqueue") => format!("the handler adds {key} to the workqueue"),
-        ("handler", "Dropped") if zh => format!("predicate 丢弃了 {key} 的事件"),
-        ("handler", "Dropped") => format!("a predicate drops the event of {key}"),
-        ("informer", "Pop") if zh => format!("informer 从 FIFO 取出 {key}"),
-        ("informer", "Pop") => format!("the informer pops {key} from the FIFO"),
+        EventKind::HandlerEnqueue { own_write: false } if zh => {
+            format!("handler 把 {key} 放入 workqueue")
+        }
+        EventKind::HandlerEnqueue { own_write: false } => {
+            format!("the handler adds {key} to the workqueue")
+        }
+        EventKind::PredicateDropped if zh => format!("predicate 丢弃了 {key} 的事件"),
+        EventKind::PredicateDropped => format!("a predicate drops the event of {key}"),
+        EventKind::InformerPop { .. } if zh => format!("informer 从 FIFO 取出 {key}"),
+        EventKind::InformerPop { .. } => format!("the informer pops {key} from the FIFO"),
         _ if zh => format!("{c} {e} {key}").trim_end().to_owned(),
         _ => format!("{c} {e} {key}").trim_end().to_owned(),
     }
@@ -218,7 +199,7 @@ mod tests {
             r.events
         );
         let ev = r.event.as_ref().expect("event");
-        assert_eq!((&*ev.component, &*ev.event), ("worker", "Reconcile"));
+        assert!(matches!(ev.kind, EventKind::Reconcile { .. }), "{ev}");
         assert!(
             r.line(Lang::En).contains("starts Reconcile ns-0/demo-"),
             "{}",

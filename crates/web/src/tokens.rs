@@ -2,7 +2,8 @@
 //! the pipeline in wall-clock time, coloured by what it carries. Counters never come from tokens:
 //! at high rates only a sample of events is drawn.
 
-use flywheel_engine::sim::TraceEvent;
+use flywheel_engine::apiserver::{Verb, WatchEventType};
+use flywheel_engine::sim::{EventKind, TraceEvent};
 
 /// An edge of the pipeline drawing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,24 +87,28 @@ pub const MAX_ALIVE: usize = 240;
 
 /// The token an event becomes, if any: `(edge, carry)`.
 pub fn token_for(ev: &TraceEvent) -> Option<(Edge, Carry)> {
-    let own = ev.detail.contains("own_write=true");
-    Some(match (&*ev.component, &*ev.event) {
-        ("watch", "ADDED") => (Edge::Watch, Carry::Added),
-        ("watch", "MODIFIED") => (Edge::Watch, Carry::Modified),
-        ("watch", "DELETED") => (Edge::Watch, Carry::Deleted),
-        ("informer", "Pop") => (Edge::Pop, Carry::Key),
-        ("handler", "Enqueue") if own => (Edge::Enqueue, Carry::OwnWrite),
-        ("handler", "Enqueue") => (Edge::Enqueue, Carry::Key),
-        ("handler", "Dropped") => (Edge::Dropped, Carry::Dropped),
-        ("worker", "Reconcile") => (Edge::Work, Carry::Key),
-        ("apiserver", "PUT" | "PATCH" | "POST" | "DELETE") if ev.detail.contains("code=429") => {
+    Some(match ev.kind {
+        EventKind::WatchEvent { event_type, .. } => match event_type {
+            WatchEventType::Added => (Edge::Watch, Carry::Added),
+            WatchEventType::Modified => (Edge::Watch, Carry::Modified),
+            WatchEventType::Deleted => (Edge::Watch, Carry::Deleted),
+            WatchEventType::Bookmark | WatchEventType::Error => return None,
+        },
+        EventKind::InformerPop { .. } => (Edge::Pop, Carry::Key),
+        EventKind::HandlerEnqueue { own_write: true } => (Edge::Enqueue, Carry::OwnWrite),
+        EventKind::HandlerEnqueue { own_write: false } => (Edge::Enqueue, Carry::Key),
+        EventKind::PredicateDropped => (Edge::Dropped, Carry::Dropped),
+        EventKind::Reconcile { .. } => (Edge::Work, Carry::Key),
+        EventKind::ApiRequest { verb, code: 429 } if verb.is_mutating() => {
             (Edge::Bounce, Carry::TooMany)
         }
-        ("apiserver", "PUT" | "PATCH" | "POST" | "DELETE") if ev.key.is_some() => {
+        EventKind::ApiRequest { verb, .. } if verb.is_mutating() && ev.key.is_some() => {
             (Edge::Write, Carry::Write)
         }
-        ("client", "Retry429") => (Edge::Bounce, Carry::TooMany),
-        ("apiserver", "LIST") => (Edge::List, Carry::List),
+        EventKind::Retry429 { .. } => (Edge::Bounce, Carry::TooMany),
+        EventKind::ApiRequest {
+            verb: Verb::List, ..
+        } => (Edge::List, Carry::List),
         _ => return None,
     })
 }
@@ -143,7 +148,7 @@ impl Tokens {
         self.alive.push(Token {
             edge,
             carry,
-            key: ev.key.clone(),
+            key: ev.key.as_deref().map(str::to_owned),
             born_ms: now_ms,
         });
     }
@@ -159,32 +164,37 @@ mod tests {
     use super::*;
     use flywheel_engine::SimTime;
 
-    fn ev(component: &'static str, event: &'static str, detail: &str) -> TraceEvent {
+    fn ev(kind: EventKind) -> TraceEvent {
         TraceEvent {
             time: SimTime::ZERO,
-            component: component.into(),
-            event: event.into(),
             key: Some("ns-0/demo-0".into()),
             resource_version: Some(3),
-            detail: detail.into(),
+            kind,
+        }
+    }
+
+    fn put(code: u16) -> EventKind {
+        EventKind::ApiRequest {
+            verb: Verb::Update,
+            code,
         }
     }
 
     #[test]
     fn events_map_to_edges() {
         assert_eq!(
-            token_for(&ev("handler", "Enqueue", "own_write=true")),
+            token_for(&ev(EventKind::HandlerEnqueue { own_write: true })),
             Some((Edge::Enqueue, Carry::OwnWrite))
         );
         assert_eq!(
-            token_for(&ev("apiserver", "PUT", "code=429")),
+            token_for(&ev(put(429))),
             Some((Edge::Bounce, Carry::TooMany))
         );
+        assert_eq!(token_for(&ev(put(200))), Some((Edge::Write, Carry::Write)));
         assert_eq!(
-            token_for(&ev("apiserver", "PUT", "code=200")),
-            Some((Edge::Write, Carry::Write))
+            token_for(&ev(EventKind::Reconciled { result: "success" })),
+            None
         );
-        assert_eq!(token_for(&ev("controller", "Reconciled", "")), None);
     }
 
     #[test]
@@ -192,7 +202,11 @@ mod tests {
         let mut t = Tokens::default();
         t.begin_frame(0.0);
         for _ in 0..100 {
-            t.offer(&ev("watch", "MODIFIED", ""), 1.0);
+            let modified = EventKind::WatchEvent {
+                event_type: WatchEventType::Modified,
+                generation: 1,
+            };
+            t.offer(&ev(modified), 1.0);
         }
         assert_eq!(t.alive.len(), MAX_SPAWN_PER_EDGE);
         t.begin_frame(TRAVEL_MS + 1.0);

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::object::{Object, ObjectRef};
 use crate::scenario::ActionKind;
-use crate::sim::Context;
+use crate::sim::{Context, EventKind, TerminatedReason};
 
 use super::request::{Call, Origin};
 use super::{Cluster, Ev};
@@ -32,13 +32,10 @@ impl Cluster {
             ctx.continue_with(Ev::CreateObjects { from: to });
             return;
         }
-        ctx.trace(
-            "kubectl",
-            "Created",
-            None,
-            Some(self.api.revision()),
-            format_args!("objects={}", o.count),
-        );
+        let kind = EventKind::Created {
+            objects: u64::from(o.count),
+        };
+        ctx.trace(None, Some(self.api.revision()), kind);
         self.fan_out_events(ctx);
         self.workload_objects_created(ctx);
     }
@@ -74,7 +71,7 @@ impl Cluster {
         if action.action == ActionKind::KillOperator {
             if self.op.is_some() {
                 let restart_at = self.process.kill(ctx.now());
-                self.container_died(ctx, restart_at, "Error");
+                self.container_died(ctx, restart_at, TerminatedReason::Error);
             }
             return;
         }
@@ -128,6 +125,9 @@ impl Cluster {
             };
             self.send(ctx, Origin::User, call);
         }
-        ctx.trace("kubectl", format!("{:?}", action.action), None, None, "");
+        let kind = EventKind::UserAction {
+            action: action.action,
+        };
+        ctx.trace(None, None, kind);
     }
 }

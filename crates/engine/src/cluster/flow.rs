@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::controller::program::Step;
 use crate::informer::reflector::Action;
-use crate::sim::Context;
+use crate::sim::{Context, EventKind, TerminatedReason};
 
 use crate::informer::resync::{jittered_sync_period, DEFAULT_SYNC_PERIOD};
 
@@ -34,13 +34,7 @@ impl Cluster {
         let mut op = Operator::new(&self.scenario, incarnation, sync_period, ctx.now());
         let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
         self.op = Some(op);
-        ctx.trace(
-            "kubelet",
-            "ContainerStarted",
-            None,
-            None,
-            format_args!("incarnation={incarnation}"),
-        );
+        ctx.trace(None, None, EventKind::ContainerStarted { incarnation });
         ctx.schedule_in(
             self.scenario.controller.cache_sync_timeout,
             Ev::CacheSyncTimeout { incarnation },
@@ -54,16 +48,14 @@ impl Cluster {
         &mut self,
         ctx: &mut Context<'_, Ev>,
         restart_at: crate::time::SimTime,
-        reason: &'static str,
+        reason: TerminatedReason,
     ) {
         self.retire_operator(ctx);
         self.pending.retain(|_, p| matches!(p.origin, Origin::User));
         ctx.trace(
-            "kubelet",
-            reason,
             None,
             None,
-            format_args!("restart_at={restart_at}"),
+            EventKind::ContainerTerminated { reason, restart_at },
         );
         ctx.schedule_at(restart_at, Ev::ContainerStart);
     }
@@ -78,13 +70,8 @@ impl Cluster {
         }
         op.workers_started = true;
         let workers = op.workers.len();
-        ctx.trace(
-            "controller",
-            "StartingWorkers",
-            None,
-            None,
-            format_args!("worker_count={workers}"),
-        );
+        let worker_count = u32::try_from(workers).unwrap_or(u32::MAX);
+        ctx.trace(None, None, EventKind::StartingWorkers { worker_count });
         self.kick_workers(ctx);
     }
 
@@ -95,20 +82,10 @@ impl Cluster {
         if self.op.as_ref().is_none_or(|op| op.workers_started) {
             return;
         }
-        ctx.trace(
-            "controller",
-            "CacheSyncTimeout",
-            None,
-            None,
-            format_args!(
-                "timeout={}",
-                crate::scenario::units::format_duration(
-                    self.scenario.controller.cache_sync_timeout
-                )
-            ),
-        );
+        let timeout = self.scenario.controller.cache_sync_timeout;
+        ctx.trace(None, None, EventKind::CacheSyncTimeout { timeout });
         let restart_at = self.process.exit(1, ctx.now());
-        self.container_died(ctx, restart_at, "Error");
+        self.container_died(ctx, restart_at, TerminatedReason::Error);
     }
 
     /// The reflector's resync timer fired: the processor finds which listeners are due, and the
@@ -258,13 +235,8 @@ impl Cluster {
         if let Some(op) = self.op.as_mut() {
             op.informer.popping = false;
             if let Some((key, deltas)) = op.informer.pop_and_process() {
-                ctx.trace(
-                    "informer",
-                    "Pop",
-                    Some(&key),
-                    None,
-                    format_args!("deltas={deltas}"),
-                );
+                let deltas = u32::try_from(deltas).unwrap_or(u32::MAX);
+                ctx.trace(Some(key), None, EventKind::InformerPop { deltas });
             }
         }
         self.kick_informer(ctx);
@@ -301,20 +273,16 @@ impl Cluster {
                 op.queue.add_from_handler(key.clone(), low_priority, now);
                 if self.own_writes.remove(&rv) {
                     self.reg.inc("flywheel_self_triggered_enqueues_total", 1.0);
-                    ctx.trace("handler", "Enqueue", Some(&key), Some(rv), "own_write=true");
+                    let kind = EventKind::HandlerEnqueue { own_write: true };
+                    ctx.trace(Some(key), Some(rv), kind);
                 } else {
-                    ctx.trace("handler", "Enqueue", Some(&key), Some(rv), "");
+                    let kind = EventKind::HandlerEnqueue { own_write: false };
+                    ctx.trace(Some(key), Some(rv), kind);
                 }
             } else {
                 self.own_writes.remove(&rv);
                 self.reg.inc("flywheel_predicate_dropped_total", 1.0);
-                ctx.trace(
-                    "handler",
-                    "Dropped",
-                    Some(&key),
-                    Some(rv),
-                    "predicate=false",
-                );
+                ctx.trace(Some(key), Some(rv), EventKind::PredicateDropped);
             }
         }
         self.kick_handler(ctx);
@@ -357,13 +325,8 @@ impl Cluster {
         let mut started = Vec::new();
         for i in idle {
             let Some(key) = op.queue.get(now) else { break };
-            ctx.trace(
-                "worker",
-                "Reconcile",
-                Some(&key),
-                None,
-                format_args!("worker={i}"),
-            );
+            let worker = u32::try_from(i).unwrap_or(u32::MAX);
+            ctx.trace(Some(key.clone()), None, EventKind::Reconcile { worker });
             let mut job = Job::new(key, now);
             job.finalizer_mode = self.scenario.code.finalizer;
             op.worker_totals = op.worker_totals.plus(WorkerTotals::of(&job));
@@ -507,29 +470,17 @@ impl Cluster {
         let handled =
             crate::controller::reconcile_handler(&mut op.queue, &key, result, recover, now);
         if handled.crashed {
-            ctx.trace(
-                "controller",
-                "Panic",
-                Some(&key),
-                None,
-                format_args!("recovered=false"),
-            );
+            ctx.trace(Some(key.clone()), None, EventKind::Panic);
             // controller-runtime re-panics when `RecoverPanic` is off
             // (`pkg/internal/controller/controller.go` `Reconcile`): the process dies.
             let restart_at = self.process.exit(crate::process::GO_PANIC_EXIT_CODE, now);
-            return self.container_died(ctx, restart_at, "Error");
+            return self.container_died(ctx, restart_at, TerminatedReason::Error);
         }
         op.queue.done(&key, now);
         self.workload_reconcile_finished(&job, now);
-        let label = handled.result_label.unwrap_or("error");
+        let result = handled.result_label.unwrap_or("error");
         self.record_reconcile(&handled, now.saturating_since(job.started_at));
-        ctx.trace(
-            "controller",
-            "Reconciled",
-            Some(&key),
-            None,
-            format_args!("result={label}"),
-        );
+        ctx.trace(Some(key), None, EventKind::Reconciled { result });
         self.kick_workers(ctx);
     }
 }

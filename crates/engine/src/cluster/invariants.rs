@@ -24,8 +24,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use crate::apiserver::{Verb, WatchEventType};
 use crate::key::Key;
-use crate::sim::Trace;
+use crate::sim::{EventKind, Trace};
 use crate::time::SimTime;
 
 use super::Cluster;
@@ -314,23 +315,36 @@ impl InvariantChecker {
         let skip = (self.trace_seen - first_kept) as usize;
         let mut found = Vec::new();
         for e in trace.events().skip(skip) {
-            match (&*e.component, &*e.event) {
-                ("kubelet", "ContainerStarted") | ("apiserver", "LIST") => self.watch.reset(),
-                ("apiserver", "WATCH") => self.watch.start_watch_list(),
-                ("watch", "BOOKMARK") if self.watch.initial_events => {
+            match e.kind {
+                EventKind::ContainerStarted { .. }
+                | EventKind::ApiRequest {
+                    verb: Verb::List, ..
+                } => self.watch.reset(),
+                EventKind::ApiRequest {
+                    verb: Verb::Watch, ..
+                } => self.watch.start_watch_list(),
+                EventKind::WatchEvent {
+                    event_type: WatchEventType::Bookmark,
+                    ..
+                } if self.watch.initial_events => {
                     if let Some(rv) = e.resource_version {
                         self.watch.end_initial_events(rv);
                     }
                 }
-                ("watch", _) if self.watch.initial_events => {}
-                ("apiserver", _) if e.detail.starts_with("code=2") => {
+                EventKind::WatchEvent { .. } | EventKind::WatchError { .. }
+                    if self.watch.initial_events => {}
+                EventKind::ApiRequest { code, .. } if (200..300).contains(&code) => {
                     if let Some(rv) = e.resource_version {
                         if self.watch.last_delivered.is_none_or(|last| rv > last) {
                             self.watch.writes.insert(rv);
                         }
                     }
                 }
-                ("watch", "ADDED" | "MODIFIED" | "DELETED") => {
+                EventKind::WatchEvent {
+                    event_type:
+                        WatchEventType::Added | WatchEventType::Modified | WatchEventType::Deleted,
+                    ..
+                } => {
                     let Some(rv) = e.resource_version else {
                         continue;
                     };

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::apiserver::{WatchEvent, WatchEventType, WATCH_BLOCK_TIMEOUT};
 use crate::informer::reflector::{WatchError, WatchEventType as ReflectorEventType};
-use crate::sim::Context;
+use crate::sim::{Context, EventKind};
 
 use super::api::{watch_error, Admit};
 use super::informer::OpenWatch;
@@ -81,19 +81,17 @@ impl Cluster {
         let Some(p) = self.pending.get_mut(&id) else {
             return;
         };
-        let verb = p.call.verb_label();
+        let verb = p.call.verb();
         p.attempts += 1;
         let (attempts, user) = (p.attempts, matches!(p.origin, Origin::User));
-        self.count_request(verb, 429);
+        self.count_request(verb.as_str(), 429);
         if attempts <= CLIENT_MAX_RETRIES && !user {
             let wait = Duration::from_secs(retry_after_s.max(1));
-            ctx.trace(
-                "client",
-                "Retry429",
-                None,
-                None,
-                format_args!("verb={verb} attempt={attempts}"),
-            );
+            let kind = EventKind::Retry429 {
+                verb,
+                attempt: attempts,
+            };
+            ctx.trace(None, None, kind);
             let after = ctx.now() + wait;
             // The retry goes through the token bucket again (tryThrottle runs per attempt).
             self.pending_retry(ctx, id, after);
@@ -125,18 +123,16 @@ impl Cluster {
             self.release_seat(ctx, id);
             return;
         };
-        let (verb, own) = (p.call.verb_label(), !matches!(p.origin, Origin::User));
+        let (verb, own) = (p.call.verb(), !matches!(p.origin, Origin::User));
         let (origin, kept) = (p.origin, (!p.call.is_mutating()).then(|| p.clone()));
         let reply = self.api.execute(p.call, ctx.now());
-        self.count_request(verb, reply.code());
+        self.count_request(verb.as_str(), reply.code());
         if let Reply::Object(o) = &reply {
-            ctx.trace(
-                "apiserver",
+            let kind = EventKind::ApiRequest {
                 verb,
-                Some(&o.key()),
-                Some(o.resource_version()),
-                format_args!("code={}", reply.code()),
-            );
+                code: reply.code(),
+            };
+            ctx.trace(Some(o.key()), Some(o.resource_version()), kind);
             if own {
                 self.own_writes.insert(o.resource_version());
                 if self.own_writes.len() > super::MAX_TRACKED_OWN_WRITES {
@@ -144,13 +140,11 @@ impl Cluster {
                 }
             }
         } else {
-            ctx.trace(
-                "apiserver",
+            let kind = EventKind::ApiRequest {
                 verb,
-                None,
-                None,
-                format_args!("code={}", reply.code()),
-            );
+                code: reply.code(),
+            };
+            ctx.trace(None, None, kind);
         }
         self.fan_out_events(ctx);
         self.release_seat(ctx, id);
@@ -338,13 +332,12 @@ impl Cluster {
         if let Some(status) = &event.status {
             // `handleAnyWatch` returns `apierrors.FromObject(event.Object)`: the watch ends and
             // the reflector's `watch` loop decides (client-go `tools/cache/reflector.go`).
-            ctx.trace(
-                "watch",
-                event.event_type.as_str(),
-                None,
-                None,
-                format_args!("code={} reason={}", status.code, status.reason.as_str()),
-            );
+            let kind = EventKind::WatchError {
+                event_type: event.event_type,
+                code: status.code,
+                reason: status.reason,
+            };
+            ctx.trace(None, None, kind);
             let err = watch_error(status);
             op.informer.watch = None;
             let actions = op
@@ -364,11 +357,12 @@ impl Cluster {
         let object = event.object.clone();
         // `kubectl get -w` shows the generation next to the resourceVersion; so does the trace.
         ctx.trace(
-            "watch",
-            event.event_type.as_str(),
-            Some(&object.key()),
+            Some(object.key()),
             Some(event.resource_version),
-            format_args!("gen={}", object.metadata.generation),
+            EventKind::WatchEvent {
+                event_type: event.event_type,
+                generation: object.metadata.generation,
+            },
         );
         self.process.decode_event(object.size_bytes, ctx.now());
         self.reg.inc("flywheel_watch_events_total", 1.0);

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::apiserver::Verb;
 use crate::informer::reflector::ListRv;
 use crate::object::ObjectRef;
 use crate::time::SimTime;
@@ -65,13 +66,18 @@ pub enum Call {
 impl Call {
     /// The HTTP verb as `apiserver_request_total` labels it.
     pub fn verb_label(&self) -> &'static str {
+        self.verb().as_str()
+    }
+
+    /// The request's verb.
+    pub fn verb(&self) -> Verb {
         match self {
-            Call::Create(_) => "POST",
-            Call::Put { .. } => "PUT",
-            Call::Patch { .. } => "PATCH",
-            Call::Delete { .. } => "DELETE",
-            Call::List(_) => "LIST",
-            Call::WatchList(_) => "WATCH",
+            Call::Create(_) => Verb::Create,
+            Call::Put { .. } => Verb::Update,
+            Call::Patch { .. } => Verb::Patch,
+            Call::Delete { .. } => Verb::Delete,
+            Call::List(_) => Verb::List,
+            Call::WatchList(_) => Verb::Watch,
         }
     }
 

@@ -148,7 +148,7 @@ impl Cluster {
         self.process.set_owners(&owners, workers, now);
         if let Some(restart_at) = self.process.check_oom(now) {
             self.reg.inc("flywheel_oom_kills_total", 1.0);
-            self.container_died(ctx, restart_at, "OOMKilled");
+            self.container_died(ctx, restart_at, crate::sim::TerminatedReason::OOMKilled);
         }
     }
 

@@ -50,7 +50,7 @@ use crate::controller::program::Step;
 use crate::key::Key;
 use crate::process::HeapOwner;
 use crate::scenario::{LogMode, Placement, PodList, QosClass, Scenario};
-use crate::sim::Context;
+use crate::sim::{Context, EventKind};
 use crate::time::SimTime;
 
 use super::memory::SimProcess;
@@ -480,14 +480,11 @@ impl Cluster {
             }
             self.work.tainted[node] = pressure;
             cleared |= !pressure;
-            let event = if pressure { "Tainted" } else { "Untainted" };
-            ctx.trace(
-                "node-lifecycle-controller",
-                event,
-                None,
-                None,
-                format_args!("node={node} taint=node.kubernetes.io/memory-pressure:NoSchedule"),
-            );
+            let kind = EventKind::NodeTaint {
+                node: u32::try_from(node).unwrap_or(u32::MAX),
+                tainted: pressure,
+            };
+            ctx.trace(None, None, kind);
         }
         if cleared {
             let pending = std::mem::take(&mut self.work.pending);
@@ -534,13 +531,8 @@ impl Cluster {
                 ps.remove(i);
             }
             self.reg.inc("flywheel_pods_evicted_total", 1.0);
-            ctx.trace(
-                "kubelet",
-                "Evicted",
-                Some(&owner),
-                None,
-                format_args!("node={node} reason=MemoryPressure"),
-            );
+            let node = u32::try_from(node).unwrap_or(u32::MAX);
+            ctx.trace(Some(owner.clone()), None, EventKind::Evicted { node });
             // The Owns(&Pod{}) handler maps the Pod's update to its owner.
             if let Some(op) = self.op.as_mut() {
                 op.queue.add_from_handler(owner, false, now);
@@ -593,13 +585,10 @@ impl Cluster {
         self.retire_operator(ctx);
         self.pending
             .retain(|_, p| matches!(p.origin, super::request::Origin::User));
-        ctx.trace(
-            "kubectl",
-            "SetResources",
-            None,
-            None,
-            format_args!("memory_limit={limit}"),
-        );
+        let kind = EventKind::SetResources {
+            memory_limit: limit,
+        };
+        ctx.trace(None, None, kind);
         ctx.schedule_in(Duration::from_secs(2), Ev::ContainerStart);
     }
 

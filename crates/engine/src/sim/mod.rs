@@ -11,16 +11,18 @@
 //! Nothing here reads a wall clock or does I/O.
 
 mod queue;
+mod record;
 mod rng;
 mod trace;
 
-use std::borrow::Cow;
 use std::time::Duration;
 
 pub use queue::EventQueue;
+pub use record::{Detail, EventKind, TerminatedReason, TraceEvent, TRACE_EVENT_MAX_BYTES};
 pub use rng::Rng;
-pub use trace::{Trace, TraceEvent, DEFAULT_TRACE_CAPACITY};
+pub use trace::{Trace, DEFAULT_TRACE_CAPACITY};
 
+use crate::key::Key;
 use crate::time::SimTime;
 
 /// What a model sees while it handles one event.
@@ -59,17 +61,15 @@ impl<E> Context<'_, E> {
         self.continuations.push(event);
     }
 
-    /// Records a trace line stamped with the current time.
-    pub fn trace(
-        &mut self,
-        component: &'static str,
-        event: impl Into<Cow<'static, str>>,
-        key: Option<&str>,
-        rv: Option<u64>,
-        detail: impl std::fmt::Display,
-    ) {
-        self.trace
-            .record_parts(self.now, component, event.into(), key, rv, detail);
+    /// Records what happened, stamped with the current time, about the object `key` (if any)
+    /// at resourceVersion `rv` (if any).
+    pub fn trace(&mut self, key: Option<Key>, rv: Option<u64>, kind: EventKind) {
+        self.trace.record(TraceEvent {
+            time: self.now,
+            key,
+            resource_version: rv,
+            kind,
+        });
     }
 }
 
@@ -244,17 +244,13 @@ mod tests {
             match event {
                 Ev::Tick(n) => {
                     let delay = Duration::from_millis(1 + ctx.rng.below(100));
-                    ctx.trace(
-                        "ticker",
-                        "tick",
-                        None,
-                        Some(u64::from(n)),
-                        format_args!("next_ms={}", delay.as_millis()),
-                    );
+                    ctx.trace(None, Some(u64::from(n)), EventKind::Mark { name: "tick" });
                     ctx.schedule_in(delay, Ev::Tick(n + 1));
                     ctx.schedule_in(Duration::ZERO, Ev::Tock(n));
                 }
-                Ev::Tock(n) => ctx.trace("ticker", "tock", None, Some(u64::from(n)), ""),
+                Ev::Tock(n) => {
+                    ctx.trace(None, Some(u64::from(n)), EventKind::Mark { name: "tock" })
+                }
             }
         }
     }
@@ -333,13 +329,17 @@ mod tests {
             match event {
                 Job::Work { from, to } => {
                     let end = (from + 3).min(to);
-                    ctx.trace("splitter", "part", None, Some(u64::from(from)), "");
+                    ctx.trace(
+                        None,
+                        Some(u64::from(from)),
+                        EventKind::Mark { name: "part" },
+                    );
                     ctx.schedule_in(Duration::ZERO, Job::Other("scheduled-by-work"));
                     if end < to {
                         ctx.continue_with(Job::Work { from: end, to });
                     }
                 }
-                Job::Other(name) => ctx.trace("splitter", name, None, None, ""),
+                Job::Other(name) => ctx.trace(None, None, EventKind::Mark { name }),
             }
         }
     }
@@ -356,7 +356,7 @@ mod tests {
             .map(|e| {
                 format!(
                     "{}{}",
-                    e.event,
+                    e.event(),
                     e.resource_version.map_or(String::new(), |v| v.to_string())
                 )
             })
@@ -381,7 +381,7 @@ mod tests {
         impl Model for Two {
             type Event = u32;
             fn handle(&mut self, ctx: &mut Context<'_, u32>, n: u32) {
-                ctx.trace("two", "ran", None, Some(u64::from(n)), "");
+                ctx.trace(None, Some(u64::from(n)), EventKind::Mark { name: "ran" });
                 if n == 0 {
                     ctx.continue_with(1);
                     ctx.continue_with(2);

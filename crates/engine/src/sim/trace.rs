@@ -3,49 +3,13 @@
 //! A trace line reads `<time> <component> <event> [<object key>] [rv=<resourceVersion>] [<detail>]`,
 //! e.g. `1.250s apiserver PUT default/demo-0 rv=42 code=200`. Tests snapshot it, the page animates
 //! it, and its running hash proves that two runs (native and WebAssembly) were identical.
-//! The ring keeps only the newest lines (a bounded buffer); the hash and count cover every line.
+//! The ring keeps only the newest records (a bounded buffer) as typed [`TraceEvent`]s; a line's
+//! text is built only when it is read. The hash and count cover every line.
 
-use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
-use crate::time::SimTime;
-
-/// One traced engine event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TraceEvent {
-    /// When it happened.
-    pub time: SimTime,
-    /// Which component emitted it (`apiserver`, `reflector`, `workqueue`, …); a static name, so
-    /// recording an event does not allocate for it.
-    pub component: Cow<'static, str>,
-    /// What happened (`PUT`, `ADDED`, `Get`, `Reconcile`, …); static except for rare events.
-    pub event: Cow<'static, str>,
-    /// The object key (`namespace/name`) it concerns, if any.
-    pub key: Option<String>,
-    /// The resourceVersion involved, if any.
-    pub resource_version: Option<u64>,
-    /// Free-form `k=v` details.
-    pub detail: String,
-}
-
-impl fmt::Display for TraceEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} {}", self.time, self.component, self.event)?;
-        if let Some(key) = &self.key {
-            write!(f, " {key}")?;
-        }
-        if let Some(rv) = self.resource_version {
-            write!(f, " rv={rv}")?;
-        }
-        if !self.detail.is_empty() {
-            write!(f, " {}", self.detail)?;
-        }
-        Ok(())
-    }
-}
+use super::record::{LineSink, TraceEvent};
 
 /// Default number of trace lines kept in memory.
 pub const DEFAULT_TRACE_CAPACITY: usize = 10_000;
@@ -78,9 +42,15 @@ impl FnvWriter {
             self.0 = self.0.wrapping_mul(FNV_PRIME);
         }
     }
+}
 
-    /// `n` in decimal, at least `width` digits (zero-padded), as `{n:0width$}` writes it.
-    fn decimal(&mut self, mut n: u64, width: usize) {
+impl LineSink for FnvWriter {
+    fn text(&mut self, text: &str) -> fmt::Result {
+        self.bytes(text.as_bytes());
+        Ok(())
+    }
+
+    fn decimal(&mut self, mut n: u64, width: usize) -> fmt::Result {
         let mut digits = [b'0'; 20];
         let mut i = digits.len();
         while n > 0 || digits.len() - i < width.max(1) {
@@ -89,31 +59,7 @@ impl FnvWriter {
             n /= 10;
         }
         self.bytes(&digits[i..]);
-    }
-
-    /// Folds in exactly the bytes of `format!("{event}\n")`, without formatting machinery.
-    fn line(&mut self, e: &TraceEvent) {
-        let millis = e.time.as_nanos() / 1_000_000;
-        self.decimal(millis / 1000, 1);
-        self.bytes(b".");
-        self.decimal(millis % 1000, 3);
-        self.bytes(b"s ");
-        self.bytes(e.component.as_bytes());
-        self.bytes(b" ");
-        self.bytes(e.event.as_bytes());
-        if let Some(key) = &e.key {
-            self.bytes(b" ");
-            self.bytes(key.as_bytes());
-        }
-        if let Some(rv) = e.resource_version {
-            self.bytes(b" rv=");
-            self.decimal(rv, 1);
-        }
-        if !e.detail.is_empty() {
-            self.bytes(b" ");
-            self.bytes(e.detail.as_bytes());
-        }
-        self.bytes(b"\n");
+        Ok(())
     }
 }
 
@@ -131,53 +77,16 @@ impl Trace {
 
     /// Records an event: folds its line into the hash and keeps it in the ring.
     pub fn record(&mut self, event: TraceEvent) {
-        // Hash the line as Display writes it, without building a String.
+        // Hash the line as Display writes it, without building a String; hashing cannot fail.
         let mut hasher = FnvWriter(self.hash);
-        hasher.line(&event);
+        let _ = event.write_line(&mut hasher);
+        hasher.bytes(b"\n");
         self.hash = hasher.0;
         self.total += 1;
         if self.ring.len() == self.capacity {
             self.ring.pop_front();
         }
         self.ring.push_back(event);
-    }
-
-    /// Records an event from its parts, writing them into the buffers of the line the ring
-    /// drops (when full), so a steady run records its lines without allocating.
-    pub fn record_parts(
-        &mut self,
-        time: SimTime,
-        component: &'static str,
-        event: Cow<'static, str>,
-        key: Option<&str>,
-        resource_version: Option<u64>,
-        detail: impl fmt::Display,
-    ) {
-        let full = self.ring.len() == self.capacity;
-        let recycled = if full { self.ring.pop_front() } else { None };
-        let mut line = recycled.unwrap_or_else(|| TraceEvent {
-            time,
-            component: Cow::Borrowed(component),
-            event: Cow::Borrowed(""),
-            key: None,
-            resource_version: None,
-            detail: String::new(),
-        });
-        line.time = time;
-        line.component = Cow::Borrowed(component);
-        line.event = event;
-        line.resource_version = resource_version;
-        match (key, &mut line.key) {
-            (Some(key), Some(buffer)) => {
-                buffer.clear();
-                buffer.push_str(key);
-            }
-            (key, slot) => *slot = key.map(str::to_owned),
-        }
-        line.detail.clear();
-        // Writing into a String cannot fail.
-        let _ = fmt::write(&mut line.detail, format_args!("{detail}"));
-        self.record(line);
     }
 
     /// The kept events, oldest first.
@@ -204,22 +113,24 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apiserver::Verb;
+    use crate::key::Key;
+    use crate::sim::EventKind;
+    use crate::time::SimTime;
 
-    fn ev(ms: u64, event: &'static str) -> TraceEvent {
+    fn ev(ms: u64, verb: Verb) -> TraceEvent {
         TraceEvent {
             time: SimTime::from_millis(ms),
-            component: "apiserver".into(),
-            event: event.into(),
-            key: Some("default/demo".into()),
+            key: Some(Key::from("default/demo")),
             resource_version: Some(7),
-            detail: "code=200".into(),
+            kind: EventKind::ApiRequest { verb, code: 200 },
         }
     }
 
     #[test]
     fn a_trace_line_has_time_component_event_key_rv_and_detail() {
         assert_eq!(
-            ev(1250, "PUT").to_string(),
+            ev(1250, Verb::Update).to_string(),
             "1.250s apiserver PUT default/demo rv=7 code=200"
         );
     }
@@ -229,12 +140,17 @@ mod tests {
         let mut small = Trace::with_capacity(2);
         let mut big = Trace::with_capacity(100);
         for i in 0..5 {
-            small.record(ev(i, "PUT"));
-            big.record(ev(i, "PUT"));
+            small.record(ev(i, Verb::Update));
+            big.record(ev(i, Verb::Update));
         }
         assert_eq!(small.events().count(), 2);
         assert_eq!(small.total(), 5);
         assert_eq!(small.hash(), big.hash());
+        assert_eq!(
+            small.to_text(),
+            "0.003s apiserver PUT default/demo rv=7 code=200\n\
+             0.004s apiserver PUT default/demo rv=7 code=200\n"
+        );
     }
 
     /// FNV-1a 64 of `text`, byte by byte.
@@ -246,15 +162,25 @@ mod tests {
 
     #[test]
     fn the_hash_folds_exactly_the_displayed_line() {
-        let mut events = vec![ev(0, "ADDED"), ev(7, "PUT"), ev(61_005, "GET")];
-        let mut bare = ev(u64::MAX / 1_000_000, "LIST");
+        let mut events = vec![
+            ev(0, Verb::Create),
+            ev(7, Verb::Update),
+            ev(61_005, Verb::Get),
+        ];
+        let mut bare = ev(u64::MAX / 1_000_000, Verb::List);
         bare.key = None;
         bare.resource_version = None;
-        bare.detail = String::new();
+        bare.kind = EventKind::Mark { name: "LIST" };
         events.push(bare);
-        let mut rv0 = ev(999, "PATCH");
+        let mut rv0 = ev(999, Verb::Patch);
         rv0.resource_version = Some(0);
         events.push(rv0);
+        let mut negative = ev(5, Verb::Watch);
+        negative.kind = EventKind::WatchEvent {
+            event_type: crate::apiserver::WatchEventType::Added,
+            generation: -12,
+        };
+        events.push(negative);
         for e in events {
             let mut t = Trace::default();
             t.record(e.clone());
@@ -263,57 +189,11 @@ mod tests {
     }
 
     #[test]
-    fn lines_written_into_recycled_buffers_equal_lines_recorded_whole() {
-        // a ring of 2 recycles from the third line on: a key, no key, a key again, no detail
-        let lines = [
-            ev(1, "PUT"),
-            TraceEvent {
-                key: None,
-                detail: "objects=3".into(),
-                ..ev(2, "LIST")
-            },
-            TraceEvent {
-                detail: "x".repeat(300),
-                ..ev(3, "GET")
-            },
-            TraceEvent {
-                key: None,
-                resource_version: None,
-                ..ev(4, "WATCH")
-            },
-            TraceEvent {
-                detail: String::new(),
-                ..ev(5, "PATCH")
-            },
-        ];
-        let mut whole = Trace::with_capacity(2);
-        let mut parts = Trace::with_capacity(2);
-        for line in &lines {
-            whole.record(line.clone());
-            let component = "apiserver";
-            let event = line.event.clone();
-            let key = line.key.as_deref();
-            let detail = format_args!("{}", line.detail);
-            parts.record_parts(
-                line.time,
-                component,
-                event,
-                key,
-                line.resource_version,
-                detail,
-            );
-        }
-        assert_eq!(parts.hash(), whole.hash());
-        assert_eq!(parts.total(), whole.total());
-        assert_eq!(parts.to_text(), whole.to_text());
-    }
-
-    #[test]
     fn different_events_give_different_hashes() {
         let mut a = Trace::default();
         let mut b = Trace::default();
-        a.record(ev(1, "PUT"));
-        b.record(ev(1, "PATCH"));
+        a.record(ev(1, Verb::Update));
+        b.record(ev(1, Verb::Patch));
         assert_ne!(a.hash(), b.hash());
     }
 }
