@@ -10,7 +10,7 @@
 use crate::informer::delta::Delta;
 use crate::informer::delta_fifo::{DeltaFifo, PartialReplace};
 use crate::informer::indexer::{
-    process_atomic_item, process_deltas_sized, CachedBytes, Indexer, Notification,
+    process_atomic_item, process_popped_deltas, CachedBytes, Indexer, Notification,
 };
 use crate::informer::listener::ProcessorListener;
 use crate::informer::real_fifo::{AtomicFifo, AtomicItem, RealFifo, DEFAULT_BATCH_SIZE_ITEMS};
@@ -244,7 +244,8 @@ impl SimInformer {
         };
         self.fifo_bytes = self.fifo_bytes.saturating_sub(popped_bytes);
         let count = deltas.len();
-        let (notifications, sized) = process_deltas_sized(&mut self.indexer, deltas, initial);
+        let (notifications, sized) =
+            process_popped_deltas(&mut self.indexer, &key, deltas, initial);
         let CachedBytes {
             before_bytes,
             after_bytes,

@@ -199,7 +199,11 @@ impl Indexer {
 
     /// [`Indexer::update`], returning the object it replaced.
     fn store(&mut self, obj: &ObjectRef) -> Option<ObjectRef> {
-        let key = obj.key();
+        self.store_keyed(obj.key(), obj)
+    }
+
+    /// [`Indexer::store`] under `key`, which must be `obj`'s key: the object is not asked.
+    fn store_keyed(&mut self, key: Key, obj: &ObjectRef) -> Option<ObjectRef> {
         self.last_sync_resource_version = obj.resource_version();
         let old = self.items.insert(key.clone(), ObjectRef::clone(obj));
         self.update_indices(old.as_deref(), Some(obj), &key);
@@ -215,7 +219,12 @@ impl Indexer {
 
     /// [`Indexer::delete`], returning the object it removed.
     fn remove_object(&mut self, obj: &DeltaObject) -> Option<ObjectRef> {
-        let old = self.remove(&obj.key());
+        self.remove_object_keyed(&obj.key(), obj)
+    }
+
+    /// [`Indexer::remove_object`] under `key`, which must be `obj`'s key.
+    fn remove_object_keyed(&mut self, key: &str, obj: &DeltaObject) -> Option<ObjectRef> {
+        let old = self.remove(key);
         if let Some(live) = obj.as_live() {
             self.last_sync_resource_version = live.resource_version();
         }
@@ -562,6 +571,40 @@ where
     I: IntoIterator,
     I::Item: Borrow<Delta>,
 {
+    process_keyed_deltas(indexer, deltas, is_in_initial_list, written_key)
+}
+
+/// The key a delta writes the cache under: the deleted key, or the stored object's own key.
+fn written_key(delta: &Delta) -> Key {
+    match (delta.delta_type, delta.object.object()) {
+        (DeltaType::Deleted, _) | (_, None) => delta.key(),
+        (_, Some(obj)) => obj.key(),
+    }
+}
+
+/// [`process_deltas_sized`] for the deltas a FIFO popped under `key`, which every one of them
+/// carries (a FIFO never queues a tombstone but for a deletion): the cache is written under that
+/// key, and no object is asked for its own.
+pub(crate) fn process_popped_deltas(
+    indexer: &mut Indexer,
+    key: &Key,
+    deltas: Vec<Delta>,
+    is_in_initial_list: bool,
+) -> (Vec<Notification>, Option<CachedBytes>) {
+    process_keyed_deltas(indexer, deltas, is_in_initial_list, |_| key.clone())
+}
+
+/// [`process_deltas_sized`] with each delta's key given by `key_of`.
+fn process_keyed_deltas<I>(
+    indexer: &mut Indexer,
+    deltas: I,
+    is_in_initial_list: bool,
+    key_of: impl Fn(&Delta) -> Key,
+) -> (Vec<Notification>, Option<CachedBytes>)
+where
+    I: IntoIterator,
+    I::Item: Borrow<Delta>,
+{
     let mut notifications = Vec::new();
     let mut sized: Option<CachedBytes> = None;
     let mut saw = |old: Option<&ObjectRef>, new: Option<&ObjectRef>| {
@@ -577,14 +620,14 @@ where
         let delta = delta.borrow();
         let notification = match delta.delta_type {
             DeltaType::Deleted => {
-                let old = indexer.remove_object(&delta.object);
+                let old = indexer.remove_object_keyed(&key_of(delta), &delta.object);
                 saw(old.as_ref(), None);
                 Some(Notification::Delete {
                     obj: delta.object.clone(),
                 })
             }
             _ => delta.object.object().map(|obj| {
-                let old = indexer.store(obj);
+                let old = indexer.store_keyed(key_of(delta), obj);
                 saw(old.as_ref(), Some(obj));
                 upsert_notification(old, obj, is_in_initial_list)
             }),
