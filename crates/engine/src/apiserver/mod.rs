@@ -22,6 +22,7 @@ mod config;
 mod dropped_requests;
 mod flowcontrol;
 mod kind;
+mod kind_objects;
 mod latency;
 mod list_work_estimator;
 mod merge_patch;
@@ -178,12 +179,8 @@ impl ApiServer {
     /// The object count and average stored size of `kind`, as APF's list cost estimate reads them
     /// (apiserver `pkg/util/flowcontrol/request/object_count_tracker.go`, `storage.Stats`).
     pub fn list_stats(&self, kind: &str) -> ListStats {
-        let (count, bytes) = self
-            .store
-            .iter_kind(kind)
-            .fold((0u64, 0u64), |(n, b), (_, s)| {
-                (n + 1, b + s.object.size_bytes)
-            });
+        let count = self.store.count(kind) as u64;
+        let bytes = self.store.total_size_bytes(kind);
         ListStats {
             object_count: count,
             average_object_size_bytes: bytes.checked_div(count).unwrap_or(0),

@@ -10,10 +10,14 @@
 //! - A delete returns the last stored state with the deletion revision as resourceVersion
 //!   (`conditionalDelete` decodes `origState.data` at `txnResp.Revision`), which is also what the
 //!   DELETED watch event carries.
+//!
+//! Each kind's objects sit in a [`KindObjects`], which keeps their count, summed size and
+//! terminating count up to date on every write.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::kind_objects::KindObjects;
 use crate::key::Key;
 use crate::object::{Object, ObjectMeta, ObjectRef};
 
@@ -36,11 +40,9 @@ pub enum UpdateOutcome {
 /// Objects of every kind, the revision counter and the uid counter.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    objects: BTreeMap<String, BTreeMap<Key, Stored>>,
+    objects: BTreeMap<String, KindObjects>,
     revision: u64,
     uids_issued: u64,
-    /// Objects with a deletionTimestamp, per kind.
-    terminating: BTreeMap<String, usize>,
 }
 
 /// Whether two objects encode to the same stored bytes: everything but resourceVersion (not
@@ -84,7 +86,6 @@ impl Store {
             objects: BTreeMap::new(),
             revision,
             uids_issued: 0,
-            terminating: BTreeMap::new(),
         }
     }
 
@@ -109,12 +110,22 @@ impl Store {
 
     /// Every entry of `kind`, in key order.
     pub fn iter_kind(&self, kind: &str) -> impl Iterator<Item = (&Key, &Stored)> {
-        self.objects.get(kind).into_iter().flat_map(|m| m.iter())
+        self.objects
+            .get(kind)
+            .into_iter()
+            .flat_map(KindObjects::iter)
     }
 
     /// Number of stored objects of `kind` (`apiserver_storage_objects`).
     pub fn count(&self, kind: &str) -> usize {
-        self.objects.get(kind).map_or(0, BTreeMap::len)
+        self.objects.get(kind).map_or(0, KindObjects::len)
+    }
+
+    /// The summed `size_bytes` of the stored objects of `kind`.
+    pub fn total_size_bytes(&self, kind: &str) -> u64 {
+        self.objects
+            .get(kind)
+            .map_or(0, KindObjects::total_size_bytes)
     }
 
     /// Stores a new object at the next revision.
@@ -122,68 +133,44 @@ impl Store {
         self.revision += 1;
         object.metadata.resource_version = self.revision;
         let object = Arc::new(object);
-        self.count_terminating(kind, None, Some(&object));
         let entry = Stored {
             object: Arc::clone(&object),
         };
-        self.objects
-            .entry(kind.to_owned())
-            .or_default()
-            .insert(key, entry);
+        match self.objects.get_mut(kind) {
+            Some(objects) => {
+                objects.insert(key, entry);
+            }
+            None => {
+                let mut objects = KindObjects::default();
+                objects.insert(key, entry);
+                self.objects.insert(kind.to_owned(), objects);
+            }
+        }
         object
     }
 
     /// `GuaranteedUpdate`'s write step: no-op when the content is unchanged, else a write at the
     /// next revision. The caller has checked the key exists.
-    pub fn guaranteed_update(
-        &mut self,
-        kind: &str,
-        key: &str,
-        mut object: Object,
-    ) -> UpdateOutcome {
-        let Some(slot) = self.objects.get_mut(kind).and_then(|m| m.get_mut(key)) else {
+    pub fn guaranteed_update(&mut self, kind: &str, key: &str, object: Object) -> UpdateOutcome {
+        let Some(objects) = self.objects.get_mut(kind) else {
             // Not reachable through the registry (it reads first); store it as a create would.
             return UpdateOutcome::Written(self.create(kind, Key::from(key), object));
         };
-        if same_stored_content(&object, &slot.object) {
-            return UpdateOutcome::NoOp(Arc::clone(&slot.object));
+        match objects.update(key, object, &mut self.revision) {
+            Ok(outcome) => outcome,
+            // Not reachable through the registry either.
+            Err(object) => UpdateOutcome::Written(self.create(kind, Key::from(key), *object)),
         }
-        self.revision += 1;
-        object.metadata.resource_version = self.revision;
-        let object = Arc::new(object);
-        let old = std::mem::replace(
-            slot,
-            Stored {
-                object: Arc::clone(&object),
-            },
-        );
-        self.count_terminating(kind, Some(&old.object), Some(&object));
-        UpdateOutcome::Written(object)
     }
 
     /// Objects of `kind` whose deletionTimestamp is set, kept up to date on every write.
     pub fn terminating(&self, kind: &str) -> usize {
-        self.terminating.get(kind).copied().unwrap_or(0)
-    }
-
-    fn count_terminating(&mut self, kind: &str, old: Option<&ObjectRef>, new: Option<&ObjectRef>) {
-        let deleting =
-            |o: Option<&ObjectRef>| o.is_some_and(|o| o.metadata.deletion_timestamp.is_some());
-        match (deleting(old), deleting(new)) {
-            (false, true) => *self.terminating.entry(kind.to_owned()).or_default() += 1,
-            (true, false) => {
-                if let Some(n) = self.terminating.get_mut(kind) {
-                    *n = n.saturating_sub(1);
-                }
-            }
-            _ => {}
-        }
+        self.objects.get(kind).map_or(0, KindObjects::terminating)
     }
 
     /// Removes the object at the next revision; returns its last state stamped with that revision.
     pub fn delete(&mut self, kind: &str, key: &str) -> Option<ObjectRef> {
         let removed = self.objects.get_mut(kind)?.remove(key)?;
-        self.count_terminating(kind, Some(&removed.object), None);
         self.revision += 1;
         let mut last = (*removed.object).clone();
         last.metadata.resource_version = self.revision;

@@ -1,0 +1,176 @@
+//! One kind's stored objects in key order, with the totals the API server reports kept up to date
+//! on every write instead of counted by a walk.
+//!
+//! `apiserver_storage_objects` and APF's list cost estimate (`storage.Stats`: object count and
+//! average size) are read for every LIST; upstream's `object_count_tracker.go` keeps them as
+//! running numbers too. Here each create, update and delete adjusts the count, the summed size and
+//! the number of objects being deleted, so reading them is a field load, not a walk over 150 000
+//! objects.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::store::{same_stored_content, Stored, UpdateOutcome};
+use crate::key::Key;
+use crate::object::Object;
+
+/// The stored objects of one kind, in key order, and their totals.
+#[derive(Clone, Debug, Default)]
+pub(super) struct KindObjects {
+    items: BTreeMap<Key, Stored>,
+    total_size_bytes: u64,
+    terminating: usize,
+}
+
+impl KindObjects {
+    /// The entry at `key`.
+    pub(super) fn get(&self, key: &str) -> Option<&Stored> {
+        self.items.get(key)
+    }
+
+    /// Every entry, in key order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&Key, &Stored)> {
+        self.items.iter()
+    }
+
+    /// Number of entries.
+    pub(super) fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// The summed `size_bytes` of every entry.
+    pub(super) fn total_size_bytes(&self) -> u64 {
+        self.total_size_bytes
+    }
+
+    /// Entries whose object has a deletionTimestamp.
+    pub(super) fn terminating(&self) -> usize {
+        self.terminating
+    }
+
+    /// Stores `stored` at `key`, in place of the entry there if any; returns the replaced entry.
+    pub(super) fn insert(&mut self, key: Key, stored: Stored) -> Option<Stored> {
+        self.count(&stored.object, true);
+        let old = self.items.insert(key, stored)?;
+        self.count(&old.object, false);
+        Some(old)
+    }
+
+    /// `GuaranteedUpdate`'s write step on the entry at `key`: a no-op when `object` encodes as
+    /// the stored one, else `object` stored at the next `revision`. Gives `object` back when
+    /// `key` is absent.
+    pub(super) fn update(
+        &mut self,
+        key: &str,
+        mut object: Object,
+        revision: &mut u64,
+    ) -> Result<UpdateOutcome, Box<Object>> {
+        let Some(slot) = self.items.get_mut(key) else {
+            return Err(Box::new(object));
+        };
+        if same_stored_content(&object, &slot.object) {
+            return Ok(UpdateOutcome::NoOp(Arc::clone(&slot.object)));
+        }
+        *revision += 1;
+        object.metadata.resource_version = *revision;
+        let object = Arc::new(object);
+        let old = std::mem::replace(&mut slot.object, Arc::clone(&object));
+        self.count(&object, true);
+        self.count(&old, false);
+        Ok(UpdateOutcome::Written(object))
+    }
+
+    /// Removes the entry at `key`.
+    pub(super) fn remove(&mut self, key: &str) -> Option<Stored> {
+        let removed = self.items.remove(key)?;
+        self.count(&removed.object, false);
+        Some(removed)
+    }
+
+    /// Adds (`added`) or takes away an object's share of the totals.
+    fn count(&mut self, object: &Object, added: bool) {
+        let size = object.size_bytes;
+        let deleting = usize::from(object.metadata.deletion_timestamp.is_some());
+        if added {
+            self.total_size_bytes = self.total_size_bytes.wrapping_add(size);
+            self.terminating += deleting;
+        } else {
+            self.total_size_bytes = self.total_size_bytes.wrapping_sub(size);
+            self.terminating = self.terminating.saturating_sub(deleting);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimTime;
+
+    fn stored(name: &str, size_bytes: u64) -> Stored {
+        Stored {
+            object: Arc::new(object(name, size_bytes)),
+        }
+    }
+
+    fn object(name: &str, size_bytes: u64) -> Object {
+        let mut o = Object::new("Pod", "ns", name);
+        o.size_bytes = size_bytes;
+        o
+    }
+
+    fn totals(objects: &KindObjects) -> (usize, u64, usize) {
+        (
+            objects.len(),
+            objects.total_size_bytes(),
+            objects.terminating(),
+        )
+    }
+
+    #[test]
+    fn a_scan_yields_the_objects_in_key_order_whatever_order_they_were_stored_in() {
+        let mut objects = KindObjects::default();
+        for name in ["b", "a10", "c", "a2"] {
+            assert!(objects
+                .insert(Key::of("ns", name), stored(name, 1))
+                .is_none());
+        }
+        let keys: Vec<&str> = objects.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["ns/a10", "ns/a2", "ns/b", "ns/c"]);
+        assert!(objects.get("ns/a2").is_some());
+        assert!(objects.get("ns/a").is_none());
+    }
+
+    #[test]
+    fn the_count_size_and_terminating_totals_follow_every_create_update_and_delete() {
+        let mut objects = KindObjects::default();
+        let mut revision = 1;
+        objects.insert(Key::of("ns", "a"), stored("a", 100));
+        objects.insert(Key::of("ns", "b"), stored("b", 20));
+        assert_eq!(totals(&objects), (2, 120, 0));
+        let mut deleting = object("a", 30);
+        deleting.metadata.deletion_timestamp = Some(SimTime::ZERO);
+        let out = objects.update("ns/a", deleting, &mut revision);
+        assert!(matches!(out, Ok(UpdateOutcome::Written(o)) if o.metadata.resource_version == 2));
+        assert_eq!(totals(&objects), (2, 50, 1));
+        objects.insert(Key::of("ns", "b"), stored("b", 5));
+        assert_eq!(totals(&objects), (2, 35, 1));
+        objects.remove("ns/a");
+        assert_eq!(totals(&objects), (1, 5, 0));
+        assert!(objects.remove("ns/a").is_none());
+        assert_eq!(totals(&objects), (1, 5, 0));
+    }
+
+    #[test]
+    fn an_unchanged_update_leaves_revision_and_totals_alone_and_a_missing_key_gives_the_object_back(
+    ) {
+        let mut objects = KindObjects::default();
+        let mut revision = 7;
+        objects.insert(Key::of("ns", "a"), stored("a", 10));
+        let same = objects.update("ns/a", object("a", 10), &mut revision);
+        assert!(matches!(same, Ok(UpdateOutcome::NoOp(_))));
+        assert_eq!((revision, totals(&objects)), (7, (1, 10, 0)));
+        let missing = objects.update("ns/z", object("z", 10), &mut revision);
+        assert!(matches!(missing, Err(o) if o.metadata.name == "z"));
+        assert_eq!(revision, 7);
+    }
+}
