@@ -19,6 +19,8 @@ pub(crate) type ItemMap<T, V> = HashMap<T, V, BuildHasherDefault<ItemHasher>>;
 pub(crate) struct ItemHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+/// The golden-ratio constant of Fibonacci hashing, for the final fold.
+const FOLD: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl ItemHasher {
     fn mix(&mut self, word: u64) {
@@ -59,8 +61,12 @@ impl Hasher for ItemHasher {
         self.mix(value as u64);
     }
 
+    /// Folds the high half of a final 128-bit product into the low half: the last multiply
+    /// leaves the low bits (which pick a bucket) depending only on the low bytes of the last word,
+    /// so keys that differ in later digits would crowd into few buckets.
     fn finish(&self) -> u64 {
-        self.0
+        let product = u128::from(self.0) * u128::from(FOLD);
+        (product as u64) ^ ((product >> 64) as u64)
     }
 }
 
@@ -68,6 +74,20 @@ impl Hasher for ItemHasher {
 mod tests {
     use super::*;
     use crate::key::Key;
+
+    #[test]
+    fn keys_differing_only_in_later_digits_spread_over_the_low_bits_that_pick_a_bucket() {
+        use std::hash::BuildHasher;
+        let build = BuildHasherDefault::<ItemHasher>::default();
+        let buckets: HashSet<u64> = (0..20_000)
+            .map(|i| build.hash_one(Key::of("ns-0", &format!("demo-{i}"))) & 0xffff)
+            .collect();
+        assert!(
+            buckets.len() > 15_000,
+            "20 000 keys reach {} of 65 536 buckets",
+            buckets.len()
+        );
+    }
 
     #[test]
     fn an_item_set_holds_each_key_once_and_finds_it_by_an_equal_key_in_another_allocation() {
