@@ -247,6 +247,7 @@ test('tab= opens a panel, the chosen panel goes into the permalink, and a bad on
   const { page } = site;
   assert.equal(await selectedTab(), 'tab-myths');
   assert.ok(await page.isVisible('.myths'));
+  await page.waitForSelector('.myth');
   await page.click('#tab-log');
   await page.waitForFunction(() => location.search.includes('tab=log'));
   assert.match(await page.getAttribute('#copy-link', 'data-href'), /tab=log/);
@@ -352,6 +353,8 @@ test('简体中文: every preset renders without English words outside code iden
     if (i % 3 === 0) {
       for (const tab of ['code', 'inspect', 'log', 'myths']) {
         await page.click(`#tab-${tab}`);
+        // the cards are fetched with the language's myths file
+        if (tab === 'myths') await page.waitForSelector('.myth');
         await check(`${name} ${tab}`);
       }
       await page.click('#embed-button');

@@ -31,7 +31,8 @@ say "optimizing the wasm (wasm-opt -Oz)"
 cp "$ROOT/index.html" "$stage/"
 find "$ROOT/www" -maxdepth 1 -type f \( -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.png' \) \
   -exec cp {} "$stage/www/" \;
-# the narrations, one file per language, fetched by the page when it first shows that language
+# the page's texts (labels, myth cards, narrations), a file per kind and language, fetched by the
+# page when it first needs them
 cp -r "$ROOT/www/text" "$stage/www/text"
 rm -rf "$out"
 mv "$stage" "$out"

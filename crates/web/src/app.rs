@@ -12,13 +12,14 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::components::{Layout, Notices};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Msg};
 use crate::pace::Pace;
 use crate::persist;
 use crate::pipeline_draw::{self, DrawCtx};
 use crate::sim::Engine;
 use crate::state::{Action, AppState, Notice};
 use crate::stepping::StepTarget;
+use crate::texts::{self, Kind, Status};
 use crate::theme::{DARK, LIGHT};
 use crate::web;
 
@@ -118,6 +119,56 @@ fn initial_state() -> AppState {
     state
 }
 
+/// The language the page starts in: the address bar's, else the stored settings', else the
+/// browser's (the same choice [`App`]'s first state makes).
+pub fn initial_lang() -> Lang {
+    let stored = persist::load_stored();
+    let start = persist::initial(&web::query(), stored.as_deref());
+    start
+        .url
+        .lang
+        .unwrap_or_else(|| Lang::from_browser(&web::languages()))
+}
+
+/// What the page says when its labels cannot be fetched (the only text it holds compiled in).
+pub fn labels_unavailable(lang: Lang, why: &str) -> String {
+    match lang {
+        Lang::En => format!(
+            "Flywheel could not load its text ({why}). Check the connection and reload the page."
+        ),
+        Lang::Zh => format!("Flywheel 无法加载页面文字（{why}）。请检查网络连接后重新加载页面。"),
+    }
+}
+
+/// Mounts [`App`] into `root` once the labels of the starting language are fetched, so the first
+/// frame has its labels; says why in `root` when they cannot be fetched.
+pub fn mount_when_labels_arrive(root: web_sys::Element) {
+    let lang = initial_lang();
+    let mount = move || match texts::status(Kind::Labels, lang) {
+        Status::Loaded(_) => {
+            root.set_inner_html("");
+            yew::Renderer::<App>::with_root(root.clone()).render();
+        }
+        Status::Failed(why) => {
+            let p = gloo::utils::document().create_element("p");
+            if let Ok(p) = p {
+                p.set_class_name("load-error");
+                let _ = p.set_attribute("role", "alert");
+                let _ = p.set_attribute("lang", lang.code());
+                p.set_text_content(Some(&labels_unavailable(lang, &why)));
+                root.set_inner_html("");
+                let _ = root.append_child(&p);
+            }
+        }
+        Status::Loading => {}
+    };
+    if texts::is_loaded(Kind::Labels, lang) {
+        mount();
+    } else {
+        texts::request(Kind::Labels, lang, mount);
+    }
+}
+
 /// The page.
 #[function_component(App)]
 pub fn app() -> Html {
@@ -143,12 +194,33 @@ pub fn app() -> Html {
     use_frame_loop(&ctx);
     use_keyboard(&ctx);
     use_url_sync(&state);
+    use_labels(&state);
+    let labels_failed = match texts::status(Kind::Labels, state.lang) {
+        Status::Failed(why) => Some(Msg::LabelsFailed.text(state.lang).replace("{}", &why)),
+        _ => None,
+    };
     html! {
         <ContextProvider<Ctx> context={ctx}>
+            if let Some(why) = labels_failed {
+                <p id="labels-error" class="load-error" role="alert">{ why }</p>
+            }
             <Notices />
             <Layout />
         </ContextProvider<Ctx>>
     }
+}
+
+/// Fetches the labels of the language in effect when it changes (the page redraws once they
+/// arrive; until then the other language's stand in), and those of the other language, so the
+/// switch works offline.
+#[hook]
+fn use_labels(state: &UseReducerHandle<AppState>) {
+    let state = state.clone();
+    use_effect_with(state.lang, move |&lang| {
+        let redraw = state.clone();
+        texts::request(Kind::Labels, lang, move || redraw.dispatch(Action::Frame));
+        texts::request(Kind::Labels, lang.other(), || {});
+    });
 }
 
 /// Rebuilds the runs whenever what they run changes (or on reset).

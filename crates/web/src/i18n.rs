@@ -1,8 +1,13 @@
-//! The page's text in English and 简体中文: every label is a [`Msg`]. The presets' narrations
-//! are data files fetched per language ([`crate::narrations`]). The language follows the browser
-//! unless the URL or the switch says otherwise.
+//! The page's text in English and 简体中文: every label is a [`Msg`], written here and served as
+//! a data file per language (`www/text/labels.<lang>.txt`, written from this table by a test; see
+//! [`crate::texts`]). The page fetches its language's file before its first render, so the labels
+//! are not in the WebAssembly. The language follows the browser unless the URL or the switch says
+//! otherwise.
 
+use std::cell::Cell;
 use std::fmt;
+
+use crate::texts::TextFile;
 
 /// A language of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -73,8 +78,9 @@ macro_rules! messages {
             /// Every message, for completeness tests.
             pub const ALL: &'static [Msg] = &[$(Msg::$key),*];
 
-            /// The text in `lang`.
-            pub fn text(self, lang: Lang) -> &'static str {
+            /// The text in `lang` as written in this table: what the labels file of `lang`
+            /// holds (the page itself reads the fetched file, through [`Msg::text`]).
+            pub fn source(self, lang: Lang) -> &'static str {
                 match (self, lang) {
                     $(
                         (Msg::$key, Lang::En) => $en,
@@ -84,6 +90,63 @@ macro_rules! messages {
             }
         }
     };
+}
+
+impl Msg {
+    /// The text in `lang`. In the browser it comes from the fetched labels file (the other
+    /// language's while `lang`'s is on its way, empty before any arrived); natively from
+    /// [`Msg::source`].
+    pub fn text(self, lang: Lang) -> &'static str {
+        if cfg!(target_arch = "wasm32") {
+            loaded(self, lang)
+        } else {
+            self.source(lang)
+        }
+    }
+}
+
+type Table = &'static [&'static str];
+
+thread_local! {
+    static TABLES: [Cell<Option<Table>>; 2] = const { [Cell::new(None), Cell::new(None)] };
+}
+
+fn lang_index(lang: Lang) -> usize {
+    match lang {
+        Lang::En => 0,
+        Lang::Zh => 1,
+    }
+}
+
+/// Makes a labels file what [`Msg::text`] returns for `lang`; an error unless it has one line per
+/// message. Each language's table is kept for the page's life.
+pub fn install(lang: Lang, file: &TextFile) -> Result<(), String> {
+    let texts: Vec<&str> = file.entries().map(|(_, text)| text).collect();
+    if texts.len() != Msg::ALL.len() {
+        return Err(format!(
+            "{} labels, {} expected",
+            texts.len(),
+            Msg::ALL.len()
+        ));
+    }
+    let kept: Vec<&'static str> = texts
+        .into_iter()
+        .map(|t| &*Box::leak(t.to_owned().into_boxed_str()))
+        .collect();
+    let table: Table = Box::leak(kept.into_boxed_slice());
+    TABLES.with(|t| t[lang_index(lang)].set(Some(table)));
+    Ok(())
+}
+
+/// The installed text of `msg` in `lang`, else in the other language, else empty.
+fn loaded(msg: Msg, lang: Lang) -> &'static str {
+    TABLES.with(|t| {
+        t[lang_index(lang)]
+            .get()
+            .or_else(|| t[lang_index(lang.other())].get())
+            .and_then(|table| table.get(msg as usize).copied())
+            .unwrap_or("")
+    })
 }
 
 messages! {
@@ -280,6 +343,9 @@ messages! {
     Charts => "Charts", "图表";
     NarrationLoading => "Loading the narration…", "正在加载讲解…";
     NarrationFailed => "The narration could not be loaded ({}).", "讲解加载失败（{}）。";
+    MythsLoading => "Loading the cards…", "正在加载卡片…";
+    MythsFailed => "The cards could not be loaded ({}).", "卡片加载失败（{}）。";
+    LabelsFailed => "The page's text in this language could not be loaded ({}).", "无法加载该语言的页面文字（{}）。";
     Footer => "client-go · controller-runtime · kube-apiserver, simulated", "模拟的 client-go · controller-runtime · kube-apiserver";
 }
 
@@ -354,6 +420,35 @@ mod tests {
         assert_eq!(Lang::parse("fr"), None);
         assert_eq!(Lang::from_browser(&["fr".into(), "zh-TW".into()]), Lang::Zh);
         assert_eq!(Lang::from_browser(&[]), Lang::En);
+    }
+
+    #[test]
+    fn an_installed_labels_file_is_read_by_position_and_the_other_language_stands_in() {
+        assert_eq!(loaded(Msg::Tagline, Lang::Zh), "", "nothing installed yet");
+        let file: String = Msg::ALL
+            .iter()
+            .map(|m| format!("{m:?}\tzh {}\n", *m as usize))
+            .collect();
+        let file = TextFile::parse(&file).expect("a line per message");
+        install(Lang::Zh, &file).expect("complete");
+        assert_eq!(loaded(Msg::Scenario, Lang::Zh), "zh 1");
+        assert_eq!(
+            loaded(Msg::Scenario, Lang::En),
+            "zh 1",
+            "English not installed yet"
+        );
+        let short = TextFile::parse("Tagline\tonly one\n").expect("parses");
+        assert_eq!(
+            install(Lang::En, &short),
+            Err(format!("1 labels, {} expected", Msg::ALL.len()))
+        );
+    }
+
+    #[test]
+    fn messages_are_numbered_in_declaration_order() {
+        for (i, m) in Msg::ALL.iter().enumerate() {
+            assert_eq!(*m as usize, i, "{m:?}");
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub mod embed_size;
 pub mod i18n;
 pub mod incident_params;
 pub mod keys;
-pub mod narrations;
+pub mod myth_cards;
 pub mod objects;
 pub mod outcome;
 pub mod pace;
@@ -27,6 +27,7 @@ pub mod sim;
 pub mod state;
 pub mod stepping;
 pub mod story;
+pub mod texts;
 pub mod theme;
 pub mod tokens;
 pub mod variant_words;
@@ -35,7 +36,8 @@ pub mod web;
 
 use wasm_bindgen::prelude::*;
 
-/// Mounts the app into the element with id `app`; does nothing when that element is absent.
+/// Mounts the app into the element with id `app` once its labels are fetched; does nothing when
+/// that element is absent.
 #[cfg(not(test))]
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -43,8 +45,7 @@ pub fn start() {
     let Some(root) = gloo::utils::document().get_element_by_id("app") else {
         return;
     };
-    root.set_inner_html("");
-    yew::Renderer::<app::App>::with_root(root).render();
+    app::mount_when_labels_arrive(root);
 }
 
 /// The crate version, for the page footer and bug reports.

@@ -11,8 +11,8 @@ use flywheel_web::app::App;
 use flywheel_web::chart::{draw, ChartSpec, Line};
 use flywheel_web::config::{RunConfig, UrlState, DEFAULT_SPEED};
 use flywheel_web::i18n::{Lang, Msg};
-use flywheel_web::narrations::Narrations;
 use flywheel_web::state::{Action, AppState};
+use flywheel_web::texts::{self, Kind, TextFile};
 use flywheel_web::theme::LIGHT;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -137,15 +137,59 @@ fn reducer_actions_change_the_state() {
     assert_eq!(s.epoch, 1);
 }
 
+/// The checked-in text files, given to the page as if fetched (the test server does not serve
+/// `www/`): what the page reads in the browser.
+fn install_texts() {
+    let files = [
+        (
+            Kind::Labels,
+            Lang::En,
+            include_str!("../../../www/text/labels.en.txt"),
+        ),
+        (
+            Kind::Labels,
+            Lang::Zh,
+            include_str!("../../../www/text/labels.zh-CN.txt"),
+        ),
+        (
+            Kind::Myths,
+            Lang::En,
+            include_str!("../../../www/text/myths.en.txt"),
+        ),
+        (
+            Kind::Myths,
+            Lang::Zh,
+            include_str!("../../../www/text/myths.zh-CN.txt"),
+        ),
+    ];
+    for (kind, lang, text) in files {
+        texts::install(kind, lang, text).expect("a checked-in text file is complete");
+    }
+}
+
+/// Waits until `selector` matches in `root`, for at most two seconds.
+async fn wait_for(root: &web_sys::Element, selector: &str) {
+    for _ in 0..40 {
+        if root.query_selector(selector).ok().flatten().is_some() {
+            return;
+        }
+        gloo::timers::future::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{selector} never appeared");
+}
+
 #[wasm_bindgen_test]
 fn i18n_tables_are_complete_in_both_languages() {
+    install_texts();
     for m in Msg::ALL {
         assert!(!m.text(Lang::En).is_empty(), "{m:?}");
         assert!(!m.text(Lang::Zh).is_empty(), "{m:?}");
     }
-    let en_file = Narrations::parse(include_str!("../../../www/text/narrations.en.txt"))
+    assert_eq!(Msg::Scenario.text(Lang::En), "Scenario");
+    assert_eq!(Msg::Scenario.text(Lang::Zh), "场景");
+    let en_file = TextFile::parse(include_str!("../../../www/text/narrations.en.txt"))
         .expect("the English narrations parse");
-    let zh_file = Narrations::parse(include_str!("../../../www/text/narrations.zh-CN.txt"))
+    let zh_file = TextFile::parse(include_str!("../../../www/text/narrations.zh-CN.txt"))
         .expect("the Chinese narrations parse");
     for name in presets::names() {
         let en = en_file
@@ -190,6 +234,7 @@ fn toggles_produce_the_expected_variant() {
 
 #[wasm_bindgen_test]
 async fn the_app_mounts_runs_and_draws() {
+    install_texts();
     let root = document().create_element("div").expect("div");
     document()
         .body()
@@ -237,6 +282,7 @@ fn the_error_panel_offers_the_permalink_and_a_report() {
 
 #[wasm_bindgen_test]
 async fn the_myth_cards_name_upstream_and_run_their_scenario() {
+    install_texts();
     let root = document().create_element("div").expect("div");
     document()
         .body()
@@ -255,7 +301,7 @@ async fn the_myth_cards_name_upstream_and_run_their_scenario() {
         el.click();
     };
     click("#tab-myths");
-    gloo::timers::future::sleep(Duration::from_millis(200)).await;
+    wait_for(&root, ".myth").await;
     let cards = root.query_selector_all(".myth").expect("query");
     assert_eq!(
         cards.length() as usize,

@@ -9,9 +9,9 @@ use yew::prelude::*;
 use super::use_ctx;
 use crate::config::RunConfig;
 use crate::i18n::{preset_title, Lang, Msg};
-use crate::narrations::{self, Status};
 use crate::outcome::Departure;
 use crate::story::{self, LoopStory};
+use crate::texts::{self, Kind, Status};
 
 /// One side's story: `The switches now: …. The loop closes: …`.
 fn story_line(id: &str, side: Option<&str>, v: Variant, lang: Lang) -> Html {
@@ -48,9 +48,9 @@ pub fn explain() -> Html {
         .unwrap_or_default();
     let update = use_force_update();
     use_effect_with(lang, move |&lang| {
-        narrations::request(lang, move || update.force_update());
+        texts::request(Kind::Narrations, lang, move || update.force_update());
     });
-    let (text, failed) = match narrations::status(lang) {
+    let (text, failed) = match texts::status(Kind::Narrations, lang) {
         Status::Loaded(file) => (file.of(&name).map_or(summary, str::to_owned), None),
         Status::Loading => (Msg::NarrationLoading.text(lang).to_owned(), None),
         Status::Failed(why) => (

@@ -6,6 +6,7 @@ use super::use_ctx;
 use crate::config::Theme;
 use crate::i18n::Msg;
 use crate::state::Action;
+use crate::texts::{self, Kind, Status};
 use crate::web;
 
 /// The page header.
@@ -32,6 +33,29 @@ pub fn header() -> Html {
             });
         })
     };
+    let tried = use_state(|| false);
+    let switch = {
+        let (st, tried) = (ctx.state.clone(), tried.clone());
+        let other = lang.other();
+        Callback::from(move |_: MouseEvent| {
+            tried.set(true);
+            let waiting = st.clone();
+            texts::request(Kind::Labels, other, move || {
+                if texts::is_loaded(Kind::Labels, other) {
+                    waiting.dispatch(Action::SetLang(other));
+                } else {
+                    waiting.dispatch(Action::Frame);
+                }
+            });
+            if texts::is_loaded(Kind::Labels, other) {
+                st.dispatch(Action::SetLang(other));
+            }
+        })
+    };
+    let switch_failed = match texts::status(Kind::Labels, lang.other()) {
+        Status::Failed(why) if *tried => Some(Msg::LabelsFailed.text(lang).replace("{}", &why)),
+        _ => None,
+    };
     let theme = match s.url.theme {
         Theme::Auto => Msg::ThemeAuto,
         Theme::Light => Msg::ThemeLight,
@@ -51,9 +75,12 @@ pub fn header() -> Html {
                 <button id="theme" onclick={on(Action::CycleTheme)} title={Msg::Theme.text(lang)}>
                     { format!("{}: {}", Msg::Theme.text(lang), theme.text(lang)) }
                 </button>
-                <button id="lang" lang={lang.other().code()} onclick={on(Action::SetLang(lang.other()))}>
+                <button id="lang" lang={lang.other().code()} onclick={switch}>
                     { Msg::Language.text(lang) }
                 </button>
+                if let Some(why) = switch_failed {
+                    <span id="lang-error" class="story-warning" role="alert">{ why }</span>
+                }
                 <button id="help-button" aria-keyshortcuts="?" onclick={on(Action::ToggleHelp)}
                     aria-label={Msg::Help.text(lang)}>{ "?" }</button>
             </nav>
