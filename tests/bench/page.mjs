@@ -74,8 +74,9 @@ async function simSpeed(site) {
     + `200× needs ${(perSim * 200 / 1e6).toFixed(1)} million events per wall second in the tab; `
     + `the page ran about ${Math.round(perSim * rate / 1000)} thousand (the native engine on its `
     + `first 20 s: ${Math.round((incidentNativeRate ?? 0) / 1000)} thousand): even a whole core for the `
-    + `engine (a Web Worker) would leave it far short. What would reach it: the per-event cost cut by `
-    + `integer ids, id-indexed stores and fixed-size trace records (BENCHMARKS.md)`;
+    + `engine (a Web Worker) would leave it far short. What would reach it: a per-event cost cut by `
+    + `an order of magnitude, which BENCHMARKS.md shows is not in any one structure (id-indexed `
+    + `stores were measured slower than today's key-ordered ones at this scale)`;
   row('simulated time per wall time in the page, seed-000-incident (speed 10000×)', rate, '×', null,
     '≥ 200×', rate >= 200, whyNot);
   const longest = Math.max(0, ...long);
@@ -120,11 +121,11 @@ async function sizeAndStart(site) {
   row('wasm size, gzipped', gz / 1024, 'KiB', 300 * 1000 / 1024, '≤ 300 KB', gz <= 300 * 1000,
     'the one module carries the whole engine (API server, client-go, controller-runtime and Go '
     + 'runtime models, compiled for speed: at opt-level "s" the page incident runs a third slower), '
-    + 'one BTreeMap instantiation per key and value type, the derived deserializer of the scenario '
-    + '(the presets are parsed in the page), serde_json, Yew and the UI labels of two languages, '
-    + 'already through wasm-opt -Oz; the narrations are fetched per language. What would reach it: '
-    + 'fewer BTreeMap instantiations (integer ids), presets built as Rust values instead of parsed, '
-    + 'a small ordered map instead of serde_json::Value for spec and status (BENCHMARKS.md)');
+    + 'one BTreeMap instantiation per key and value type (about 12 % of the module), Yew (about 17 %), '
+    + 'already through wasm-opt -Oz; the presets are built as Rust values (no deserializer) and the '
+    + 'labels, myth cards and narrations are fetched per language. What would reach it: fewer '
+    + 'distinct map and sort instantiations in the engine, spec and status as small typed values '
+    + 'instead of serde_json::Value (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();
