@@ -62,9 +62,10 @@ impl<T: Ord + Clone + Hash> Queue<T> {
             return;
         }
         let now = self.metrics.now();
-        let Entry::Vacant(dirty) = self.dirty.entry(item.clone()) else {
+        let Entry::Vacant(dirty) = self.dirty.entry(item) else {
             return;
         };
+        let item = dirty.key().clone();
         dirty.insert(now);
         self.metrics.add_keeping_time_elsewhere(None);
         if !self.metrics.is_processing(&item) {
