@@ -319,11 +319,11 @@ impl Cluster {
         if !op.workers_started {
             return;
         }
-        let idle: Vec<usize> = (0..op.workers.len())
-            .filter(|i| op.workers[*i].is_none())
-            .collect();
         let mut started = Vec::new();
-        for i in idle {
+        for i in 0..op.workers.len() {
+            if op.workers[i].is_some() {
+                continue;
+            }
             let Some(key) = op.queue.get(now) else { break };
             let worker = u32::try_from(i).unwrap_or(u32::MAX);
             ctx.trace(Some(key.clone()), None, EventKind::Reconcile { worker });

@@ -218,7 +218,12 @@ impl Job {
             }
             StatusValue::ObservedGeneration => Value::from(generation),
         };
-        status.insert(field.to_owned(), v);
+        match status.get_mut(field) {
+            Some(slot) => *slot = v,
+            None => {
+                status.insert(field.to_owned(), v);
+            }
+        }
     }
 
     fn write(&mut self, verb: WriteVerb) -> StepOutcome {

@@ -173,12 +173,25 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
         }
     }
 
-    /// `done`: the work duration is observed if the item was being processed.
-    pub(crate) fn done(&mut self, item: &T) {
-        if let Some(started) = self.processing_start_times.remove(item) {
-            let worked = self.now.saturating_since(started).as_secs_f64();
-            self.snapshot.work_duration_seconds.observe(worked);
-        }
+    /// `done`: the work duration is observed if the item was being processed. Says whether it
+    /// was.
+    pub(crate) fn done(&mut self, item: &T) -> bool {
+        let Some(started) = self.processing_start_times.remove(item) else {
+            return false;
+        };
+        let worked = self.now.saturating_since(started).as_secs_f64();
+        self.snapshot.work_duration_seconds.observe(worked);
+        true
+    }
+
+    /// Whether `item` has been handed out (`get`) and is not yet `done`.
+    pub(crate) fn is_processing(&self, item: &T) -> bool {
+        self.processing_start_times.contains_key(item)
+    }
+
+    /// The number of items handed out and not yet done.
+    pub(crate) fn processing_len(&self) -> usize {
+        self.processing_start_times.len()
     }
 
     /// `retry`: one more delayed add.
@@ -195,12 +208,15 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// `updateUnfinishedWork` evaluated at `at`.
     fn update_unfinished_work(&mut self, at: SimTime) {
-        let mut started_times: Vec<(&T, &SimTime)> = self.processing_start_times.iter().collect();
-        started_times.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        // Sorting the items themselves shares `[T]::sort_unstable` with the engine's other sorts
+        // of the same type; sorting (item, time) pairs would compile a sort of its own.
+        let mut items: Vec<T> = self.processing_start_times.keys().cloned().collect();
+        items.sort_unstable();
         let mut total = 0.0;
         let mut oldest: f64 = 0.0;
-        for (_, started) in started_times {
-            let age = at.saturating_since(*started).as_secs_f64();
+        for item in &items {
+            let started = self.processing_start_times[item];
+            let age = at.saturating_since(started).as_secs_f64();
             total += age;
             oldest = oldest.max(age);
         }

@@ -9,6 +9,9 @@
 //!
 //! Deviation from upstream: `get` never blocks. It returns `None` when nothing is queued; the
 //! simulation decides when an idle worker polls again.
+//!
+//! `processing` is the metrics' `processingStartTimes`: an item is being processed exactly while
+//! the metrics keep the time its processing started, so one map answers both.
 
 use std::collections::hash_map::Entry;
 use std::collections::VecDeque;
@@ -16,7 +19,7 @@ use std::hash::Hash;
 
 use crate::time::SimTime;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
-use crate::workqueue::set::{ItemMap, ItemSet};
+use crate::workqueue::set::ItemMap;
 
 /// client-go's FIFO work queue with de-duplication (`util/workqueue/queue.go` `Typed[T]`).
 ///
@@ -27,7 +30,6 @@ pub struct Queue<T> {
     queue: VecDeque<T>,
     /// The dirty items and the time each became dirty (`dirty`, and the metrics' `addTimes`).
     dirty: ItemMap<T, SimTime>,
-    processing: ItemSet<T>,
     shutting_down: bool,
     drain: bool,
     metrics: MetricsRecorder<T>,
@@ -46,7 +48,6 @@ impl<T: Ord + Clone + Hash> Queue<T> {
         Queue {
             queue: VecDeque::new(),
             dirty: ItemMap::default(),
-            processing: ItemSet::default(),
             shutting_down: false,
             drain: false,
             metrics: MetricsRecorder::new(),
@@ -61,12 +62,13 @@ impl<T: Ord + Clone + Hash> Queue<T> {
             return;
         }
         let now = self.metrics.now();
-        let Entry::Vacant(dirty) = self.dirty.entry(item.clone()) else {
+        let Entry::Vacant(dirty) = self.dirty.entry(item) else {
             return;
         };
+        let item = dirty.key().clone();
         dirty.insert(now);
         self.metrics.add_keeping_time_elsewhere(None);
-        if !self.processing.contains(&item) {
+        if !self.metrics.is_processing(&item) {
             self.queue.push_back(item);
         }
     }
@@ -78,7 +80,6 @@ impl<T: Ord + Clone + Hash> Queue<T> {
         let item = self.queue.pop_front()?;
         let added = self.dirty.remove(&item);
         self.metrics.get_added_at(&item, added, None);
-        self.processing.insert(item.clone());
         Some(item)
     }
 
@@ -86,10 +87,9 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// processed it goes back to the tail of the queue. Deviation: `done` for an item that is not
     /// being processed is ignored (upstream would queue a dirty item a second time).
     pub fn done(&mut self, item: &T) {
-        if !self.processing.remove(item) {
+        if !self.metrics.done(item) {
             return;
         }
-        self.metrics.done(item);
         if self.dirty.contains_key(item) {
             self.queue.push_back(item.clone());
         }
@@ -107,7 +107,7 @@ impl<T: Ord + Clone + Hash> Queue<T> {
 
     /// The number of items handed out and not yet done.
     pub fn processing_len(&self) -> usize {
-        self.processing.len()
+        self.metrics.processing_len()
     }
 
     /// Whether `item` is dirty: queued, or parked while it is being processed.
@@ -117,7 +117,7 @@ impl<T: Ord + Clone + Hash> Queue<T> {
 
     /// Whether `item` has been handed out and not yet done.
     pub fn is_processing(&self, item: &T) -> bool {
-        self.processing.contains(item)
+        self.metrics.is_processing(item)
     }
 
     /// Stops accepting adds (client-go `queue.go` `ShutDown`). Queued items can still be taken
@@ -139,7 +139,7 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// After [`Queue::shut_down_with_drain`]: whether every handed-out item is done, i.e. the
     /// point where upstream's `ShutDownWithDrain` returns. Always `true` without a drain request.
     pub fn is_drained(&self) -> bool {
-        !self.drain || self.processing.is_empty()
+        !self.drain || self.metrics.processing_len() == 0
     }
 
     /// Whether the queue has been shut down (client-go `queue.go` `ShuttingDown`).
