@@ -5,6 +5,30 @@
 //!  fork:     the current instant ──▶ intervention ──▶ base of a new branch (the old one is kept)
 //!  switch:   the newest checkpoint of a branch before its head ──▶ replay to the head
 //! ```
+//!
+//! ```
+//! use std::time::Duration;
+//! use flywheel_engine::cluster::run::{Run, RunOptions};
+//! use flywheel_engine::cluster::timeline::TimelineOptions;
+//! use flywheel_engine::{scenario::presets, SimTime};
+//!
+//! let scenario = presets::load("flywheel", &[]).unwrap();
+//! let options = RunOptions { duration: Some(Duration::from_secs(60)), ..RunOptions::default() };
+//! let mut run = Run::new(scenario, &options).unwrap();
+//! run.keep_timeline(TimelineOptions::default());
+//! while !run.advance(100_000) {}
+//! let end = (run.trace().hash(), run.events());
+//!
+//! let minute_half = SimTime::ZERO + Duration::from_secs(30);
+//! assert_eq!(run.seek(minute_half), Ok(minute_half));
+//! let main = run.current_branch().unwrap();
+//! let what_if = run.fork("what if").unwrap();
+//! run.switch_branch(main).unwrap();
+//! run.seek(run.end()).unwrap();
+//! assert_eq!((run.trace().hash(), run.events()), end);
+//! assert_eq!(run.branches().len(), 2);
+//! # let _ = what_if;
+//! ```
 
 use std::fmt;
 
