@@ -5,7 +5,8 @@
 //!   over the same number of events — the most a discrete-event kernel can do;
 //! - resident memory per cached object and per pending FIFO delta at 100k objects (Linux
 //!   `/proc/self/statm`);
-//! - resident memory growth of a 24-hour simulated run between its first and last simulated hour.
+//! - resident memory growth of a 24-hour simulated run between its first and last simulated hour;
+//! - checkpoints: resident bytes and copy time of one, and the longest seek over a run's timeline.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::cluster::timeline::TimelineOptions;
 use flywheel_engine::informer::delta_fifo::DeltaFifo;
 use flywheel_engine::informer::indexer::Indexer;
 use flywheel_engine::object::Object;
@@ -297,10 +299,86 @@ fn longest_event_row(rows: &mut Vec<Row>) {
     });
 }
 
+/// A row without a target.
+fn plain_row(figure: String, value: f64, unit: &str) -> Row {
+    Row {
+        figure,
+        value,
+        unit: unit.into(),
+        peer: None,
+        ratio: None,
+        target: "—".into(),
+        pass: None,
+        why_not: None,
+    }
+}
+
+/// Resident bytes and milliseconds of one checkpoint of `run` (the mean of a few held at once).
+fn checkpoint_cost(run: &Run) -> (f64, f64) {
+    const HELD: usize = 3;
+    let before = rss_bytes();
+    let started = Instant::now();
+    let held: Vec<_> = (0..HELD).map(|_| run.checkpoint()).collect();
+    let ms = started.elapsed().as_secs_f64() * 1000.0 / HELD as f64;
+    let bytes = rss_bytes().saturating_sub(before) as f64 / HELD as f64;
+    std::hint::black_box(held.len());
+    (bytes, ms)
+}
+
+/// Runs `name` for `seconds` keeping a timeline with the page's default budget, then seeks to
+/// instants spread over the run, backward and forward; returns the longest seek in ms.
+fn longest_seek_ms(name: &str, seconds: u64) -> Option<(f64, usize)> {
+    let mut run = start(name, seconds)?;
+    run.keep_timeline(TimelineOptions::default());
+    while !run.advance(1_000_000) {}
+    let end = run.end().as_secs_f64();
+    let mut longest: f64 = 0.0;
+    for f in [0.5, 0.13, 0.97, 0.71, 0.29, 0.88, 0.02, 0.55] {
+        let started = Instant::now();
+        run.seek(flywheel_engine::SimTime::from_secs_f64(end * f))
+            .ok()?;
+        longest = longest.max(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    let kept = run
+        .timeline()
+        .map_or(0, |t| t.checkpoints(t.current()).len());
+    Some((longest, kept))
+}
+
+fn checkpoint_rows(rows: &mut Vec<Row>) {
+    for (name, seconds) in [("flywheel", 600), ("seed-000-incident", 60)] {
+        let Some(mut run) = start(name, seconds) else {
+            continue;
+        };
+        while !run.advance(1_000_000) {}
+        let objects = run.snapshot().objects;
+        let (bytes, ms) = checkpoint_cost(&run);
+        let estimate = run.checkpoint().bytes() as f64;
+        let at = format!("{name} at {seconds} s, {objects} objects");
+        rows.push(plain_row(
+            format!("checkpoint resident bytes, {at}"),
+            bytes,
+            "bytes",
+        ));
+        rows.push(plain_row(
+            format!("checkpoint estimated bytes (budget), {at}"),
+            estimate,
+            "bytes",
+        ));
+        rows.push(plain_row(format!("checkpoint copy time, {at}"), ms, "ms"));
+        if let Some((seek_ms, kept)) = longest_seek_ms(name, seconds) {
+            let figure =
+                format!("longest seek, {name} ({seconds} s, 256 MiB budget, {kept} checkpoints)");
+            rows.push(plain_row(figure, seek_ms, "ms"));
+        }
+    }
+}
+
 /// Every native figure.
 pub fn native_rows() -> Vec<Row> {
     let mut rows = Vec::new();
     memory_rows(&mut rows);
+    checkpoint_rows(&mut rows);
     long_run_row(&mut rows);
     event_rate_rows(&mut rows);
     longest_event_row(&mut rows);

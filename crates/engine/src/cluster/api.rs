@@ -35,6 +35,7 @@ pub enum Admit {
 }
 
 /// The API server as the cluster uses it.
+#[derive(Clone)]
 pub struct SimApiServer {
     server: ApiServer,
     kind: String,

@@ -24,7 +24,7 @@ use crate::time::SimTime;
 pub const NOTIFICATION_OVERHEAD_BYTES: u64 = 96;
 
 /// The informer's queue: client-go ≤ v0.32 `DeltaFIFO` or ≥ v0.33 `RealFIFO`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Fifo {
     /// Deltas accumulate per key.
     Delta(DeltaFifo),
@@ -47,7 +47,7 @@ pub struct OpenWatch {
 }
 
 /// A shared informer for one kind.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SimInformer {
     /// The kind it watches.
     pub kind: String,

@@ -56,7 +56,7 @@ impl fmt::Display for Violation {
 }
 
 /// Checks invariants between events and remembers what it needs from earlier checks.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct InvariantChecker {
     violations: Vec<Violation>,
     violation_count: u64,
@@ -71,7 +71,7 @@ pub struct InvariantChecker {
 }
 
 /// What the trace says about the current watch chain (the deliveries since the last relist).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct WatchChain {
     last_delivered: Option<u64>,
     writes: BTreeSet<u64>,

@@ -30,6 +30,7 @@ pub struct PodView {
 }
 
 /// The pod and, while its container runs, the Go process in it.
+#[derive(Clone)]
 pub struct SimProcess {
     config: GoProcessConfig,
     baseline_bytes: u64,

@@ -13,6 +13,7 @@
 
 mod actions;
 pub mod api;
+pub mod checkpoint;
 mod flow;
 pub mod informer;
 pub mod inspect;
@@ -26,9 +27,11 @@ mod release;
 pub mod report;
 pub mod request;
 pub mod run;
+pub mod seek;
 pub mod series;
 pub mod snapshot;
 mod telemetry;
+pub mod timeline;
 mod watch_list;
 pub mod worker;
 pub mod workload;
@@ -166,6 +169,7 @@ pub enum Ev {
 }
 
 /// The whole simulated world.
+#[derive(Clone)]
 pub struct Cluster {
     /// The scenario it runs.
     pub scenario: Scenario,

@@ -1,6 +1,8 @@
 //! The operator's in-process state: one informer, the workqueue, the workers, the event handler's
 //! predicates and the REST client's rate limiter. Rebuilt empty on every container start.
 
+use std::rc::Rc;
+
 use crate::client::rate_limiter::TokenBucketRateLimiter;
 use crate::informer::delta::DeltaObject;
 use crate::informer::indexer::Notification;
@@ -18,6 +20,7 @@ use super::worker::{Job, WorkerTotals};
 use super::workqueue::WorkQueue;
 
 /// The operator process's controller state.
+#[derive(Clone)]
 pub struct Operator {
     /// Counts container starts; events of an earlier incarnation are ignored.
     pub incarnation: u64,
@@ -31,8 +34,9 @@ pub struct Operator {
     pub workers: Vec<Option<Job>>,
     /// What the busy `workers` hold, kept up to date as jobs start, step and finish.
     pub worker_totals: WorkerTotals,
-    /// Predicates of the `For` watch (all must admit: `builder.WithPredicates` ANDs them).
-    pub predicates: Vec<Box<dyn Predicate>>,
+    /// Predicates of the `For` watch (all must admit: `builder.WithPredicates` ANDs them);
+    /// stateless, so a copy of the operator shares them.
+    pub predicates: Rc<[Box<dyn Predicate>]>,
     /// client-go's token bucket, or `None` when client-side limiting is off.
     pub client_limiter: Option<TokenBucketRateLimiter>,
     /// When the queue's next waiting item is due and a wake-up is scheduled for it.
@@ -78,7 +82,7 @@ impl Operator {
             queue: WorkQueue::new(scenario.queue_kind()),
             workers: (0..scenario.controller.workers).map(|_| None).collect(),
             worker_totals: WorkerTotals::default(),
-            predicates: build_predicates(&scenario.controller.predicates, scenario.profile),
+            predicates: build_predicates(&scenario.controller.predicates, scenario.profile).into(),
             client_limiter,
             queue_wake_at: None,
             workers_started: false,

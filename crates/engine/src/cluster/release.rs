@@ -19,6 +19,7 @@ use super::{Cluster, Ev};
 const ENTRIES_PER_PART: usize = 2_500;
 
 /// A part of a dead operator, waiting to be freed.
+#[derive(Clone)]
 pub(super) enum DeadPart {
     /// The informer; freeing it hands over its cache and queue as further parts.
     Informer(Box<SimInformer>),

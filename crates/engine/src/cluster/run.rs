@@ -6,9 +6,11 @@ use crate::scenario::{Profile, Scenario, ScenarioError};
 use crate::sim::Simulation;
 use crate::time::SimTime;
 
+use super::checkpoint::Checkpoint;
 use super::invariants::{InvariantChecker, Violation, DEBUG_CHECK_INTERVAL};
 use super::report::RunReport;
 use super::snapshot::Snapshot;
+use super::timeline::Timeline;
 use super::Cluster;
 
 /// Overrides of a scenario's defaults for one run.
@@ -30,18 +32,26 @@ pub struct RunOptions {
 /// that no input keeps a caller busy for ever.
 pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000_000;
 
+/// Everything a run's future depends on: what a checkpoint copies.
+#[derive(Clone)]
+pub(super) struct State {
+    pub(super) sim: Simulation<Cluster>,
+    pub(super) checker: Option<Box<InvariantChecker>>,
+    pub(super) next_check_at: u64,
+}
+
 /// A scenario being run.
 pub struct Run {
-    sim: Simulation<Cluster>,
+    pub(super) state: State,
     end: SimTime,
     seed: u64,
     max_events: u64,
-    checker: Option<Box<InvariantChecker>>,
     /// How to check: set only where checking is turned on, so a release build that never turns it
     /// on (the page) links none of the checkers.
     check_fn: Option<fn(&mut Run)>,
     check_interval: u64,
-    next_check_at: u64,
+    /// Automatic checkpoints and branches, when kept ([`Run::keep_timeline`]).
+    pub(super) timeline: Option<Box<Timeline<Checkpoint>>>,
 }
 
 impl Run {
@@ -67,14 +77,17 @@ impl Run {
         // the run (each check reads every object once).
         let check_interval = DEBUG_CHECK_INTERVAL.max(objects.saturating_mul(8));
         let run = Run {
-            sim,
+            state: State {
+                sim,
+                checker: None,
+                next_check_at: check_interval,
+            },
             end,
             seed,
             max_events: options.max_events.unwrap_or(DEFAULT_MAX_EVENTS),
-            checker: None,
             check_fn: None,
             check_interval,
-            next_check_at: check_interval,
+            timeline: None,
         };
         #[cfg(debug_assertions)]
         let run = {
@@ -86,8 +99,9 @@ impl Run {
     }
 
     fn run_check(run: &mut Run) {
-        if let Some(checker) = run.checker.as_mut() {
-            checker.check(run.sim.model(), run.sim.trace(), run.sim.now());
+        let state = &mut run.state;
+        if let Some(checker) = state.checker.as_mut() {
+            checker.check(state.sim.model(), state.sim.trace(), state.sim.now());
         }
     }
 
@@ -95,9 +109,9 @@ impl Run {
     /// builds already check at a sparser interval).
     pub fn check_invariants_every(&mut self, interval: u64) {
         self.check_interval = interval.max(1);
-        self.next_check_at = self.sim.steps() + self.check_interval;
-        if self.checker.is_none() {
-            self.checker = Some(Box::new(InvariantChecker::new()));
+        self.state.next_check_at = self.state.sim.steps() + self.check_interval;
+        if self.state.checker.is_none() {
+            self.state.checker = Some(Box::new(InvariantChecker::new()));
         }
         self.check_fn = Some(Run::run_check);
     }
@@ -112,43 +126,72 @@ impl Run {
 
     /// Invariant violations found so far (none when checking is off).
     pub fn invariant_violations(&self) -> &[Violation] {
-        self.checker.as_ref().map_or(&[], |c| c.violations())
+        self.state.checker.as_ref().map_or(&[], |c| c.violations())
     }
 
     /// The invariant checker, when checking is on.
     pub fn invariant_checker(&self) -> Option<&InvariantChecker> {
-        self.checker.as_deref()
+        self.state.checker.as_deref()
     }
 
     /// The simulated cluster (read-only).
     pub fn cluster(&self) -> &Cluster {
-        self.sim.model()
+        self.state.sim.model()
     }
 
     /// Steps toward `deadline`, at most `max_events` events and within the event budget,
-    /// checking invariants at their interval.
+    /// checking invariants and taking automatic checkpoints at their intervals.
     fn step_checked(&mut self, deadline: SimTime, max_events: u64) -> u64 {
-        let budget_left = self.max_events.saturating_sub(self.sim.steps());
+        let budget_left = self.max_events.saturating_sub(self.state.sim.steps());
         let mut left = max_events.min(budget_left);
         let mut handled = 0;
         loop {
-            let chunk = match self.check_fn {
-                Some(_) => left.min(self.next_check_at.saturating_sub(self.sim.steps()).max(1)),
-                None => left,
-            };
+            let chunk = left.min(self.events_to_next_stop());
             // Stops early after an event split into parts, so the page draws between them.
-            let n = self.sim.step_until_yield(deadline, chunk);
+            let n = self.state.sim.step_until_yield(deadline, chunk);
             handled += n;
             left -= n;
-            if let Some(check) = self
-                .check_fn
-                .filter(|_| self.sim.steps() >= self.next_check_at)
-            {
-                self.next_check_at = self.sim.steps() + self.check_interval;
-                check(self);
-            }
+            self.at_stop();
             if n < chunk || left == 0 {
                 return handled;
+            }
+        }
+    }
+
+    /// Events until the next invariant check or automatic checkpoint (at least one).
+    fn events_to_next_stop(&self) -> u64 {
+        let steps = self.state.sim.steps();
+        let check = self.check_fn.map(|_| self.state.next_check_at);
+        let mark = self.timeline.as_ref().map(|t| t.next_due_events());
+        [check, mark]
+            .into_iter()
+            .flatten()
+            .map(|at| at.saturating_sub(steps).max(1))
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Checks the invariants and takes a checkpoint when they are due.
+    fn at_stop(&mut self) {
+        let steps = self.state.sim.steps();
+        if let Some(check) = self.check_fn.filter(|_| steps >= self.state.next_check_at) {
+            self.state.next_check_at = steps + self.check_interval;
+            check(self);
+        }
+        self.mark_if_due();
+    }
+
+    /// Takes an automatic checkpoint when the timeline says one is due.
+    fn mark_if_due(&mut self) {
+        let steps = self.state.sim.steps();
+        if self
+            .timeline
+            .as_ref()
+            .is_some_and(|t| steps >= t.next_due_events())
+        {
+            let mark = self.checkpoint();
+            if let Some(t) = self.timeline.as_mut() {
+                t.push(mark);
             }
         }
     }
@@ -171,27 +214,29 @@ impl Run {
         if self.is_finished() || self.budget_exhausted() {
             return false;
         }
-        self.sim.step()
+        let stepped = self.state.sim.step();
+        self.mark_if_due();
+        stepped
     }
 
     /// Whether virtual time reached the end.
     pub fn is_finished(&self) -> bool {
-        self.sim.now() >= self.end
+        self.state.sim.now() >= self.end
     }
 
     /// Whether the run spent its event budget ([`RunOptions::max_events`]) before its end.
     pub fn budget_exhausted(&self) -> bool {
-        self.sim.steps() >= self.max_events && !self.is_finished()
+        self.state.sim.steps() >= self.max_events && !self.is_finished()
     }
 
     /// Events handled so far.
     pub fn events(&self) -> u64 {
-        self.sim.steps()
+        self.state.sim.steps()
     }
 
     /// The current virtual time.
     pub fn now(&self) -> SimTime {
-        self.sim.now()
+        self.state.sim.now()
     }
 
     /// When the run ends.
@@ -201,7 +246,7 @@ impl Run {
 
     /// How far along the run is, from 0 to 1.
     pub fn fraction_done(&self) -> f64 {
-        (self.sim.now().as_secs_f64() / self.end.as_secs_f64().max(1e-9)).clamp(0.0, 1.0)
+        (self.state.sim.now().as_secs_f64() / self.end.as_secs_f64().max(1e-9)).clamp(0.0, 1.0)
     }
 
     /// The seed in use.
@@ -211,13 +256,13 @@ impl Run {
 
     /// The trace so far.
     pub fn trace(&self) -> &crate::sim::Trace {
-        self.sim.trace()
+        self.state.sim.trace()
     }
 
     /// Trace events recorded after the first `seen_total` (still in the ring), oldest first: what
     /// happened since the caller last looked. Pass [`crate::sim::Trace::total`] of the last call.
     pub fn trace_since(&self, seen_total: u64) -> impl Iterator<Item = &crate::sim::TraceEvent> {
-        let trace = self.sim.trace();
+        let trace = self.state.sim.trace();
         let kept = trace.events().count() as u64;
         let first_kept = trace.total() - kept;
         let skip = seen_total.saturating_sub(first_kept).min(kept) as usize;
@@ -226,29 +271,32 @@ impl Run {
 
     /// The keys of every sampled series (`name{labels}`), in order.
     pub fn series_keys(&self) -> impl Iterator<Item = &String> {
-        self.sim.model().series().iter().map(|(k, _)| k)
+        self.state.sim.model().series().iter().map(|(k, _)| k)
     }
 
     /// One sampled series: `(t_seconds, value)` points, at most 2000, oldest first. Cheap: no copy.
     pub fn series(&self, key: &str) -> Option<&[(f64, f64)]> {
-        self.sim.model().series().get(key).map(|s| s.points())
+        self.state.sim.model().series().get(key).map(|s| s.points())
     }
 
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
-        &self.sim.model().scenario
+        &self.state.sim.model().scenario
     }
 
     /// The report: final metrics and series.
     pub fn report(&mut self) -> RunReport {
-        let now = self.sim.now();
-        let events = self.sim.steps();
-        let hash = self.sim.trace().hash();
-        self.sim.model_mut().report(now, events, self.seed, hash)
+        let now = self.state.sim.now();
+        let events = self.state.sim.steps();
+        let hash = self.state.sim.trace().hash();
+        self.state
+            .sim
+            .model_mut()
+            .report(now, events, self.seed, hash)
     }
 
     /// What the page draws now.
     pub fn snapshot(&self) -> Snapshot {
-        self.sim.model().snapshot(self.sim.now())
+        self.state.sim.model().snapshot(self.state.sim.now())
     }
 }

@@ -109,7 +109,7 @@ struct RunPod {
 }
 
 /// The workload's state; the per-process part is reset when the operator restarts.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Workload {
     incarnation: u64,
     cache: CacheState,

@@ -16,12 +16,14 @@ use crate::workqueue::{
 /// One of the two queues, keyed by `namespace/name`, and the priority each handed-out key was
 /// handed out with (what controller-runtime's `processNextWorkItem` gets from `GetWithPriority`
 /// and passes to `reconcileHandler`; always 0 for the classic queue, which keeps none).
+#[derive(Clone)]
 pub struct WorkQueue {
     queue: Kind,
     handed_out: ItemMap<Key, i32>,
 }
 
 /// The queue itself.
+#[derive(Clone)]
 enum Kind {
     /// client-go's queue with `DefaultTypedControllerRateLimiter` (max of exp 5 ms…1000 s and a
     /// 10 qps / burst 100 bucket).

@@ -561,7 +561,7 @@ struct Slot {
 }
 
 /// A `Replace` in progress (see [`DeltaFifo::begin_replace`]).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct PartialReplace {
     queued_before: usize,
     listed_keys: Vec<Key>,

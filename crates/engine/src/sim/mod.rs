@@ -83,6 +83,7 @@ pub trait Model {
 }
 
 /// A model together with its clock, event queue, random source and trace.
+#[derive(Clone)]
 pub struct Simulation<M: Model> {
     model: M,
     now: SimTime,
@@ -217,6 +218,11 @@ impl<M: Model> Simulation<M> {
     /// Number of events handled so far.
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// When the earliest pending event is due, if any is pending.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.peek_time()
     }
 
     /// Number of events still pending.

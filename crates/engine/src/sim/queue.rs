@@ -21,7 +21,7 @@ struct Key {
 }
 
 /// Payloads by slot; a freed slot is reused by the next event scheduled.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Slab<E> {
     slots: Vec<Option<E>>,
     free: Vec<u32>,
@@ -52,7 +52,7 @@ impl<E> Slab<E> {
 
 /// A min-queue of events. Events due at the same instant come out in the order they were
 /// scheduled, so a run never depends on heap internals.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<Key>>,
     slab: Slab<E>,

@@ -56,7 +56,8 @@ type WaitingKey = (SimTime, Reverse<i32>, u64);
 
 /// controller-runtime's priority queue (`pkg/controller/priorityqueue/priorityqueue.go`
 /// `priorityqueue`).
-pub struct PriorityQueue<T> {
+#[derive(Clone)]
+pub struct PriorityQueue<T: 'static> {
     items: ItemMap<T, Entry>,
     ready: BTreeMap<ReadyKey, T>,
     waiting: BTreeMap<WaitingKey, T>,

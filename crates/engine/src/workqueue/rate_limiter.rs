@@ -15,7 +15,7 @@ use crate::workqueue::set::ItemMap;
 
 /// Decides how long an item waits before it is added again (client-go
 /// `default_rate_limiters.go` `TypedRateLimiter`).
-pub trait RateLimiter<T> {
+pub trait RateLimiter<T>: CloneRateLimiter<T> {
     /// The delay for `item` at `now`; counts as one more requeue (`When`).
     fn when(&mut self, item: &T, now: SimTime) -> Duration;
     /// Stops tracking `item`, whether it finally succeeded or was given up (`Forget`).
@@ -24,7 +24,34 @@ pub trait RateLimiter<T> {
     fn num_requeues(&self, item: &T) -> u32;
 }
 
-impl<T, R: RateLimiter<T> + ?Sized> RateLimiter<T> for Box<R> {
+/// Copies a limiter behind a `Box<dyn RateLimiter>`, counts included (a run's checkpoint copies
+/// its queues); every `Clone` limiter has it.
+pub trait CloneRateLimiter<T> {
+    /// A boxed copy of this limiter.
+    fn clone_box<'a>(&self) -> Box<dyn RateLimiter<T> + 'a>
+    where
+        Self: 'a;
+}
+
+impl<T, R: RateLimiter<T> + Clone> CloneRateLimiter<T> for R {
+    fn clone_box<'a>(&self) -> Box<dyn RateLimiter<T> + 'a>
+    where
+        Self: 'a,
+    {
+        Box::new(self.clone())
+    }
+}
+
+impl<'a, T: 'a> Clone for Box<dyn RateLimiter<T> + 'a> {
+    fn clone(&self) -> Self {
+        (**self).clone_box()
+    }
+}
+
+impl<T, R: RateLimiter<T> + ?Sized> RateLimiter<T> for Box<R>
+where
+    Box<R>: Clone,
+{
     /// Delegates to the boxed limiter.
     fn when(&mut self, item: &T, now: SimTime) -> Duration {
         (**self).when(item, now)
@@ -274,8 +301,16 @@ impl<T> RateLimiter<T> for BucketRateLimiter {
 
 /// The worst case of several limiters (client-go `default_rate_limiters.go`
 /// `TypedMaxOfRateLimiter`): every limiter is asked, so all of them count the request.
-pub struct MaxOfRateLimiter<T> {
+pub struct MaxOfRateLimiter<T: 'static> {
     limiters: Vec<Box<dyn RateLimiter<T>>>,
+}
+
+impl<T> Clone for MaxOfRateLimiter<T> {
+    fn clone(&self) -> Self {
+        MaxOfRateLimiter {
+            limiters: self.limiters.clone(),
+        }
+    }
 }
 
 impl<T> std::fmt::Debug for MaxOfRateLimiter<T> {
@@ -328,9 +363,18 @@ impl<T> RateLimiter<T> for MaxOfRateLimiter<T> {
 
 /// Caps another limiter's delay at `max_delay` (client-go `default_rate_limiters.go`
 /// `TypedWithMaxWaitRateLimiter`).
-pub struct WithMaxWaitRateLimiter<T> {
+pub struct WithMaxWaitRateLimiter<T: 'static> {
     limiter: Box<dyn RateLimiter<T>>,
     max_delay: Duration,
+}
+
+impl<T> Clone for WithMaxWaitRateLimiter<T> {
+    fn clone(&self) -> Self {
+        WithMaxWaitRateLimiter {
+            limiter: self.limiter.clone(),
+            max_delay: self.max_delay,
+        }
+    }
 }
 
 impl<T> std::fmt::Debug for WithMaxWaitRateLimiter<T> {
@@ -498,6 +542,7 @@ mod tests {
 
     /// A limiter that answers `base` for the first `threshold` calls, then `max` (client-go
     /// default_rate_limiters_test.go `StepRateLimiter`).
+    #[derive(Clone)]
     struct StepRateLimiter {
         count: u32,
         threshold: u32,

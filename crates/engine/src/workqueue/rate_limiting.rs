@@ -13,7 +13,8 @@ use crate::workqueue::metrics::QueueMetrics;
 use crate::workqueue::rate_limiter::{default_controller_rate_limiter, RateLimiter};
 
 /// client-go's rate-limiting queue (`util/workqueue/rate_limiting_queue.go` `rateLimitingType`).
-pub struct RateLimitingQueue<T> {
+#[derive(Clone)]
+pub struct RateLimitingQueue<T: 'static> {
     queue: DelayingQueue<T>,
     rate_limiter: Box<dyn RateLimiter<T>>,
 }

@@ -1,0 +1,218 @@
+//! Checkpoints, seek and fork of a run (issue 16 §4): a run put back to a checkpoint, or sought
+//! to any instant, handles exactly the events of a run that never stopped.
+
+use std::time::Duration;
+
+use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::cluster::timeline::{BranchId, TimelineOptions};
+use flywheel_engine::scenario::presets;
+use flywheel_engine::swarm;
+use flywheel_engine::SimTime;
+
+const SEEDS: u64 = 20;
+
+/// A run of `preset` with `seed`, as the determinism table runs it.
+fn run_of(preset: &str, seed: u64) -> Run {
+    run_for(preset, seed, swarm::determinism_duration(preset))
+}
+
+/// A run of `preset` with `seed` for `duration` (the incident with 300 objects).
+fn run_for(preset: &str, seed: u64, duration: Duration) -> Run {
+    let mut scenario = presets::load(preset, &[]).expect("preset loads");
+    if preset == "seed-000-incident" {
+        scenario.objects.count = 300;
+    }
+    let options = RunOptions {
+        duration: Some(duration),
+        seed: Some(seed),
+        ..RunOptions::default()
+    };
+    Run::new(scenario, &options).expect("preset runs")
+}
+
+fn finish(run: &mut Run) -> (u64, u64) {
+    while !run.advance(1_000_000) {}
+    (run.trace().hash(), run.events())
+}
+
+fn fraction(run: &Run, f: f64) -> SimTime {
+    SimTime::from_secs_f64(run.end().as_secs_f64() * f)
+}
+
+/// A fresh run of `preset` and `seed` sought forward to `at`: (hash, events).
+fn straight_to(preset: &str, seed: u64, at: SimTime) -> (u64, u64) {
+    let mut run = run_of(preset, seed);
+    run.seek(at).expect("forward needs no timeline");
+    (run.trace().hash(), run.events())
+}
+
+fn timeline(spacing_events: u64) -> TimelineOptions {
+    TimelineOptions {
+        spacing_events,
+        ..TimelineOptions::default()
+    }
+}
+
+#[test]
+fn a_run_restored_from_a_checkpoint_reaches_the_hash_of_one_that_never_stopped() {
+    for preset in presets::names() {
+        for seed in 0..SEEDS {
+            let straight = swarm::preset_trace_hash(preset, seed).expect("preset runs");
+            let mut run = run_of(preset, seed);
+            let mid = fraction(&run, 0.4);
+            run.seek(mid).expect("forward");
+            let checkpoint = run.checkpoint();
+            assert_eq!(
+                finish(&mut run),
+                straight,
+                "{preset} seed {seed}: checkpointed"
+            );
+            run.restore(&checkpoint);
+            assert_eq!(run.events(), checkpoint.events(), "{preset} seed {seed}");
+            assert_eq!(run.now(), mid, "{preset} seed {seed}");
+            assert_eq!(finish(&mut run), straight, "{preset} seed {seed}: restored");
+        }
+    }
+}
+
+#[test]
+fn seeking_backward_then_forward_ends_identical_to_a_straight_run() {
+    for preset in ["flywheel", "fixed", "seed-000-incident", "watch-leak"] {
+        for seed in 0..3 {
+            let mut run = run_of(preset, seed);
+            run.keep_timeline(timeline(500));
+            let end = finish(&mut run);
+            for f in [0.3, 0.05, 0.7, 0.69] {
+                let at = fraction(&run, f);
+                assert_eq!(run.seek(at), Ok(at), "{preset} seed {seed}");
+                let here = (run.trace().hash(), run.events());
+                assert_eq!(
+                    here,
+                    straight_to(preset, seed, at),
+                    "{preset} seed {seed} at {at}"
+                );
+            }
+            run.seek(run.end()).expect("forward");
+            assert_eq!(
+                (run.trace().hash(), run.events()),
+                end,
+                "{preset} seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn automatic_checkpoints_stay_within_the_budget_and_spread_out() {
+    let two_minutes = Duration::from_secs(120);
+    let mut largest = run_for("flywheel", 1, two_minutes);
+    finish(&mut largest);
+    let budget_bytes = 4 * largest.checkpoint().bytes();
+    let mut run = run_for("flywheel", 1, two_minutes);
+    run.keep_timeline(TimelineOptions {
+        budget_bytes,
+        spacing_events: 200,
+        ..TimelineOptions::default()
+    });
+    let end = finish(&mut run);
+    let timeline = run.timeline().expect("kept");
+    assert!(
+        timeline.bytes() <= budget_bytes,
+        "{} > {budget_bytes}",
+        timeline.bytes()
+    );
+    let marks = timeline.checkpoints(BranchId(0));
+    assert!(marks.len() >= 3, "{} checkpoints", marks.len());
+    let spacing = timeline.branches()[0].spacing_events;
+    assert!(spacing > 200, "spacing doubled on thinning: {spacing}");
+    let gaps: Vec<u64> = marks
+        .windows(2)
+        .map(|w| w[1].events() - w[0].events())
+        .collect();
+    assert!(
+        gaps.iter().all(|&g| g <= spacing),
+        "gaps {gaps:?} spacing {spacing}"
+    );
+    let at = fraction(&run, 0.5);
+    run.seek(at).expect("backward");
+    let mut straight = run_for("flywheel", 1, two_minutes);
+    straight.seek(at).expect("forward");
+    assert_eq!(
+        (run.trace().hash(), run.events()),
+        (straight.trace().hash(), straight.events())
+    );
+    run.seek(run.end()).expect("forward");
+    assert_eq!((run.trace().hash(), run.events()), end);
+}
+
+#[test]
+fn a_fork_keeps_the_old_branch_intact_and_switching_returns_to_where_it_was_left() {
+    let mut run = run_of("flywheel", 2);
+    run.keep_timeline(timeline(300));
+    let left_at = fraction(&run, 0.6);
+    run.seek(left_at).expect("forward");
+    let left = (run.trace().hash(), run.events());
+    let fork_at = fraction(&run, 0.3);
+    run.seek(fork_at).expect("backward");
+    let at_fork = (run.trace().hash(), run.events());
+    let main = run.current_branch().expect("kept");
+    let fork = run.fork("what if").expect("timeline kept");
+    assert_ne!(fork, main);
+    assert_eq!(run.current_branch(), Some(fork));
+    run.seek(fraction(&run, 0.9)).expect("forward on the fork");
+    let fork_head = (run.trace().hash(), run.events());
+    run.switch_branch(main).expect("main is kept");
+    assert_eq!((run.trace().hash(), run.events()), at_fork);
+    assert_eq!(run.now(), fork_at);
+    run.seek(left_at).expect("forward on main");
+    assert_eq!((run.trace().hash(), run.events()), left);
+    run.switch_branch(fork).expect("the fork is kept");
+    assert_eq!((run.trace().hash(), run.events()), fork_head);
+    let branches = run.branches();
+    assert_eq!(branches.len(), 2);
+    assert_eq!(branches[1].parent, Some(main));
+    assert_eq!(branches[1].label, "what if");
+}
+
+#[test]
+fn an_intervention_at_a_fork_is_replayed_by_every_seek_on_its_branch() {
+    let mut other = run_of("flywheel", 7);
+    other
+        .seek(SimTime::ZERO + Duration::from_secs(3))
+        .expect("forward");
+    let swapped = other.checkpoint();
+    let mut run = run_of("flywheel", 3);
+    run.keep_timeline(timeline(300));
+    run.seek(SimTime::ZERO + Duration::from_secs(3))
+        .expect("forward");
+    run.fork_with("swapped", |r| r.restore(&swapped))
+        .expect("kept");
+    let end = finish(&mut run);
+    assert_eq!(
+        end,
+        finish(&mut other),
+        "the branch goes on from the intervention"
+    );
+    run.seek(SimTime::ZERO + Duration::from_secs(5))
+        .expect("backward on the branch");
+    assert_eq!(run.seek(run.end()), Ok(run.end()));
+    assert_eq!((run.trace().hash(), run.events()), end);
+}
+
+#[test]
+fn beyond_the_branch_limit_the_oldest_other_branch_is_dropped() {
+    let mut run = run_of("fixed", 0);
+    run.keep_timeline(TimelineOptions {
+        max_branches: 2,
+        ..timeline(300)
+    });
+    let main = run.current_branch().expect("kept");
+    run.seek(fraction(&run, 0.2)).expect("forward");
+    let a = run.fork("a").expect("kept");
+    run.switch_branch(main).expect("main is kept");
+    run.seek(fraction(&run, 0.4)).expect("forward");
+    let b = run.fork("b").expect("kept");
+    let kept: Vec<BranchId> = run.branches().iter().map(|b| b.id).collect();
+    assert_eq!(kept, [main, b], "main is b's parent, a is unrelated");
+    assert!(run.switch_branch(a).is_err());
+}
