@@ -23,6 +23,7 @@ use crate::informer::delta::{
     DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
 };
 pub use crate::informer::delta_fifo::KnownObjects;
+use crate::informer::deltas::Deltas;
 use crate::informer::real_fifo::AtomicItem;
 use crate::key::Key;
 use crate::object::{Object, ObjectRef};
@@ -588,7 +589,7 @@ fn written_key(delta: &Delta) -> Key {
 pub(crate) fn process_popped_deltas(
     indexer: &mut Indexer,
     key: &Key,
-    deltas: Vec<Delta>,
+    deltas: Deltas,
     is_in_initial_list: bool,
 ) -> (Vec<Notification>, Option<CachedBytes>) {
     process_keyed_deltas(indexer, deltas, is_in_initial_list, |_| key.clone())
