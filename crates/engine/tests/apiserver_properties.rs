@@ -149,7 +149,7 @@ proptest! {
             prop_assert_eq!(events.len() as u64, after - before, "op {:?}", op);
             prop_assert!(events.len() <= 1, "op {:?} produced {:?}", op, events);
             for (kind, e) in &events {
-                prop_assert_eq!(kind.as_str(), "Flywheel");
+                prop_assert_eq!(&**kind, "Flywheel");
                 prop_assert!(e.resource_version > last_event_rv);
                 last_event_rv = e.resource_version;
                 prop_assert_eq!(e.resource_version, e.object.metadata.resource_version);

@@ -183,7 +183,7 @@ fn drained_events_come_once_in_commit_order_with_their_kind() {
     s.create(Object::new("Pod", "default", "p"), t(2))
         .expect("created");
     let drained = s.drain_events();
-    let kinds: Vec<&str> = drained.iter().map(|(k, _)| k.as_str()).collect();
+    let kinds: Vec<&str> = drained.iter().map(|(k, _)| &**k).collect();
     assert_eq!(kinds, ["Flywheel", "Pod"]);
     assert!(drained[0].1.resource_version < drained[1].1.resource_version);
     assert!(s.drain_events().is_empty());

@@ -10,6 +10,7 @@ use flywheel_engine::informer::indexer::{
     process_atomic_item, process_delta, process_deltas, Indexer, Notification, NAMESPACE_INDEX,
 };
 use flywheel_engine::informer::real_fifo::{AtomicFifo, AtomicItem, RealFifo};
+use flywheel_engine::key::Key;
 use flywheel_engine::object::{Object, ObjectRef};
 use proptest::prelude::*;
 
@@ -51,6 +52,7 @@ fn an_uncached_key_is_added_and_a_cached_key_is_updated() {
     assert_eq!(
         first,
         vec![Notification::Add {
+            key: Key::from("default/a"),
             obj: pod("a", 1),
             is_in_initial_list: true
         }]
@@ -63,6 +65,7 @@ fn an_uncached_key_is_added_and_a_cached_key_is_updated() {
     assert_eq!(
         second,
         vec![Notification::Update {
+            key: Key::from("default/a"),
             old: pod("a", 1),
             new: pod("a", 2)
         }]

@@ -38,6 +38,7 @@ mod watch_cache;
 pub mod wire;
 
 use std::collections::BTreeMap;
+use std::ops::Bound;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -88,8 +89,9 @@ pub struct ApiServer {
     config: ApiServerConfig,
     kinds: BTreeMap<String, Arc<ResourceKind>>,
     store: Store,
-    caches: BTreeMap<String, WatchCache>,
-    pending: Vec<(String, WatchEvent)>,
+    /// The watch cache of each kind, under the kind's name shared with every pending event.
+    caches: BTreeMap<Arc<str>, WatchCache>,
+    pending: Vec<(Arc<str>, WatchEvent)>,
     limiter: RequestLimiter,
     request_total: BTreeMap<(Verb, u16), u64>,
 }
@@ -146,7 +148,7 @@ impl ApiServer {
             ));
         }
         let cache = WatchCache::new(&self.config.watch_cache, self.store.revision());
-        self.caches.insert(kind.name.clone(), cache);
+        self.caches.insert(Arc::from(kind.name.as_str()), cache);
         self.kinds.insert(kind.name.clone(), Arc::new(kind));
         Ok(())
     }
@@ -357,7 +359,7 @@ impl ApiServer {
         if resource_version == 0 {
             return Ok(self.current_state_as_added(&kind.name));
         }
-        match self.caches.get(&kind.name) {
+        match self.caches.get(kind.name.as_str()) {
             Some(cache) => cache.events_since(resource_version),
             None => Err(ApiError::endpoint_not_found()),
         }
@@ -389,14 +391,15 @@ impl ApiServer {
         WatchEvent::bookmark(kind, self.store.revision(), false)
     }
 
-    /// Takes the events produced since the last drain, in commit order, each with its kind. The
-    /// simulation fans them out to watchers (with latency); they also sit in the watch caches.
-    pub fn drain_events(&mut self) -> Vec<(String, WatchEvent)> {
+    /// Takes the events produced since the last drain, in commit order, each with its kind's
+    /// name (shared, not copied per event). The simulation fans them out to watchers (with
+    /// latency); they also sit in the watch caches.
+    pub fn drain_events(&mut self) -> Vec<(Arc<str>, WatchEvent)> {
         std::mem::take(&mut self.pending)
     }
 
     /// Events produced and not yet drained.
-    pub fn pending_events(&self) -> &[(String, WatchEvent)] {
+    pub fn pending_events(&self) -> &[(Arc<str>, WatchEvent)] {
         &self.pending
     }
 
@@ -427,12 +430,18 @@ impl ApiServer {
         self.caches.get(kind)
     }
 
+    /// Records a committed change in `kind`'s watch cache and as a pending event.
     fn emit(&mut self, kind: &str, event_type: WatchEventType, object: ObjectRef, now: SimTime) {
         let event = WatchEvent::new(event_type, object);
-        if let Some(cache) = self.caches.get_mut(kind) {
-            cache.add(event.clone(), now);
-        }
-        self.pending.push((kind.to_owned(), event));
+        let exactly = (Bound::Included(kind), Bound::Included(kind));
+        let name = match self.caches.range_mut::<str, _>(exactly).next() {
+            Some((name, cache)) => {
+                cache.add(event.clone(), now);
+                Arc::clone(name)
+            }
+            None => Arc::from(kind),
+        };
+        self.pending.push((name, event));
     }
 
     /// Runs a one-seat request through admission; a rejection is counted as a 429.

@@ -302,7 +302,7 @@ impl SimApiServer {
         self.server
             .drain_events()
             .into_iter()
-            .filter(|(k, _)| k == kind)
+            .filter(|(k, _)| **k == **kind)
             .map(|(_, e)| e)
             .collect()
     }

@@ -9,6 +9,7 @@
 
 use crate::informer::delta::Delta;
 use crate::informer::delta_fifo::{DeltaFifo, PartialReplace};
+use crate::informer::deltas::Deltas;
 use crate::informer::indexer::{
     process_atomic_item, process_popped_deltas, CachedBytes, Indexer, Notification,
 };
@@ -236,7 +237,7 @@ impl SimInformer {
             Fifo::Real(f) => match f.pop_with_initial_list() {
                 Some((d, initial)) => {
                     let bytes = d.size_bytes();
-                    (d.key(), vec![d], initial, bytes)
+                    (d.key(), Deltas::one(d), initial, bytes)
                 }
                 None => return None,
             },

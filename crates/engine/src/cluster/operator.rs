@@ -106,7 +106,7 @@ impl Operator {
             Notification::Add { obj, .. } => p.create(&CreateEvent {
                 object: obj.clone(),
             }),
-            Notification::Update { old, new } => p.update(&UpdateEvent {
+            Notification::Update { old, new, .. } => p.update(&UpdateEvent {
                 object_old: Some(old.clone()),
                 object_new: Some(new.clone()),
             }),
@@ -151,12 +151,14 @@ fn build_predicates(kinds: &[PredicateKind], profile: Profile) -> Vec<Box<dyn Pr
 pub fn request_for(n: &Notification) -> (Key, bool) {
     match n {
         Notification::Add {
-            obj,
+            key,
             is_in_initial_list,
-        } => (obj.key(), *is_in_initial_list),
-        Notification::Update { old, new } => {
-            (new.key(), old.resource_version() == new.resource_version())
-        }
+            ..
+        } => (key.clone(), *is_in_initial_list),
+        Notification::Update { key, old, new } => (
+            key.clone(),
+            old.resource_version() == new.resource_version(),
+        ),
         Notification::Delete { obj } => (delete_key(obj), false),
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::informer::delta::Delta;
+use crate::informer::deltas::Deltas;
 use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::sim::Context;
@@ -28,7 +28,7 @@ pub(super) enum DeadPart {
     /// Cached objects.
     Objects(BTreeMap<Key, ObjectRef>),
     /// Queued deltas.
-    Deltas(Vec<(Key, Vec<Delta>)>),
+    Deltas(Vec<(Key, Deltas)>),
 }
 
 impl Cluster {
@@ -69,7 +69,7 @@ impl Cluster {
 
 /// Splits `list` into parts of at most [`ENTRIES_PER_PART`] entries (cutting from the end) and
 /// queues them to be freed.
-fn push_list_parts(dead: &mut Vec<DeadPart>, mut list: Vec<(Key, Vec<Delta>)>) {
+fn push_list_parts(dead: &mut Vec<DeadPart>, mut list: Vec<(Key, Deltas)>) {
     while list.len() > ENTRIES_PER_PART {
         let tail = list.split_off(list.len() - ENTRIES_PER_PART);
         dead.push(DeadPart::Deltas(tail));

@@ -20,9 +20,9 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::informer::delta::{
-    dedup_deltas, deltas_size_bytes, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType,
-    IntoObjectRef,
+    deltas_size_bytes, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
 };
+use crate::informer::deltas::Deltas;
 use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::workqueue::set::ItemMap;
@@ -87,7 +87,7 @@ pub struct PoppedDeltas {
     /// The informer key.
     pub key: Key,
     /// Every delta queued for the key, oldest first; never empty.
-    pub deltas: Vec<Delta>,
+    pub deltas: Deltas,
     /// True while the FIFO has not synced: the item was queued by the first `Replace`.
     pub is_in_initial_list: bool,
 }
@@ -307,7 +307,8 @@ impl DeltaFifo {
     /// the initial list is [`DeltaFifo::is_in_initial_list`] read *before* the pop, or use
     /// [`DeltaFifo::pop_deltas`].
     pub fn pop(&mut self) -> Option<(Key, Vec<Delta>)> {
-        self.pop_deltas().map(|popped| (popped.key, popped.deltas))
+        self.pop_deltas()
+            .map(|popped| (popped.key, popped.deltas.into_vec()))
     }
 
     /// [`DeltaFifo::pop`] with the `isInInitialList` flag that upstream passes to the process
@@ -373,7 +374,7 @@ impl DeltaFifo {
 
     /// The queued deltas by key in pop order, consuming the queue without building a map: how a
     /// dead process's queue is handed over to be freed in parts.
-    pub fn into_queued(self) -> Vec<(Key, Vec<Delta>)> {
+    pub fn into_queued(self) -> Vec<(Key, Deltas)> {
         self.queue
             .into_iter()
             .map(|slot| (slot.key, slot.deltas))
@@ -388,7 +389,7 @@ impl DeltaFifo {
     /// The deltas queued for `key`, oldest first (client-go `tools/cache/delta_fifo_test.go`
     /// `getByKey`).
     pub fn get_by_key(&self, key: &str) -> Option<&[Delta]> {
-        self.slot(key).map(Vec::as_slice)
+        self.slot(key).map(Deltas::as_slice)
     }
 
     /// The newest delta object of every queued key, in pop order (client-go
@@ -402,7 +403,7 @@ impl DeltaFifo {
     }
 
     /// The deltas queued for `key`, found through its place in the queue.
-    fn slot(&self, key: &str) -> Option<&Vec<Delta>> {
+    fn slot(&self, key: &str) -> Option<&Deltas> {
         let index = self.place(key)?;
         self.queue.get(index).map(|slot| &slot.deltas)
     }
@@ -444,7 +445,7 @@ impl DeltaFifo {
         self.queue.push_back(Slot {
             key,
             size_bytes: delta.size_bytes(),
-            deltas: vec![delta],
+            deltas: Deltas::one(delta),
         });
     }
 
@@ -520,8 +521,7 @@ impl DeltaFifo {
             Some(slot) => {
                 let before = slot.deltas.len();
                 let added_bytes = delta.size_bytes();
-                slot.deltas.push(delta);
-                dedup_deltas(&mut slot.deltas);
+                slot.deltas.push_deduped(delta);
                 slot.size_bytes = if slot.deltas.len() > before {
                     slot.size_bytes + added_bytes
                 } else {
@@ -556,7 +556,7 @@ impl DeltaFifo {
 #[derive(Clone, Debug)]
 struct Slot {
     key: Key,
-    deltas: Vec<Delta>,
+    deltas: Deltas,
     size_bytes: u64,
 }
 

@@ -23,6 +23,7 @@ use crate::informer::delta::{
     DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
 };
 pub use crate::informer::delta_fifo::KnownObjects;
+use crate::informer::deltas::Deltas;
 use crate::informer::real_fifo::AtomicItem;
 use crate::key::Key;
 use crate::object::{Object, ObjectRef};
@@ -499,6 +500,9 @@ impl KnownObjects for Indexer {
 pub enum Notification {
     /// `OnAdd(obj, isInInitialList)`.
     Add {
+        /// The key the cache stores the object under (the object's own key), so that the handler
+        /// need not read it from the object.
+        key: Key,
         /// The new object.
         obj: ObjectRef,
         /// Whether the object came from the informer's initial list.
@@ -506,6 +510,8 @@ pub enum Notification {
     },
     /// `OnUpdate(old, new)`.
     Update {
+        /// The key the cache stores the object under (the object's own key).
+        key: Key,
         /// The cached object before the change.
         old: ObjectRef,
         /// The object after the change.
@@ -524,7 +530,9 @@ impl Notification {
     /// (client-go `tools/cache/shared_informer.go` `sharedIndexInformer.OnUpdate`).
     pub fn is_sync(&self) -> bool {
         match self {
-            Notification::Update { old, new } => old.resource_version() == new.resource_version(),
+            Notification::Update { old, new, .. } => {
+                old.resource_version() == new.resource_version()
+            }
             _ => false,
         }
     }
@@ -588,7 +596,7 @@ fn written_key(delta: &Delta) -> Key {
 pub(crate) fn process_popped_deltas(
     indexer: &mut Indexer,
     key: &Key,
-    deltas: Vec<Delta>,
+    deltas: Deltas,
     is_in_initial_list: bool,
 ) -> (Vec<Notification>, Option<CachedBytes>) {
     process_keyed_deltas(indexer, deltas, is_in_initial_list, |_| key.clone())
@@ -627,9 +635,10 @@ where
                 })
             }
             _ => delta.object.object().map(|obj| {
-                let old = indexer.store_keyed(key_of(delta), obj);
+                let key = key_of(delta);
+                let old = indexer.store_keyed(key.clone(), obj);
                 saw(old.as_ref(), Some(obj));
-                upsert_notification(old, obj, is_in_initial_list)
+                upsert_notification(key, old, obj, is_in_initial_list)
             }),
         };
         notifications.extend(notification);
@@ -655,11 +664,12 @@ pub fn process_atomic_item(
             objects,
         } => process_replaced_all(indexer, objects, *resource_version, is_in_initial_list),
         AtomicItem::SyncAll => indexer
-            .list()
-            .into_iter()
-            .map(|obj| Notification::Update {
-                old: ObjectRef::clone(&obj),
-                new: obj,
+            .items
+            .iter()
+            .map(|(key, obj)| Notification::Update {
+                key: key.clone(),
+                old: ObjectRef::clone(obj),
+                new: ObjectRef::clone(obj),
             })
             .collect(),
         AtomicItem::Bookmark { resource_version } => {
@@ -688,15 +698,8 @@ fn process_replaced_all(
                 key,
             }),
         });
-    let replacements = objects.iter().map(|obj| match indexer.get_object(obj) {
-        Some(old) => Notification::Update {
-            old,
-            new: ObjectRef::clone(obj),
-        },
-        None => Notification::Add {
-            obj: ObjectRef::clone(obj),
-            is_in_initial_list,
-        },
+    let replacements = objects.iter().map(|obj| {
+        upsert_notification(obj.key(), indexer.get_object(obj), obj, is_in_initial_list)
     });
     let notifications: Vec<Notification> = deletions.chain(replacements).collect();
     indexer.replace(objects.to_vec(), resource_version);
@@ -707,16 +710,19 @@ fn process_replaced_all(
 /// `tools/cache/controller.go` processDeltas, `Sync`/`Replaced`/`Added`/`Updated`): an update of a
 /// cached key, or an add of a new one.
 fn upsert_notification(
+    key: Key,
     old: Option<ObjectRef>,
     obj: &ObjectRef,
     is_in_initial_list: bool,
 ) -> Notification {
     match old {
         Some(old) => Notification::Update {
+            key,
             old,
             new: ObjectRef::clone(obj),
         },
         None => Notification::Add {
+            key,
             obj: ObjectRef::clone(obj),
             is_in_initial_list,
         },

@@ -4,6 +4,7 @@
 
 pub mod delta;
 pub mod delta_fifo;
+pub mod deltas;
 pub mod indexer;
 pub mod listener;
 pub mod real_fifo;
