@@ -10,7 +10,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::Arc;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use flywheel_engine::cluster::run::{Run, RunOptions};
@@ -184,11 +184,11 @@ pub fn rss_bytes() -> u64 {
 
 fn memory_rows(rows: &mut Vec<Row>) {
     const N: u64 = 100_000;
-    let objects: Vec<Arc<Object>> = (0..N)
+    let objects: Vec<Rc<Object>> = (0..N)
         .map(|i| {
             let mut o = Object::new("MyCRD", &format!("ns-{}", i % 50), &format!("demo-{i}"));
             o.metadata.resource_version = i + 1;
-            Arc::new(o)
+            Rc::new(o)
         })
         .collect();
     let before = rss_bytes();

@@ -13,13 +13,14 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
-use std::sync::Arc;
+use std::rc::Rc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// An object key (`namespace/name`), cheap to clone and compare.
+/// An object key (`namespace/name`), cheap to clone and compare. Reference-counted without
+/// atomics (`Rc`): a run lives on one thread, natively and in the page.
 #[derive(Clone)]
-pub struct Key(Arc<str>);
+pub struct Key(Rc<str>);
 
 impl Key {
     /// The key of `namespace/name`, as client-go's `MetaNamespaceKeyFunc` builds it.
@@ -73,7 +74,7 @@ impl AsRef<str> for Key {
 
 impl PartialEq for Key {
     fn eq(&self, other: &Key) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
     }
 }
 
@@ -87,7 +88,7 @@ impl PartialOrd for Key {
 
 impl Ord for Key {
     fn cmp(&self, other: &Key) -> Ordering {
-        if Arc::ptr_eq(&self.0, &other.0) {
+        if Rc::ptr_eq(&self.0, &other.0) {
             return Ordering::Equal;
         }
         self.0.cmp(&other.0)
@@ -127,13 +128,13 @@ impl PartialEq<Key> for &str {
 
 impl From<&str> for Key {
     fn from(text: &str) -> Key {
-        Key(Arc::from(text))
+        Key(Rc::from(text))
     }
 }
 
 impl From<String> for Key {
     fn from(text: String) -> Key {
-        Key(Arc::from(text))
+        Key(Rc::from(text))
     }
 }
 

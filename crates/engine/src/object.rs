@@ -1,12 +1,13 @@
 //! Kubernetes objects as the simulation stores and ships them.
 //!
-//! Objects are immutable once stored and shared as [`ObjectRef`] (`Arc<Object>`): the API server,
-//! watch events, FIFO deltas and the informer cache hold the same allocation, the way a Go program
-//! shares pointers. What a real process would *copy* (a cache read's deep copy, a LIST response) is
+//! Objects are immutable once stored and shared as [`ObjectRef`] (`Rc<Object>`; a run lives on one
+//! thread, so its counts need no atomics): the API server, watch events, FIFO deltas and the
+//! informer cache hold the same allocation, the way a Go program shares pointers. What a real process would *copy* (a cache read's deep copy, a LIST response) is
 //! accounted for by the process model through [`Object::size_bytes`], not by copying here.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -18,7 +19,7 @@ mod layout;
 
 /// Where an [`Object`] keeps its key once built.
 #[derive(Clone, Default)]
-pub struct KeyCache(OnceLock<Key>);
+pub struct KeyCache(OnceCell<Key>);
 
 impl PartialEq for KeyCache {
     fn eq(&self, _: &KeyCache) -> bool {
@@ -33,7 +34,7 @@ impl std::fmt::Debug for KeyCache {
 }
 
 /// A shared, immutable object.
-pub type ObjectRef = Arc<Object>;
+pub type ObjectRef = Rc<Object>;
 
 /// An ordered string map (labels, annotations). `None` is Go's nil map, distinct from empty.
 pub type StringMap = Option<BTreeMap<String, String>>;
@@ -89,7 +90,7 @@ pub struct ObjectMeta {
 ///
 /// What the engine reads on every write, watch event and informer pop (the size, the cached key,
 /// then the resource version and generation at the start of the metadata) lies in the first 64
-/// bytes of the object, beside the reference count of its `Arc`: touching a cold object costs
+/// bytes of the object, beside the reference count of its `Rc`: touching a cold object costs
 /// one cache line, not three. It serializes and prints as `kind`, `metadata`, `spec`, `status`,
 /// `size_bytes`, as declared upstream (see `layout`).
 #[derive(Clone, PartialEq, Deserialize)]

@@ -3,7 +3,6 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use flywheel_engine::object::{Object, ObjectRef};
 use flywheel_engine::predicate::{
@@ -16,7 +15,7 @@ fn pod() -> Object {
 }
 
 fn arc(o: Object) -> ObjectRef {
-    Arc::new(o)
+    Rc::new(o)
 }
 
 fn with_rv(rv: u64) -> ObjectRef {

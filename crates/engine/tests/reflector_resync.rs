@@ -2,7 +2,7 @@
 //! `sharedProcessor.shouldResync` / `distribute`) and controller-runtime
 //! `pkg/cache/internal/informers.go` `calculateResyncPeriod`.
 
-use std::sync::Arc;
+use std::rc::Rc;
 use std::time::Duration;
 
 use flywheel_engine::informer::resync::{
@@ -158,7 +158,7 @@ fn a_new_listener_receives_sync_notifications_until_the_next_check() {
 fn an_update_with_an_unchanged_resource_version_is_a_sync() {
     let mut old = Object::new("Pod", "ns", "a");
     old.metadata.resource_version = 7;
-    let same = Arc::new(old.clone());
+    let same = Rc::new(old.clone());
     let mut newer = old.clone();
     newer.metadata.resource_version = 8;
     assert!(is_sync_update(&old, &same));

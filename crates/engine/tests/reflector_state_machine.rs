@@ -1,6 +1,6 @@
 //! The Reflector state machine against the behaviour of client-go `tools/cache/reflector_test.go`.
 
-use std::sync::Arc;
+use std::rc::Rc;
 use std::time::Duration;
 
 use flywheel_engine::informer::reflector::{
@@ -15,7 +15,7 @@ use proptest::prelude::*;
 fn pod(name: &str, rv: u64) -> ObjectRef {
     let mut o = Object::new("Pod", "default", name);
     o.metadata.resource_version = rv;
-    Arc::new(o)
+    Rc::new(o)
 }
 
 fn secs(s: u64) -> SimTime {
@@ -713,7 +713,7 @@ fn initial_events_end(rv: u64) -> ObjectRef {
     let mut a = std::collections::BTreeMap::new();
     a.insert(INITIAL_EVENTS_END_ANNOTATION.to_owned(), "true".to_owned());
     o.metadata.annotations = Some(a);
-    Arc::new(o)
+    Rc::new(o)
 }
 
 fn watch_list_rv(action: &Action) -> ListRv {

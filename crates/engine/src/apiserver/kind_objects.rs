@@ -7,8 +7,8 @@
 //! the number of objects being deleted, so reading them is a field load, not a walk over 150 000
 //! objects.
 
+use crate::object::ObjectRef;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use super::store::{same_stored_content, Stored, UpdateOutcome};
 use crate::key::Key;
@@ -69,12 +69,12 @@ impl KindObjects {
             return Err(Box::new(object));
         };
         if same_stored_content(&object, &slot.object) {
-            return Ok(UpdateOutcome::NoOp(Arc::clone(&slot.object)));
+            return Ok(UpdateOutcome::NoOp(ObjectRef::clone(&slot.object)));
         }
         *revision += 1;
         object.metadata.resource_version = *revision;
-        let object = Arc::new(object);
-        let old = std::mem::replace(&mut slot.object, Arc::clone(&object));
+        let object = ObjectRef::new(object);
+        let old = std::mem::replace(&mut slot.object, ObjectRef::clone(&object));
         self.count(&object, true);
         self.count(&old, false);
         Ok(UpdateOutcome::Written(object))
@@ -108,7 +108,7 @@ mod tests {
 
     fn stored(name: &str, size_bytes: u64) -> Stored {
         Stored {
-            object: Arc::new(object(name, size_bytes)),
+            object: ObjectRef::new(object(name, size_bytes)),
         }
     }
 

@@ -160,7 +160,12 @@ impl ApiServer {
         }
         obj.metadata.uid = self.store.next_uid();
         let created = self.store.create(&kind.name, key, obj);
-        self.emit(&kind.name, WatchEventType::Added, Arc::clone(&created), now);
+        self.emit(
+            &kind.name,
+            WatchEventType::Added,
+            ObjectRef::clone(&created),
+            now,
+        );
         Ok(created)
     }
 
@@ -288,7 +293,7 @@ impl ApiServer {
             // `deleteWithoutFinalizers`: the DELETED event carries the last *stored* state; the
             // PUT answers with the object as submitted.
             self.remove(kind, key, now);
-            return Ok(Arc::new(new));
+            return Ok(ObjectRef::new(new));
         }
         Ok(self.write(kind, key, new, now))
     }
@@ -304,7 +309,12 @@ impl ApiServer {
         match self.store.guaranteed_update(&kind.name, key, obj) {
             UpdateOutcome::NoOp(o) => o,
             UpdateOutcome::Written(o) => {
-                self.emit(&kind.name, WatchEventType::Modified, Arc::clone(&o), now);
+                self.emit(
+                    &kind.name,
+                    WatchEventType::Modified,
+                    ObjectRef::clone(&o),
+                    now,
+                );
                 o
             }
         }
@@ -318,7 +328,12 @@ impl ApiServer {
         now: SimTime,
     ) -> Option<ObjectRef> {
         let gone = self.store.delete(&kind.name, key)?;
-        self.emit(&kind.name, WatchEventType::Deleted, Arc::clone(&gone), now);
+        self.emit(
+            &kind.name,
+            WatchEventType::Deleted,
+            ObjectRef::clone(&gone),
+            now,
+        );
         Some(gone)
     }
 

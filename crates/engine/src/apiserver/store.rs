@@ -15,7 +15,6 @@
 //! terminating count up to date on every write.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use super::kind_objects::KindObjects;
 use crate::key::Key;
@@ -132,9 +131,9 @@ impl Store {
     pub fn create(&mut self, kind: &str, key: Key, mut object: Object) -> ObjectRef {
         self.revision += 1;
         object.metadata.resource_version = self.revision;
-        let object = Arc::new(object);
+        let object = ObjectRef::new(object);
         let entry = Stored {
-            object: Arc::clone(&object),
+            object: ObjectRef::clone(&object),
         };
         match self.objects.get_mut(kind) {
             Some(objects) => {
@@ -174,7 +173,7 @@ impl Store {
         self.revision += 1;
         let mut last = (*removed.object).clone();
         last.metadata.resource_version = self.revision;
-        Some(Arc::new(last))
+        Some(ObjectRef::new(last))
     }
 }
 

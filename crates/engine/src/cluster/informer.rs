@@ -415,7 +415,7 @@ fn notification_bytes(n: &Notification) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
+    use crate::object::ObjectRef;
     use std::time::Duration;
 
     use super::*;
@@ -427,7 +427,7 @@ mod tests {
     fn obj(name: &str, rv: u64) -> ObjectRef {
         let mut o = Object::new("MyCRD", "default", name);
         o.metadata.resource_version = rv;
-        Arc::new(o)
+        ObjectRef::new(o)
     }
 
     fn informer(fifo: FifoKind) -> SimInformer {
@@ -504,7 +504,7 @@ mod tests {
             let mut o = Object::new("MyCRD", "default", name);
             o.metadata.resource_version = rv;
             o.size_bytes = size_bytes;
-            Arc::new(o)
+            ObjectRef::new(o)
         };
         let mut inf = informer(FifoKind::DeltaFifo);
         inf.replace(vec![sized("a", 1, 1000), sized("b", 2, 500)], 2);
@@ -530,7 +530,7 @@ mod tests {
         let mut o = Object::new("Widget", "ns-0", name);
         o.metadata.resource_version = rv;
         o.size_bytes = 1000;
-        Arc::new(o)
+        ObjectRef::new(o)
     }
 
     fn atomic_informer() -> SimInformer {

@@ -118,14 +118,14 @@ impl From<ObjectRef> for DeltaObject {
 }
 
 impl From<&ObjectRef> for DeltaObject {
-    /// A live object (the `Arc` is shared, not the object copied).
+    /// A live object (the `Rc` is shared, not the object copied).
     fn from(obj: &ObjectRef) -> DeltaObject {
         DeltaObject::Object(ObjectRef::clone(obj))
     }
 }
 
 impl From<Object> for DeltaObject {
-    /// A live object, moved into a new `Arc`.
+    /// A live object, moved into a new `Rc`.
     fn from(obj: Object) -> DeltaObject {
         DeltaObject::Object(ObjectRef::new(obj))
     }
@@ -191,28 +191,28 @@ pub fn deltas_size_bytes(deltas: &[Delta]) -> u64 {
 }
 
 /// Conversion into the shared [`ObjectRef`] that the FIFOs and the indexer store: accepts an
-/// `ObjectRef` (moved), a `&ObjectRef` (the `Arc` is shared) or an owned [`Object`].
+/// `ObjectRef` (moved), a `&ObjectRef` (the `Rc` is shared) or an owned [`Object`].
 pub trait IntoObjectRef {
     /// The shared object.
     fn into_object_ref(self) -> ObjectRef;
 }
 
 impl IntoObjectRef for ObjectRef {
-    /// Returns the `Arc` itself.
+    /// Returns the `Rc` itself.
     fn into_object_ref(self) -> ObjectRef {
         self
     }
 }
 
 impl IntoObjectRef for &ObjectRef {
-    /// Shares the `Arc`.
+    /// Shares the `Rc`.
     fn into_object_ref(self) -> ObjectRef {
         ObjectRef::clone(self)
     }
 }
 
 impl IntoObjectRef for Object {
-    /// Moves the object into a new `Arc`.
+    /// Moves the object into a new `Rc`.
     fn into_object_ref(self) -> ObjectRef {
         ObjectRef::new(self)
     }

@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn the_fields_read_on_every_event_lie_in_the_first_48_bytes_of_an_object() {
-        // with the 16-byte reference counts of its `Arc`, one 64-byte cache line
+        // with the 16-byte reference counts of its `Rc`, one 64-byte cache line
         let meta = offset_of!(Object, metadata);
         assert!(offset_of!(Object, size_bytes) < 48);
         assert!(offset_of!(Object, key_cache) < 48);
