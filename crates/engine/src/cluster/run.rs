@@ -52,6 +52,9 @@ pub struct Run {
     check_interval: u64,
     /// Automatic checkpoints and branches, when kept ([`Run::keep_timeline`]).
     pub(super) timeline: Option<Box<Timeline<Checkpoint>>>,
+    /// How to take an automatic checkpoint: set only by [`Run::keep_timeline`], so a build that
+    /// never keeps a timeline links no copy of the run's state.
+    pub(super) checkpoint_fn: Option<fn(&Run) -> Checkpoint>,
 }
 
 impl Run {
@@ -88,6 +91,7 @@ impl Run {
             check_fn: None,
             check_interval,
             timeline: None,
+            checkpoint_fn: None,
         };
         #[cfg(debug_assertions)]
         let run = {
@@ -184,12 +188,15 @@ impl Run {
     /// Takes an automatic checkpoint when the timeline says one is due.
     fn mark_if_due(&mut self) {
         let steps = self.state.sim.steps();
+        let Some(take) = self.checkpoint_fn else {
+            return;
+        };
         if self
             .timeline
             .as_ref()
             .is_some_and(|t| steps >= t.next_due_events())
         {
-            let mark = self.checkpoint();
+            let mark = take(self);
             if let Some(t) = self.timeline.as_mut() {
                 t.push(mark);
             }
