@@ -104,7 +104,7 @@ impl SimApiServer {
 
     /// Admission of request `id` (APF or max-in-flight; kube-apiserver `pkg/server/filters`).
     pub fn admit(&mut self, id: u64, call: &Call, now: SimTime) -> Admit {
-        let verb = verb_of(call);
+        let verb = call.verb();
         let admission = match call {
             Call::List(rv) => {
                 let seats = self.list_seats(*rv);
@@ -212,7 +212,7 @@ impl SimApiServer {
         // A watch-list's initial events cost the server what a LIST from the cache does.
         let verb = match call {
             Call::WatchList(_) => Verb::List,
-            _ => verb_of(call),
+            _ => call.verb(),
         };
         let base = self
             .server
@@ -400,17 +400,6 @@ fn watch_list(server: &mut ApiServer, profile: Profile, kind: &str) -> Result<Re
         ));
     }
     server.watch_list(kind).map(Reply::WatchStream)
-}
-
-fn verb_of(call: &Call) -> Verb {
-    match call {
-        Call::Create(_) => Verb::Create,
-        Call::Put { .. } => Verb::Update,
-        Call::Patch { .. } => Verb::Patch,
-        Call::Delete { .. } => Verb::Delete,
-        Call::List(_) => Verb::List,
-        Call::WatchList(_) => Verb::Watch,
-    }
 }
 
 fn error_reply(e: ApiError) -> Reply {
