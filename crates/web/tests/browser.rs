@@ -345,3 +345,41 @@ fn trace_hashes_in_the_browser_equal_the_native_table() {
     assert_eq!(NATIVE.lines().count(), table.lines().count());
     assert_eq!(NATIVE.lines().count(), PRESET_COUNT * 100);
 }
+
+/// Checkpoints in the browser: for every preset × 20 seeds, a run checkpointed at 40 % of its
+/// duration, run to its end, put back and run again ends with the hash and event count of a run
+/// that never stopped (the same check as the native `checkpoint_seek` test, here in WebAssembly).
+#[wasm_bindgen_test]
+fn a_run_restored_from_a_checkpoint_in_the_browser_ends_as_one_that_never_stopped() {
+    use flywheel_engine::cluster::run::{Run, RunOptions};
+    use flywheel_engine::{swarm, SimTime};
+    let finish = |run: &mut Run| {
+        while !run.advance(1_000_000) {}
+        (run.trace().hash(), run.events())
+    };
+    for preset in presets::names() {
+        for seed in 0..20 {
+            let straight = swarm::preset_trace_hash(preset, seed).expect("preset runs");
+            let mut scenario = presets::load(preset, &[]).expect("preset loads");
+            if preset == "seed-000-incident" {
+                scenario.objects.count = 300;
+            }
+            let options = RunOptions {
+                duration: Some(swarm::determinism_duration(preset)),
+                seed: Some(seed),
+                ..RunOptions::default()
+            };
+            let mut run = Run::new(scenario, &options).expect("preset runs");
+            let mid = SimTime::from_secs_f64(run.end().as_secs_f64() * 0.4);
+            run.seek(mid).expect("a forward seek needs no timeline");
+            let checkpoint = run.checkpoint();
+            assert_eq!(
+                finish(&mut run),
+                straight,
+                "{preset} seed {seed}: checkpointed"
+            );
+            run.restore(&checkpoint);
+            assert_eq!(finish(&mut run), straight, "{preset} seed {seed}: restored");
+        }
+    }
+}
