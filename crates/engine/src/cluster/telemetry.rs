@@ -16,9 +16,7 @@ use super::registry::{metric_key, Registry};
 use super::worker::WorkerTotals;
 use super::{Cluster, Ev, SAMPLE_INTERVAL};
 
-/// The controller's name: the `controller` label of the `controller_runtime_*` metrics and the
-/// `name` (and, from controller-runtime v0.19, `controller`) label of the `workqueue_*` metrics.
-pub const CONTROLLER_NAME: &str = "flywheel";
+pub use crate::metrics::names::CONTROLLER_NAME;
 
 /// The key of client-go's retries after a 429 answer ([`names::CLIENT_REQUEST_RETRIES_TOTAL`]).
 pub const RETRIES_429: &str = "rest_client_request_retries_total{code=\"429\"}";

@@ -91,6 +91,10 @@ pub const OBJECTS_TERMINATING: &str = "flywheel_objects_terminating";
 /// "Starting workers"; no upstream metric).
 pub const WORKERS_STARTED_SECONDS: &str = "flywheel_workers_started_seconds";
 
+/// The controller's name: the `controller` label of the `controller_runtime_*` metrics and the
+/// `name` (and, from controller-runtime v0.19, `controller`) label of the `workqueue_*` metrics.
+pub const CONTROLLER_NAME: &str = "flywheel";
+
 /// The first part of every key of metric `name` with labels: `name{`.
 pub fn labeled_prefix(name: &str) -> String {
     format!("{name}{{")
