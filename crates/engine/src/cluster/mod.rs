@@ -176,7 +176,7 @@ pub enum Ev {
 #[derive(Clone)]
 pub struct Cluster {
     /// The scenario it runs.
-    pub scenario: Scenario,
+    pub(crate) scenario: Scenario,
     api: SimApiServer,
     process: SimProcess,
     op: Option<Operator>,
