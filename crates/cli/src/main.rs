@@ -10,9 +10,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use args::{Command, Format, RunArgs};
+use flywheel_engine::cluster::code::go_code;
 use flywheel_engine::cluster::report::RunReport;
 use flywheel_engine::cluster::run::{Run, RunOptions};
-use flywheel_engine::controller::go_code;
 use flywheel_engine::scenario::{self, presets, Scenario};
 
 fn main() -> ExitCode {
@@ -124,19 +124,8 @@ fn load(target: &str, sets: &[(String, String)]) -> Result<Scenario, Failure> {
 
 fn code(target: &str) -> Result<(), Failure> {
     let s = load(target, &[])?;
-    let predicates: Vec<String> = s
-        .controller
-        .predicates
-        .iter()
-        .map(|p| p.go_name().to_owned())
-        .collect();
-    let ctx = go_code::GoCodeContext {
-        kind: &s.crd.kind,
-        status_subresource: s.crd.status_subresource,
-        predicates: &predicates,
-    };
     println!("// {}: {}", s.name, s.title);
-    for line in go_code::render_with(&s.reconcile, &ctx, &s.code, &s.cache) {
+    for line in go_code(&s) {
         println!("{line}");
     }
     Ok(())

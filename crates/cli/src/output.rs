@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use flywheel_engine::cluster::report::RunReport;
+use flywheel_engine::cluster::verdict::RunVerdict;
 
 /// Peak value of a metric's series (its final value when it has none).
 fn peak(r: &RunReport, key: &str) -> f64 {
@@ -34,6 +35,9 @@ pub fn table(reports: &[(&RunReport, f64)]) -> String {
             r.scenario, r.profile, r.seed, r.sim_seconds, wall, r.events, r.trace_hash
         );
     }
+    for (r, _) in reports {
+        let _ = writeln!(out, "# {}: {}", r.scenario, verdict_line(&r.verdict));
+    }
     let keys: BTreeSet<&String> = reports.iter().flat_map(|(r, _)| r.metrics.keys()).collect();
     let width = keys.iter().map(|k| k.len()).max().unwrap_or(6).max(6);
     let mut header = format!("{:<width$}", "metric");
@@ -61,6 +65,15 @@ pub fn table(reports: &[(&RunReport, f64)]) -> String {
     out
 }
 
+/// `verdict looping (window 10s: 12.0 self-triggered enqueues/s, 24.0 writes/s, 31 so far)`.
+pub fn verdict_line(v: &RunVerdict) -> String {
+    let f = &v.figures;
+    format!(
+        "verdict {} (window {}s: {:.1} self-triggered enqueues/s, {:.1} writes/s, {} so far; pod {})",
+        v.verdict, v.window_s, f.loop_rate, f.write_rate, f.loops, f.pod_state
+    )
+}
+
 fn short(name: &str) -> String {
     name.chars().take(8).collect()
 }
@@ -78,6 +91,7 @@ pub fn json(r: &RunReport, wall_seconds: f64) -> String {
 pub fn csv(reports: &[&RunReport]) -> String {
     let mut out = String::from("scenario,metric,value\n");
     for r in reports {
+        let _ = writeln!(out, "{},\"verdict\",{}", r.scenario, r.verdict.verdict);
         for (k, v) in &r.metrics {
             let _ = writeln!(out, "{},\"{}\",{}", r.scenario, k.replace('"', "\"\""), v);
         }
@@ -89,6 +103,11 @@ pub fn csv(reports: &[&RunReport]) -> String {
 pub fn prom(reports: &[&RunReport]) -> String {
     let mut out = String::new();
     for r in reports {
+        let _ = writeln!(
+            out,
+            "flywheel_verdict{{scenario=\"{}\",verdict=\"{}\"}} 1",
+            r.scenario, r.verdict.verdict
+        );
         for (k, v) in &r.metrics {
             let labeled = match k.find('{') {
                 Some(i) => format!("{}{{scenario=\"{}\",{}", &k[..i], r.scenario, &k[i + 1..]),
@@ -105,6 +124,8 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+    use flywheel_engine::cluster::snapshot::OperatorPhase;
+    use flywheel_engine::cluster::verdict::VerdictFigures;
 
     fn report() -> RunReport {
         let mut metrics = BTreeMap::new();
@@ -127,6 +148,14 @@ mod tests {
             metrics,
             series,
             trace_hash: "abc".into(),
+            verdict: RunVerdict::of(VerdictFigures {
+                time_s: 2.0,
+                loops: 31,
+                loop_rate: 12.0,
+                operator_idle: Some(false),
+                phase: Some(OperatorPhase::Running),
+                ..VerdictFigures::default()
+            }),
         }
     }
 
@@ -138,6 +167,21 @@ mod tests {
             .find(|l| l.starts_with("go_goroutines"))
             .expect("row present");
         assert!(line.contains("12") && line.contains("30"), "{line}");
+    }
+
+    #[test]
+    fn the_table_csv_and_prometheus_text_carry_the_verdict() {
+        let t = table(&[(&report(), 0.5)]);
+        assert!(
+            t.contains("# flywheel: verdict looping (window 10s: 12.0 self-triggered enqueues/s"),
+            "{t}"
+        );
+        assert!(csv(&[&report()]).contains("flywheel,\"verdict\",looping\n"));
+        let p = prom(&[&report()]);
+        assert!(p.contains("flywheel_verdict{scenario=\"flywheel\",verdict=\"looping\"} 1"));
+        let v: serde_json::Value = serde_json::from_str(&json(&report(), 1.0)).expect("JSON");
+        assert_eq!(v["verdict"]["verdict"], "looping");
+        assert_eq!(v["verdict"]["figures"]["loops"], 31);
     }
 
     #[test]

@@ -3,23 +3,24 @@
 use std::path::Path;
 
 use flywheel_engine::cluster::report::RunReport;
+use flywheel_engine::metrics::names;
 use plotters::prelude::*;
 
 /// The panels: a series key, its title, and whether to plot its per-second rate.
 const PANELS: [(&str, &str, bool); 4] = [
     (
-        "process_resident_memory_bytes",
+        names::PROCESS_RESIDENT_MEMORY_BYTES,
         "process_resident_memory_bytes (MiB)",
         false,
     ),
     (
-        "apiserver_request_total",
+        names::APISERVER_REQUEST_TOTAL,
         "apiserver_request_total rate (req/s)",
         true,
     ),
-    ("workqueue_depth", "workqueue_depth", false),
+    (names::WORKQUEUE_DEPTH, "workqueue_depth", false),
     (
-        "controller_runtime_reconcile_total",
+        names::RECONCILE_TOTAL,
         "controller_runtime_reconcile_total rate (/s)",
         true,
     ),
@@ -31,7 +32,7 @@ const COLORS: [RGBColor; 2] = [RGBColor(0, 114, 178), RGBColor(213, 94, 0)];
 fn summed(r: &RunReport, prefix: &str) -> Vec<(f64, f64)> {
     let mut out: Vec<(f64, f64)> = Vec::new();
     for (k, s) in &r.series {
-        if k == prefix || k.starts_with(&format!("{prefix}{{")) {
+        if names::is_metric(k, prefix) {
             if out.is_empty() {
                 out = s.clone();
             } else {

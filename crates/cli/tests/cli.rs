@@ -188,3 +188,23 @@ fn prom_csv_and_plot_outputs_are_written() {
     assert!(stdout(&o).starts_with("scenario,metric,value\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn compare_prints_the_engines_verdict_for_each_side() {
+    let o = flywheel(&["compare", "flywheel", "fixed", "--duration", "1m"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("# flywheel: verdict looping (window 10s:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("# fixed: verdict converged (window 10s:"),
+        "{out}"
+    );
+    let o = flywheel(&["run", "fixed", "--duration", "1m", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["verdict"]["verdict"], "converged");
+    assert_eq!(v["verdict"]["window_s"], 10);
+    assert_eq!(v["verdict"]["figures"]["pod_state"], "Running");
+}

@@ -6,6 +6,8 @@
 //! registry: the component that owns a metric exposes it in its own snapshot struct (for example
 //! [`crate::workqueue::QueueMetrics`]). Everything is deterministic and serialisable.
 
+pub mod names;
+
 use serde::Serialize;
 
 use crate::error::ConfigError;

@@ -21,7 +21,7 @@ fn run_with(objects: u32) -> Run {
 }
 
 fn stored(run: &Run) -> usize {
-    run.cluster().object_keys(usize::MAX).len()
+    run.object_keys(usize::MAX).len()
 }
 
 #[test]

@@ -29,11 +29,10 @@ fn requests(run: &Run) -> f64 {
 #[test]
 fn the_flywheel_object_shows_its_stored_generation_and_the_version_before_it() {
     let run = run("flywheel", 30);
-    let cluster = run.cluster();
-    let keys = cluster.object_keys(3);
+    let keys = run.object_keys(3);
     assert_eq!(keys.len(), 3, "the first three keys of ten");
     let before = requests(&run);
-    let seen = cluster.inspect(&keys[0]).expect("stored");
+    let seen = run.inspect(&keys[0]).expect("stored");
     assert_eq!(requests(&run), before, "inspecting counts no request");
     assert!(!seen.deleted);
     let previous = seen
@@ -45,18 +44,17 @@ fn the_flywheel_object_shows_its_stored_generation_and_the_version_before_it() {
         seen.object.metadata.generation,
         "without /status, the status Update bumped generation"
     );
-    assert!(cluster.inspect("ns-0/no-such-object").is_none());
+    assert!(run.inspect("ns-0/no-such-object").is_none());
 }
 
 #[test]
 fn a_deleted_object_shows_the_state_its_deleted_event_carried() {
     let run = run("finalizer-unsafe", 120);
-    let cluster = run.cluster();
-    let stored = cluster.object_keys(200).len();
+    let stored = run.object_keys(200).len();
     assert!(stored < 200, "the DataJobs were deleted: {stored} left");
     let deleted = (0..200)
         .flat_map(|i| (0..4).map(move |ns| format!("ns-{ns}/demo-{i}")))
-        .filter_map(|k| cluster.inspect(&k))
+        .filter_map(|k| run.inspect(&k))
         .find(|seen| seen.deleted)
         .expect("a deletion still in the watch cache");
     assert!(deleted.object.metadata.deletion_timestamp.is_some());

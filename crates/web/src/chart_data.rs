@@ -1,6 +1,8 @@
 //! The four live charts' contents, built from the runs' sampled metric series (upstream metric
 //! names), A solid and B dashed.
 
+use flywheel_engine::metrics::names;
+
 use crate::chart::{nice_max, snug_max, ChartSpec, Line, Mark};
 use crate::i18n::{Lang, Msg};
 use crate::sim::{Engine, Lane};
@@ -145,21 +147,24 @@ impl Builder<'_> {
 }
 
 fn memory(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
-    let heap = scaled(series(lane, "go_memstats_heap_alloc_bytes"), 1.0 / MIB);
-    let mut rss = scaled(series(lane, "process_resident_memory_bytes"), 1.0 / MIB);
+    let heap = scaled(series(lane, names::GO_HEAP_ALLOC_BYTES), 1.0 / MIB);
+    let mut rss = scaled(
+        series(lane, names::PROCESS_RESIDENT_MEMORY_BYTES),
+        1.0 / MIB,
+    );
     if let Some(limit) = lane.snapshot.memory_limit_bytes {
         // the kernel kills the container when RSS crosses the limit, often between two samples:
         // each kill is drawn where it happened, at the limit
         with_kills(&mut rss, &lane.oom_times, limit as f64 / MIB);
     }
     let (blue, green) = (bl.p.blue, bl.p.green);
-    bl.line("go_memstats_heap_alloc_bytes", heap, blue, b, false);
-    bl.line("process_resident_memory_bytes", rss, green, b, false);
+    bl.line(names::GO_HEAP_ALLOC_BYTES, heap, blue, b, false);
+    bl.line(names::PROCESS_RESIDENT_MEMORY_BYTES, rss, green, b, false);
     if let Some(limit) = lane.snapshot.memory_limit_bytes {
         bl.limits.push((limit as f64 / MIB, bl.p.vermillion));
     }
     if !b {
-        for x in increments(&series(lane, "go_gc_duration_seconds_count"), 150) {
+        for x in increments(&series(lane, names::GO_GC_COUNT), 150) {
             bl.marks.push(Mark {
                 x,
                 color: bl.p.muted,
@@ -167,10 +172,7 @@ fn memory(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
             });
         }
     }
-    for x in increments(
-        &series(lane, "kube_pod_container_status_restarts_total"),
-        50,
-    ) {
+    for x in increments(&series(lane, names::POD_RESTARTS_TOTAL), 50) {
         bl.marks.push(Mark {
             x,
             color: bl.p.vermillion,
@@ -206,7 +208,7 @@ fn requests(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
     let keys: Vec<String> = lane
         .run
         .series_keys()
-        .filter(|k| k.starts_with("apiserver_request_total{"))
+        .filter(|k| k.starts_with(&names::labeled_prefix(names::APISERVER_REQUEST_TOTAL)))
         .cloned()
         .collect();
     let mut verbs: Vec<String> = keys.iter().filter_map(|k| label(k, "verb")).collect();
@@ -258,13 +260,13 @@ fn keys_of(lane: &Lane, metric: &str) -> Vec<String> {
 
 fn queue(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
     // The depth is split by priority with controller-runtime's priority queue.
-    let depth = sum_series(lane, &keys_of(lane, "workqueue_depth"));
+    let depth = sum_series(lane, &keys_of(lane, names::WORKQUEUE_DEPTH));
     let adds = rates_over(
-        &sum_series(lane, &keys_of(lane, "workqueue_adds_total")),
+        &sum_series(lane, &keys_of(lane, names::WORKQUEUE_ADDS_TOTAL)),
         SMOOTH,
     );
     let (blue, orange) = (bl.p.blue, bl.p.orange);
-    bl.line("workqueue_depth", depth, blue, b, false);
+    bl.line(names::WORKQUEUE_DEPTH, depth, blue, b, false);
     bl.line("workqueue_adds_total /s", adds, orange, b, true);
 }
 
@@ -272,13 +274,17 @@ fn reconcile(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
     let keys: Vec<String> = lane
         .run
         .series_keys()
-        .filter(|k| k.starts_with("controller_runtime_reconcile_total{"))
+        .filter(|k| k.starts_with(&names::labeled_prefix(names::RECONCILE_TOTAL)))
         .cloned()
         .collect();
     let recs = rates_over(&sum_series(lane, &keys), SMOOTH);
     let p99 = series(
         lane,
-        "controller_runtime_reconcile_time_seconds{controller=\"flywheel\",quantile=\"0.99\"}",
+        &format!(
+            "{}{{controller=\"{}\",quantile=\"0.99\"}}",
+            names::RECONCILE_TIME_SECONDS,
+            names::CONTROLLER_NAME
+        ),
     );
     let (green, purple) = (bl.p.green, bl.p.purple);
     bl.line(
@@ -367,8 +373,8 @@ pub fn readout(spec: &ChartSpec, x: f64) -> String {
 
 fn short(name: &str) -> String {
     match name {
-        "go_memstats_heap_alloc_bytes" => "heap MiB".into(),
-        "process_resident_memory_bytes" => "RSS MiB".into(),
+        names::GO_HEAP_ALLOC_BYTES => "heap MiB".into(),
+        names::PROCESS_RESIDENT_MEMORY_BYTES => "RSS MiB".into(),
         other => other.to_owned(),
     }
 }

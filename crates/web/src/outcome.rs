@@ -2,32 +2,11 @@
 //! operator is OOMKilled, an operator stuck with every worker busy, or a write loop that stops (or
 //! turns) against what the switches predict. The verdict and the narration say so.
 
+use flywheel_engine::cluster::expectation::PresetStory;
+use flywheel_engine::cluster::verdict::{Verdict, LOOP_WINDOW_S};
+
 use crate::i18n::{Lang, Msg};
-use crate::verdict::{LaneStats, Verdict, LOOP_WINDOW_S};
-
-/// Presets whose story is an OOM kill.
-const OOM_STORIES: &[&str] = &[
-    "seed-000-incident",
-    "list-full-scan",
-    "finalizer-deadlock",
-    "watch-leak",
-    "listener-backlog",
-];
-
-/// Presets whose story is a stuck operator.
-const STUCK_STORIES: &[&str] = &["no-context-timeout"];
-
-/// Presets whose story is the write loop and its fixes (their switches decide loop or not).
-const LOOP_STORIES: &[&str] = &[
-    "flywheel",
-    "subresource-only",
-    "predicate-only",
-    "observed-generation-only",
-    "subresource+predicate",
-    "subresource+observed-generation",
-    "fixed",
-    "idempotent-status",
-];
+use crate::verdict::LaneStats;
 
 /// How a run departs from its preset's story.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,24 +24,22 @@ pub enum Departure {
 impl Departure {
     /// How `s` (a lane of `preset`) departs from the preset's story, if it does.
     pub fn of(preset: &str, s: &LaneStats, limit: Option<u64>) -> Option<Departure> {
-        if s.oom_kills > 0 && !OOM_STORIES.contains(&preset) {
-            return Some(Departure::OomKilled(s.oom_kills, limit));
+        let story = PresetStory::of(preset);
+        let f = &s.verdict.figures;
+        if f.oom_kills > 0 && story != PresetStory::OomKill {
+            return Some(Departure::OomKilled(f.oom_kills, limit));
         }
-        let settled = s.since_workers_s.is_some_and(|w| w >= LOOP_WINDOW_S as f64);
-        if settled
-            && s.workers_all_busy
-            && s.reconciles_10s == 0.0
-            && !STUCK_STORIES.contains(&preset)
-        {
+        let settled = f.since_workers_s.is_some_and(|w| w >= LOOP_WINDOW_S as f64);
+        if settled && f.workers_all_busy && f.reconcile_rate == 0.0 && story != PresetStory::Stuck {
             return Some(Departure::Stuck);
         }
-        let story = s.story?;
-        if !LOOP_STORIES.contains(&preset) || s.oom_kills > 0 {
+        let loops = s.story?.loops();
+        if story != PresetStory::WriteLoop || f.oom_kills > 0 {
             return None;
         }
-        match Verdict::of(s) {
-            Verdict::Converged if story.loops() => Some(Departure::Converged),
-            Verdict::Looping if !story.loops() => Some(Departure::Looping),
+        match s.verdict() {
+            Verdict::Converged if loops => Some(Departure::Converged),
+            Verdict::Looping if !loops => Some(Departure::Looping),
             _ => None,
         }
     }
@@ -97,10 +74,8 @@ mod tests {
 
     #[test]
     fn an_oom_kill_is_news_in_the_flywheel_but_not_in_the_incident() {
-        let s = LaneStats {
-            oom_kills: 2,
-            ..LaneStats::default()
-        };
+        let mut s = LaneStats::default();
+        s.verdict.figures.oom_kills = 2;
         assert_eq!(
             Departure::of("flywheel", &s, Some(256 << 20)),
             Some(Departure::OomKilled(2, Some(256 << 20)))

@@ -2,6 +2,9 @@
 //! tokens, the predicate gate, the loop edge, and the pod's state. Plain 2D-context drawing (no
 //! DOM nodes per token), called once per animation frame.
 
+use flywheel_engine::cluster::memory::PodState;
+use flywheel_engine::metrics::names;
+use flywheel_engine::process::TerminationReason;
 use flywheel_engine::scenario::{FifoKind, QueueKind};
 use web_sys::CanvasRenderingContext2d;
 
@@ -188,7 +191,7 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let s = &lane.snapshot;
     let (x, y, w, h) = POD;
     let oom = flash(d.now_ms, lane.oom_flash_ms, OOM_BANNER_MS);
-    let down = s.pod_state != "Running";
+    let down = !s.pod_state.is_running();
     ctx.set_line_width(1.5);
     ctx.set_stroke_style_str(if down { p.vermillion } else { p.grid });
     ctx.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()))
@@ -201,18 +204,20 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         ctx.fill_rect(x, y, w, h);
         ctx.set_global_alpha(1.0);
     }
-    let state = match s.pod_state.as_str() {
-        "Running" => Msg::Running.text(d.lang).to_owned(),
-        "OOMKilled" => Msg::OomKilled.text(d.lang).to_owned(),
+    let state = match s.pod_state {
+        PodState::Running => Msg::Running.text(d.lang).to_owned(),
+        PodState::Terminated(TerminationReason::OomKilled) => {
+            Msg::OomKilled.text(d.lang).to_owned()
+        }
         other => match s.restart_in_s {
             Some(r) => format!("{other} {r:.0}s"),
-            None => other.to_owned(),
+            None => other.to_string(),
         },
     };
-    let last = lane
+    let last = s
         .last_exit
-        .as_ref()
-        .filter(|w| !state.starts_with(w.as_str()))
+        .map(TerminationReason::as_str)
+        .filter(|w| !state.starts_with(w))
         .map(|w| format!(" ({w})"))
         .unwrap_or_default();
     let label = format!(
@@ -228,9 +233,9 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
             .unwrap_or_default()
     );
     // the kill stays readable: a banner for 3 s of wall time after each kill, and while backing off
-    let killed = lane.last_exit.as_deref() == Some("OOMKilled");
+    let killed = s.last_exit == Some(TerminationReason::OomKilled);
     if oom > 0.0 || (down && killed) {
-        let banner = format!("OOMKilled × {}", lane.oom_kills);
+        let banner = format!("OOMKilled × {}", s.counts.oom_kills);
         text(
             ctx,
             &banner,
@@ -296,13 +301,17 @@ fn stage(ctx: &CanvasRenderingContext2d, r: Rect, d: &DrawCtx<'_>, lines: [&str;
 fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let s = &lane.snapshot;
     let sc = lane.run.scenario();
-    let op = s.operator.clone().unwrap_or_default_op();
+    let op = s.operator.clone().unwrap_or_default();
     let rps = lane.stats.rps;
     draw_api(ctx, lane, d, rps);
     let reflector = if op.watching {
         Word::Watching.text(d.lang).to_owned()
     } else {
-        reflector_state(&op.reflector_state, d.lang)
+        let state = s
+            .operator
+            .as_ref()
+            .map_or("down", |o| o.reflector_state.name());
+        reflector_state(state, d.lang)
     };
     let rev = format!("{} {}", Word::Rev.text(d.lang), s.revision);
     stage(ctx, REFLECTOR, d, ["Reflector", &reflector, &rev], false);
@@ -358,8 +367,9 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     };
     let workers = Word::Workers.text(d.lang);
     stage(ctx, WORKERS, d, [workers, concurrency, &wl], false);
-    let recs = lane.rate(
-        "controller_runtime_reconcile_total{controller=\"flywheel\",result=\"success\"}",
+    let recs = lane.rate_matching(
+        &names::labeled_prefix(names::RECONCILE_TOTAL),
+        "result=\"success\"",
         3,
     );
     let last = if lane.last_result.is_empty() {
@@ -369,30 +379,6 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     };
     let rl = format!("{recs:.1}/s");
     stage(ctx, RECONCILE, d, ["Reconcile", &last, &rl], false);
-}
-
-trait OrDefaultOp {
-    fn unwrap_or_default_op(self) -> flywheel_engine::cluster::snapshot::OperatorSnapshot;
-}
-
-impl OrDefaultOp for Option<flywheel_engine::cluster::snapshot::OperatorSnapshot> {
-    fn unwrap_or_default_op(self) -> flywheel_engine::cluster::snapshot::OperatorSnapshot {
-        self.unwrap_or(flywheel_engine::cluster::snapshot::OperatorSnapshot {
-            incarnation: 0,
-            reflector_state: "down".into(),
-            watching: false,
-            fifo_deltas: 0,
-            fifo_len: 0,
-            cache_objects: 0,
-            handler_buffer: 0,
-            queue_ready: 0,
-            queue_waiting: 0,
-            workers_busy: 0,
-            workers: 0,
-            synced: false,
-            workers_started: false,
-        })
-    }
 }
 
 fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f64) {
@@ -459,8 +445,9 @@ fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f
         p.muted,
         "center",
     );
-    if lane.too_many > 0 {
-        let t = format!("{} × 429", lane.too_many);
+    let retries_429 = lane.snapshot.counts.retries_429;
+    if retries_429 > 0 {
+        let t = format!("{retries_429} × 429");
         text(
             ctx,
             &t,
@@ -571,7 +558,7 @@ fn draw_gate(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         p.muted,
         "center",
     );
-    let dropped = format!("✕ {}", lane.dropped);
+    let dropped = format!("✕ {}", lane.snapshot.counts.predicate_drops);
     text(
         ctx,
         &dropped,
@@ -681,7 +668,7 @@ pub fn hit(lane: &Lane, x: f64, y: f64, now_ms: f64) -> Option<String> {
         .into_iter()
         .any(|r| inside(r, x, y))
     {
-        return lane.run.cluster().object_keys(1).into_iter().next();
+        return lane.run.object_keys(1).into_iter().next();
     }
     None
 }

@@ -47,26 +47,16 @@ pub struct Lane {
     /// The fixes of this lane.
     pub variant: Variant,
     seen: u64,
-    /// Self-triggered enqueues counted from the trace.
+    /// Self-triggered enqueues so far (the engine's running count, read with the snapshot).
     pub loop_count: u64,
-    /// Events dropped by a predicate.
-    pub dropped: u64,
-    /// 429 answers.
-    pub too_many: u64,
     /// Wall ms of the last own-write enqueue (the loop edge glows after it).
     pub loop_flash_ms: f64,
     /// Wall ms of the last OOMKilled.
     pub oom_flash_ms: f64,
     /// Wall ms of the last LIST (relist).
     pub list_flash_ms: f64,
-    /// Why the container last exited (`OOMKilled`, `Error`).
-    pub last_exit: Option<String>,
-    /// OOM kills so far.
-    pub oom_kills: u64,
     /// Simulated seconds of the latest OOM kills (at most [`KILLS_KEPT`]).
     pub oom_times: VecDeque<f64>,
-    /// Simulated seconds at which this container's workers started.
-    pub workers_started_s: Option<f64>,
     /// The numbers the stats bar and the pipeline show, read once per refresh.
     pub stats: LaneStats,
     /// Last reconcile result seen.
@@ -90,15 +80,10 @@ impl Lane {
             variant,
             seen: 0,
             loop_count: 0,
-            dropped: 0,
-            too_many: 0,
             loop_flash_ms: f64::NEG_INFINITY,
             oom_flash_ms: f64::NEG_INFINITY,
             list_flash_ms: f64::NEG_INFINITY,
-            last_exit: None,
-            oom_kills: 0,
             oom_times: VecDeque::new(),
-            workers_started_s: None,
             stats: LaneStats::default(),
             last_result: String::new(),
             tokens: Tokens::default(),
@@ -118,10 +103,8 @@ impl Lane {
             }
             self.count(ev, wall_ms);
         }
-        if let Some(v) = self.last_series("flywheel_self_triggered_enqueues_total") {
-            self.loop_count = self.loop_count.max(v as u64);
-        }
         self.snapshot = self.run.snapshot();
+        self.loop_count = self.snapshot.counts.self_triggered_enqueues;
     }
 
     /// Reads the numbers the stats bar and the pipeline show (once per refresh, so both agree).
@@ -141,46 +124,27 @@ impl Lane {
         let detail = || ev.kind.detail().to_string();
         let entry = match ev.kind {
             EventKind::HandlerEnqueue { own_write: true } => {
-                self.loop_count += 1;
                 self.loop_flash_ms = wall_ms;
                 None
             }
-            EventKind::PredicateDropped => {
-                self.dropped += 1;
-                None
-            }
-            EventKind::Retry429 { .. } => {
-                self.too_many += 1;
-                Some(line("429", detail(), None, None))
-            }
+            EventKind::Retry429 { .. } => Some(line("429", detail(), None, None)),
             EventKind::ContainerTerminated {
                 reason: TerminatedReason::OOMKilled,
                 ..
             } => {
                 self.oom_flash_ms = wall_ms;
-                self.oom_kills += 1;
                 if self.oom_times.len() >= KILLS_KEPT {
                     self.oom_times.pop_front();
                 }
                 self.oom_times.push_back(ev.time.as_secs_f64());
-                self.last_exit = Some("OOMKilled".into());
                 Some(line("OOMKilled", detail(), None, None))
             }
-            EventKind::ContainerStarted { .. } => {
-                self.workers_started_s = None;
-                Some(line("STARTED", detail(), None, None))
-            }
+            EventKind::ContainerStarted { .. } => Some(line("STARTED", detail(), None, None)),
             EventKind::ContainerTerminated {
                 reason: TerminatedReason::Error,
                 ..
-            } => {
-                self.last_exit = Some("Error".into());
-                Some(line("EXITED", detail(), None, None))
-            }
-            EventKind::StartingWorkers { .. } => {
-                self.workers_started_s = Some(ev.time.as_secs_f64());
-                Some(line("SYNCED", detail(), None, None))
-            }
+            } => Some(line("EXITED", detail(), None, None)),
+            EventKind::StartingWorkers { .. } => Some(line("SYNCED", detail(), None, None)),
             EventKind::CacheSyncTimeout { .. } => Some(line("SYNC TIMEOUT", detail(), None, None)),
             EventKind::ApiRequest {
                 verb: Verb::List, ..
@@ -219,37 +183,12 @@ impl Lane {
 
     /// The rate of a counter (per second) over its last `window` seconds of samples.
     pub fn rate(&self, key: &str, window: usize) -> f64 {
-        let Some(s) = self.run.series(key) else {
-            return 0.0;
-        };
-        rate_of(s, window)
+        self.run.rate(key, window)
     }
 
     /// Rate summed over every series whose key starts with `prefix` and contains `part`.
     pub fn rate_matching(&self, prefix: &str, part: &str, window: usize) -> f64 {
-        let keys: Vec<String> = self
-            .run
-            .series_keys()
-            .filter(|k| k.starts_with(prefix) && k.contains(part))
-            .cloned()
-            .collect();
-        // folded from +0.0: an empty f64 `sum()` is -0.0, which prints as "-0.0"
-        keys.iter().fold(0.0, |acc, k| acc + self.rate(k, window))
-    }
-}
-
-/// The per-second rate over the last `window` samples of a cumulative counter.
-pub fn rate_of(s: &[(f64, f64)], window: usize) -> f64 {
-    if s.len() < 2 {
-        return 0.0;
-    }
-    let last = s[s.len() - 1];
-    let first = s[s.len().saturating_sub(window + 1)];
-    let dt = last.0 - first.0;
-    if dt <= 0.0 {
-        0.0
-    } else {
-        ((last.1 - first.1) / dt).max(0.0)
+        self.run.rate_matching(prefix, part, window)
     }
 }
 
@@ -363,21 +302,13 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rates_are_differences_over_time() {
-        let s = [(0.0, 0.0), (1.0, 5.0), (2.0, 15.0), (3.0, 30.0)];
-        assert_eq!(rate_of(&s, 1), 15.0);
-        assert_eq!(rate_of(&s, 3), 10.0);
-        assert_eq!(rate_of(&s, 100), 10.0);
-        assert_eq!(rate_of(&s[..1], 3), 0.0);
-    }
+    use flywheel_engine::metrics::names;
 
     #[test]
     fn a_rate_over_no_series_reads_plus_zero_not_minus_zero() {
         let e = Engine::new(&RunConfig::preset("flywheel"), None).expect("engine");
-        let r =
-            e.a.rate_matching("controller_runtime_reconcile_total{", "", 3);
+        let prefix = names::labeled_prefix(names::RECONCILE_TOTAL);
+        let r = e.a.rate_matching(&prefix, "", 3);
         assert_eq!(format!("{r:.1}"), "0.0");
     }
 
@@ -391,19 +322,19 @@ mod tests {
         assert!(e.a.loop_count > 50, "A loops: {}", e.a.loop_count);
         let b = e.b.as_ref().expect("B");
         assert_eq!(b.loop_count, 0, "B converged");
-        use crate::verdict::{LaneStats, Verdict};
-        assert_eq!(Verdict::of(&LaneStats::of(&e.a)), Verdict::Looping);
-        assert_eq!(Verdict::of(&LaneStats::of(b)), Verdict::Converged);
+        use flywheel_engine::cluster::verdict::Verdict;
+        assert_eq!(LaneStats::of(&e.a).verdict(), Verdict::Looping);
+        assert_eq!(LaneStats::of(b).verdict(), Verdict::Converged);
         assert_eq!(e.now(), SimTime::from_secs_f64(60.0));
-        let keys = e.a.run.cluster().object_keys(100);
+        let keys = e.a.run.object_keys(100);
         assert_eq!(keys.len(), 10);
-        let a = e.a.run.cluster().inspect(&keys[0]).expect("object");
+        let a = e.a.run.inspect(&keys[0]).expect("object");
         assert!(
             a.object.metadata.generation > 10,
             "every full Update bumps generation: {}",
             a.object.metadata.generation
         );
-        let b = b.run.cluster().inspect(&keys[0]).expect("object");
+        let b = b.run.inspect(&keys[0]).expect("object");
         assert_eq!(
             b.object.metadata.generation, 1,
             "status writes leave generation alone"

@@ -72,6 +72,9 @@ impl Cluster {
         let workers = op.workers.len();
         let worker_count = u32::try_from(workers).unwrap_or(u32::MAX);
         ctx.trace(None, None, EventKind::StartingWorkers { worker_count });
+        let started_s = ctx.now().as_secs_f64();
+        self.reg
+            .set(crate::metrics::names::WORKERS_STARTED_SECONDS, started_s);
         self.kick_workers(ctx);
     }
 

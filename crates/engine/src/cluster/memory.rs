@@ -1,9 +1,10 @@
 //! The operator's Go process in its pod, as the cluster uses them: heap accounting by owner, the
 //! GC's CPU share, RSS against the container limit, OOMKilled and CrashLoopBackOff.
 
+use crate::metrics::names;
 use crate::process::{
     stretch_for_gc, ContainerExit, ContainerState, GcConfig, GoProcess, GoProcessConfig, Gogc,
-    HeapOwner, Pod, PodConfig,
+    HeapOwner, Pod, PodConfig, TerminationReason,
 };
 use crate::scenario::{Scenario, ScenarioError};
 use crate::time::SimTime;
@@ -12,11 +13,55 @@ use crate::time::SimTime;
 /// listener's pop/run pair, metrics and health servers, leader election, the client's transports).
 const BASE_GOROUTINES: u64 = 24;
 
+/// The operator container's state as `kubectl get pod` shows it (`v1.ContainerState` reduced to
+/// the STATUS column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(into = "&'static str")]
+pub enum PodState {
+    /// The container runs.
+    #[default]
+    Running,
+    /// The kubelet waits out its back-off before restarting the container.
+    CrashLoopBackOff,
+    /// The container terminated and restarts at once (the first crash).
+    Terminated(TerminationReason),
+}
+
+impl PodState {
+    /// `Running`, `CrashLoopBackOff`, or the termination's reason (`OOMKilled`, `Error`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PodState::Running => "Running",
+            PodState::CrashLoopBackOff => "CrashLoopBackOff",
+            PodState::Terminated(reason) => reason.as_str(),
+        }
+    }
+
+    /// Whether the container runs.
+    pub fn is_running(self) -> bool {
+        self == PodState::Running
+    }
+}
+
+impl From<PodState> for &'static str {
+    fn from(state: PodState) -> &'static str {
+        state.as_str()
+    }
+}
+
+impl std::fmt::Display for PodState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// What the page shows of the pod.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PodView {
-    /// `Running`, `CrashLoopBackOff`, or how it terminated (`OOMKilled`, `Error`).
-    pub state: String,
+    /// The container's state.
+    pub state: PodState,
+    /// Why the container last terminated, once it has.
+    pub last_exit: Option<TerminationReason>,
     /// Container restarts.
     pub restarts: u64,
     /// Seconds until the next restart while waiting.
@@ -168,16 +213,17 @@ impl SimProcess {
     /// Visits the metric values of the process and the pod, as `(key, value)`.
     pub fn gauges(&self, now: SimTime, mut visit: impl FnMut(&str, f64)) {
         visit(
-            "kube_pod_container_status_restarts_total",
+            names::POD_RESTARTS_TOTAL,
             f64::from(self.pod.restart_count()),
         );
         visit(
-            "flywheel_memory_limit_bytes",
+            names::MEMORY_LIMIT_BYTES,
             self.pod.memory_limit_bytes().unwrap_or(0) as f64,
         );
         if let Some(reason) = self.pod.last_terminated_reason() {
             let key = format!(
-                "kube_pod_container_status_last_terminated_reason{{reason=\"{}\"}}",
+                "{}{{reason=\"{}\"}}",
+                names::POD_LAST_TERMINATED_REASON,
                 reason.as_str()
             );
             visit(&key, 1.0);
@@ -196,12 +242,12 @@ impl SimProcess {
             }
             None => (0, 0, 0, 0, 0, 0.0),
         };
-        visit("go_memstats_heap_alloc_bytes", heap as f64);
-        visit("go_memstats_next_gc_bytes", goal as f64);
-        visit("go_goroutines", goroutines as f64);
-        visit("go_gc_duration_seconds_count", gcs as f64);
-        visit("process_resident_memory_bytes", rss as f64);
-        visit("flywheel_gc_cpu_fraction", gc_cpu);
+        visit(names::GO_HEAP_ALLOC_BYTES, heap as f64);
+        visit(names::GO_NEXT_GC_BYTES, goal as f64);
+        visit(names::GO_GOROUTINES, goroutines as f64);
+        visit(names::GO_GC_COUNT, gcs as f64);
+        visit(names::PROCESS_RESIDENT_MEMORY_BYTES, rss as f64);
+        visit(names::GC_CPU_FRACTION, gc_cpu);
         if let Some(go) = &self.go {
             for owner in HeapOwner::ALL {
                 visit(
@@ -215,12 +261,13 @@ impl SimProcess {
     /// The pod as the page shows it.
     pub fn pod_view(&self, now: SimTime) -> PodView {
         let state = match self.pod.state() {
-            ContainerState::Running { .. } => "Running",
-            ContainerState::Waiting(_) => "CrashLoopBackOff",
-            ContainerState::Terminated(t) => t.reason.as_str(),
+            ContainerState::Running { .. } => PodState::Running,
+            ContainerState::Waiting(_) => PodState::CrashLoopBackOff,
+            ContainerState::Terminated(t) => PodState::Terminated(t.reason),
         };
         PodView {
-            state: state.to_owned(),
+            state,
+            last_exit: self.pod.last_terminated_reason(),
             restarts: u64::from(self.pod.restart_count()),
             restart_in_s: self
                 .pod

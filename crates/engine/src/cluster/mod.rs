@@ -14,6 +14,8 @@
 mod actions;
 pub mod api;
 pub mod checkpoint;
+pub mod code;
+pub mod expectation;
 mod flow;
 pub mod informer;
 pub mod inspect;
@@ -22,6 +24,7 @@ pub mod memory;
 mod net;
 pub mod operator;
 mod queue_metrics;
+mod read_model;
 pub mod registry;
 mod release;
 pub mod report;
@@ -32,6 +35,7 @@ pub mod series;
 pub mod snapshot;
 mod telemetry;
 pub mod timeline;
+pub mod verdict;
 mod watch_list;
 pub mod worker;
 pub mod workload;
@@ -172,7 +176,7 @@ pub enum Ev {
 #[derive(Clone)]
 pub struct Cluster {
     /// The scenario it runs.
-    pub scenario: Scenario,
+    pub(crate) scenario: Scenario,
     api: SimApiServer,
     process: SimProcess,
     op: Option<Operator>,

@@ -92,6 +92,7 @@ impl Cluster {
                 attempt: attempts,
             };
             ctx.trace(None, None, kind);
+            self.reg.inc(super::telemetry::RETRIES_429, 1.0);
             let after = ctx.now() + wait;
             // The retry goes through the token bucket again (tryThrottle runs per attempt).
             self.pending_retry(ctx, id, after);

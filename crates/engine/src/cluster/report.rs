@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::verdict::RunVerdict;
+
 /// What a finished (or paused) run reports.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunReport {
@@ -23,6 +25,8 @@ pub struct RunReport {
     pub series: BTreeMap<String, Vec<(f64, f64)>>,
     /// FNV-1a hash of the whole trace, in hex: equal hashes mean identical runs.
     pub trace_hash: String,
+    /// The verdict on the write loop at the end.
+    pub verdict: RunVerdict,
 }
 
 impl RunReport {

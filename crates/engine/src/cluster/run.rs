@@ -138,7 +138,9 @@ impl Run {
         self.state.checker.as_deref()
     }
 
-    /// The simulated cluster (read-only).
+    /// The simulated cluster (read-only), for the engine's own checks and tests; front ends read
+    /// a run through [`Run::snapshot`], [`Run::verdict`], [`Run::object_keys`], [`Run::inspect`]
+    /// and [`Run::go_code`].
     pub fn cluster(&self) -> &Cluster {
         self.state.sim.model()
     }

@@ -138,6 +138,36 @@ impl SeriesSet {
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Series)> {
         self.series.iter().map(|(k, s)| (k, s))
     }
+
+    /// The per-second rate of counter `key` over its last `window` samples (0 when absent).
+    pub fn rate(&self, key: &str, window: usize) -> f64 {
+        self.get(key).map_or(0.0, |s| rate_of(s.points(), window))
+    }
+
+    /// The rate summed over every series whose key starts with `prefix` and contains `part`.
+    pub fn rate_matching(&self, prefix: &str, part: &str, window: usize) -> f64 {
+        // folded from +0.0: an empty f64 `sum()` is -0.0, which prints as "-0.0"
+        self.series
+            .iter()
+            .filter(|(k, _)| k.starts_with(prefix) && k.contains(part))
+            .fold(0.0, |acc, (_, s)| acc + rate_of(s.points(), window))
+    }
+}
+
+/// The per-second rate over the last `window` samples of a cumulative counter (`rate()` in
+/// PromQL over that range, without extrapolation).
+pub fn rate_of(s: &[(f64, f64)], window: usize) -> f64 {
+    if s.len() < 2 {
+        return 0.0;
+    }
+    let last = s[s.len() - 1];
+    let first = s[s.len().saturating_sub(window + 1)];
+    let dt = last.0 - first.0;
+    if dt <= 0.0 {
+        0.0
+    } else {
+        ((last.1 - first.1) / dt).max(0.0)
+    }
 }
 
 /// One sample being recorded into a [`SeriesSet`].
@@ -169,6 +199,15 @@ impl Sample<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_is_the_difference_over_the_time_between_the_window_ends() {
+        let s = [(0.0, 0.0), (1.0, 5.0), (2.0, 15.0), (3.0, 30.0)];
+        assert_eq!(rate_of(&s, 1), 15.0);
+        assert_eq!(rate_of(&s, 3), 10.0);
+        assert_eq!(rate_of(&s, 100), 10.0);
+        assert_eq!(rate_of(&s[..1], 3), 0.0);
+    }
 
     #[test]
     fn a_series_never_holds_more_than_its_bound() {

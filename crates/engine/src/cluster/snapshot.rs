@@ -1,19 +1,45 @@
 //! What the page reads: a snapshot of every stage's counts, and the run report.
+//!
+//! ```text
+//!  Cluster ──snapshot(now)──▶ Snapshot { pod, operator { phase, reflector, queue… }, counters }
+//!     │                                  ▲ running counts read from the registry
+//!     └── Registry (names::*) ───────────┘
+//! ```
 
 use serde::Serialize;
 
+use crate::informer::reflector::ReflectorState;
+use crate::metrics::names;
+use crate::process::TerminationReason;
 use crate::time::SimTime;
 
+use super::memory::PodState;
 use super::report::RunReport;
+use super::telemetry::RETRIES_429;
 use super::Cluster;
 
+/// Where a running operator is in its start-up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum OperatorPhase {
+    /// The container runs but the controller has not started its workers: its informer lists,
+    /// or the workers wait for the cache to sync (controller-runtime `Controller.Start`).
+    #[default]
+    Starting,
+    /// The workers run but the reflector lists every object again (a relist).
+    Relisting,
+    /// The workers run and the reflector watches (or waits to).
+    Running,
+}
+
 /// The operator's pipeline, stage by stage.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OperatorSnapshot {
     /// Container starts so far.
     pub incarnation: u64,
-    /// The reflector's state (`Listing`, `Watching`, `Backoff`, …).
-    pub reflector_state: String,
+    /// Where the operator is in its start-up.
+    pub phase: OperatorPhase,
+    /// The reflector's state (listing, watching, backing off, …).
+    pub reflector_state: ReflectorState,
     /// Whether a watch is open.
     pub watching: bool,
     /// Deltas waiting in the FIFO.
@@ -38,6 +64,57 @@ pub struct OperatorSnapshot {
     pub workers_started: bool,
 }
 
+impl Default for OperatorSnapshot {
+    fn default() -> OperatorSnapshot {
+        OperatorSnapshot {
+            incarnation: 0,
+            phase: OperatorPhase::Starting,
+            reflector_state: ReflectorState::Idle,
+            watching: false,
+            fifo_deltas: 0,
+            fifo_len: 0,
+            cache_objects: 0,
+            handler_buffer: 0,
+            queue_ready: 0,
+            queue_waiting: 0,
+            workers_busy: 0,
+            workers: 0,
+            synced: false,
+            workers_started: false,
+        }
+    }
+}
+
+impl OperatorSnapshot {
+    /// Whether nothing is queued, waiting or being reconciled.
+    pub fn is_idle(&self) -> bool {
+        self.queue_ready + self.queue_waiting + self.workers_busy == 0
+    }
+
+    /// Deltas and notifications the informer has not handed to the workqueue yet.
+    pub fn informer_backlog(&self) -> u64 {
+        self.fifo_deltas + self.handler_buffer
+    }
+
+    /// Whether every worker is busy.
+    pub fn all_workers_busy(&self) -> bool {
+        self.workers > 0 && self.workers_busy == self.workers
+    }
+}
+
+/// Running counts of what the page would otherwise count by scanning the trace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Enqueues caused by the operator's own writes ([`names::SELF_TRIGGERED_ENQUEUES_TOTAL`]).
+    pub self_triggered_enqueues: u64,
+    /// Watch events a predicate dropped ([`names::PREDICATE_DROPPED_TOTAL`]).
+    pub predicate_drops: u64,
+    /// Requests client-go retried after a 429 answer ([`names::CLIENT_REQUEST_RETRIES_TOTAL`]).
+    pub retries_429: u64,
+    /// OOM kills of the operator's container ([`names::OOM_KILLS_TOTAL`]).
+    pub oom_kills: u64,
+}
+
 /// The whole cluster at one instant.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Snapshot {
@@ -53,9 +130,14 @@ pub struct Snapshot {
     pub requests_in_flight: u64,
     /// The operator, when its container runs.
     pub operator: Option<OperatorSnapshot>,
-    /// Container state: `Running`, `CrashLoopBackOff`, or how it terminated (`OOMKilled`,
-    /// `Error`).
-    pub pod_state: String,
+    /// The container's state.
+    pub pod_state: PodState,
+    /// Why the container last terminated, once it has.
+    pub last_exit: Option<TerminationReason>,
+    /// Simulated seconds at which the current container's workers started, once they have.
+    pub workers_started_s: Option<f64>,
+    /// Running counts.
+    pub counts: Counts,
     /// Container restarts.
     pub restarts: u64,
     /// Seconds until the next restart while backing off.
@@ -73,7 +155,8 @@ impl Cluster {
     pub fn snapshot(&self, now: SimTime) -> Snapshot {
         let operator = self.op.as_ref().map(|op| OperatorSnapshot {
             incarnation: op.incarnation,
-            reflector_state: op.informer.reflector.state().name().to_owned(),
+            phase: phase(op.workers_started, op.informer.reflector.state()),
+            reflector_state: *op.informer.reflector.state(),
             watching: op.informer.watch.is_some(),
             fifo_deltas: op.informer.pending_deltas() as u64,
             fifo_len: op.informer.fifo_len() as u64,
@@ -93,13 +176,30 @@ impl Cluster {
             objects: self.api.object_count() as u64,
             terminating: self.api.terminating() as u64,
             requests_in_flight: self.pending.len() as u64,
-            operator,
             pod_state: pod.state,
+            last_exit: pod.last_exit,
+            workers_started_s: operator
+                .as_ref()
+                .filter(|o| o.workers_started)
+                .map(|_| self.reg.gauge(names::WORKERS_STARTED_SECONDS)),
+            counts: self.counts(),
             restarts: pod.restarts,
             restart_in_s: pod.restart_in_s,
             heap_bytes: pod.heap_bytes,
             rss_bytes: pod.rss_bytes,
             memory_limit_bytes: pod.memory_limit_bytes,
+            operator,
+        }
+    }
+
+    /// The running counts, read from the registry.
+    pub fn counts(&self) -> Counts {
+        let count = |key: &str| self.reg.counter(key) as u64;
+        Counts {
+            self_triggered_enqueues: count(names::SELF_TRIGGERED_ENQUEUES_TOTAL),
+            predicate_drops: count(names::PREDICATE_DROPPED_TOTAL),
+            retries_429: count(RETRIES_429),
+            oom_kills: count(names::OOM_KILLS_TOTAL),
         }
     }
 
@@ -120,6 +220,16 @@ impl Cluster {
             metrics: self.reg.flatten(),
             series,
             trace_hash: format!("{trace_hash:016x}"),
+            verdict: self.verdict(now),
         }
+    }
+}
+
+/// The start-up phase of an operator whose workers have (or have not) started.
+fn phase(workers_started: bool, reflector: &ReflectorState) -> OperatorPhase {
+    match (workers_started, reflector) {
+        (false, _) => OperatorPhase::Starting,
+        (true, ReflectorState::Listing { .. }) => OperatorPhase::Relisting,
+        (true, _) => OperatorPhase::Running,
     }
 }

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::time::Duration;
 
 use crate::error::ConfigError;
-use crate::metrics::Histogram;
+use crate::metrics::{names, Histogram};
 use crate::process::HeapOwner;
 use crate::sim::Context;
 
@@ -16,9 +16,10 @@ use super::registry::{metric_key, Registry};
 use super::worker::WorkerTotals;
 use super::{Cluster, Ev, SAMPLE_INTERVAL};
 
-/// The controller's name: the `controller` label of the `controller_runtime_*` metrics and the
-/// `name` (and, from controller-runtime v0.19, `controller`) label of the `workqueue_*` metrics.
-pub const CONTROLLER_NAME: &str = "flywheel";
+pub use crate::metrics::names::CONTROLLER_NAME;
+
+/// The key of client-go's retries after a 429 answer ([`names::CLIENT_REQUEST_RETRIES_TOTAL`]).
+pub const RETRIES_429: &str = "rest_client_request_retries_total{code=\"429\"}";
 
 /// A run's registry with the series the controller creates at zero when it starts
 /// (controller-runtime `pkg/internal/controller/controller.go` `initMetrics`).
@@ -68,7 +69,7 @@ impl Cluster {
             other => Cow::Owned(other.to_string()),
         };
         let key = metric_key(
-            "apiserver_request_total",
+            names::APISERVER_REQUEST_TOTAL,
             &[("code", &code_text), ("verb", verb)],
         );
         self.reg.inc(&key, 1.0);
@@ -77,7 +78,7 @@ impl Cluster {
     /// Records a client-side throttling wait.
     pub(super) fn observe_client_wait(&mut self, wait: Duration) {
         self.reg.observe(
-            "rest_client_rate_limiter_duration_seconds",
+            names::CLIENT_RATE_LIMITER_DURATION_SECONDS,
             wait.as_secs_f64(),
             client_wait_buckets,
         );
@@ -91,26 +92,23 @@ impl Cluster {
         let c = CONTROLLER_NAME;
         if let Some(result) = handled.result_label {
             let labels = [("controller", c), ("result", result)];
-            let key = metric_key("controller_runtime_reconcile_total", &labels);
+            let key = metric_key(names::RECONCILE_TOTAL, &labels);
             self.reg.inc(&key, 1.0);
         }
         let counters = [
-            (handled.error, "controller_runtime_reconcile_errors_total"),
+            (handled.error, names::RECONCILE_ERRORS_TOTAL),
             (
                 handled.terminal_error,
-                "controller_runtime_terminal_reconcile_errors_total",
+                names::TERMINAL_RECONCILE_ERRORS_TOTAL,
             ),
-            (handled.panic, "controller_runtime_reconcile_panics_total"),
+            (handled.panic, names::RECONCILE_PANICS_TOTAL),
         ];
         for (bump, name) in counters {
             if bump {
                 self.reg.inc(&metric_key(name, &[("controller", c)]), 1.0);
             }
         }
-        let key = metric_key(
-            "controller_runtime_reconcile_time_seconds",
-            &[("controller", c)],
-        );
+        let key = metric_key(names::RECONCILE_TIME_SECONDS, &[("controller", c)]);
         self.reg
             .observe(&key, took.as_secs_f64(), reconcile_buckets);
     }
@@ -147,7 +145,7 @@ impl Cluster {
         let workers = op.workers.len() as u64 + goroutines;
         self.process.set_owners(&owners, workers, now);
         if let Some(restart_at) = self.process.check_oom(now) {
-            self.reg.inc("flywheel_oom_kills_total", 1.0);
+            self.reg.inc(names::OOM_KILLS_TOTAL, 1.0);
             self.container_died(ctx, restart_at, crate::sim::TerminatedReason::OOMKilled);
         }
     }
@@ -174,15 +172,13 @@ impl Cluster {
             ),
             None => (0.0, 0.0, 0.0),
         };
-        self.reg.set("flywheel_fifo_items", fifo);
-        self.reg.set("flywheel_handler_buffer_length", buffer);
-        self.reg.set("controller_runtime_active_workers", active);
+        self.reg.set(names::FIFO_ITEMS, fifo);
+        self.reg.set(names::HANDLER_BUFFER_LENGTH, buffer);
+        self.reg.set(names::ACTIVE_WORKERS, active);
         self.reg
-            .set("flywheel_etcd_revision", self.api.revision() as f64);
-        self.reg.set(
-            "flywheel_objects_terminating",
-            self.api.terminating() as f64,
-        );
+            .set(names::ETCD_REVISION, self.api.revision() as f64);
+        self.reg
+            .set(names::OBJECTS_TERMINATING, self.api.terminating() as f64);
         self.workload_gauges(now);
         let reg = &mut self.reg;
         self.process.gauges(now, |key, value| reg.set(key, value));
@@ -210,8 +206,8 @@ impl Cluster {
             retries
         };
         let labels = queue_labels(self.scenario.profile);
-        let adds_key = metric_key("workqueue_adds_total", &labels);
-        let retries_key = metric_key("workqueue_retries_total", &labels);
+        let adds_key = metric_key(names::WORKQUEUE_ADDS_TOTAL, &labels);
+        let retries_key = metric_key(names::WORKQUEUE_RETRIES_TOTAL, &labels);
         self.reg.inc(&adds_key, d_adds);
         self.reg.inc(&retries_key, d_retries);
         self.last_queue_totals = (adds, retries);

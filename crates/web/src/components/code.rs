@@ -2,9 +2,8 @@
 //! seed's broken version (the `flywheel` preset) highlighted; when comparing, A's code, B's code,
 //! or the difference from A to B.
 
-use flywheel_engine::controller::go_code::{
-    changed_lines, line_diff, render_with, DiffLine, GoCodeContext,
-};
+pub use flywheel_engine::cluster::code::go_code;
+use flywheel_engine::controller::go_code::{changed_lines, line_diff, DiffLine};
 use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::scenario::{presets, Scenario};
 use yew::prelude::*;
@@ -12,22 +11,6 @@ use yew::prelude::*;
 use super::use_ctx;
 use crate::config::RunConfig;
 use crate::i18n::Msg;
-
-/// The Go source of a scenario's controller.
-pub fn go_code(s: &Scenario) -> Vec<String> {
-    let predicates: Vec<String> = s
-        .controller
-        .predicates
-        .iter()
-        .map(|p| p.go_name().to_owned())
-        .collect();
-    let ctx = GoCodeContext {
-        kind: &s.crd.kind,
-        status_subresource: s.crd.status_subresource,
-        predicates: &predicates,
-    };
-    render_with(&s.reconcile, &ctx, &s.code, &s.cache)
-}
 
 /// The current code and, per line, whether it differs from the broken seed.
 pub fn code_with_changes(current: &Scenario) -> (Vec<String>, Vec<bool>) {

@@ -12,19 +12,16 @@ pub fn inspect() -> Html {
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let engine = ctx.engine.borrow();
-    let Some(cluster) = engine
-        .as_ref()
-        .map(|e| e.lane(ctx.state.side).run.cluster())
-    else {
+    let Some(run) = engine.as_ref().map(|e| &e.lane(ctx.state.side).run) else {
         return html! {};
     };
-    let mut keys = cluster.object_keys(60);
+    let mut keys = run.object_keys(60);
     let chosen = ctx.state.selected.clone();
-    let inspected = chosen.as_deref().and_then(|k| cluster.inspect(k));
+    let inspected = chosen.as_deref().and_then(|k| run.inspect(k));
     let (selected, inspected) = match (chosen, inspected) {
         (Some(k), Some(i)) => (k, Some(i)),
         _ => match keys.first() {
-            Some(k) => (k.clone(), cluster.inspect(k)),
+            Some(k) => (k.clone(), run.inspect(k)),
             None => return html! { <p class="muted">{ Msg::InspectNothing.text(lang) }</p> },
         },
     };
@@ -33,7 +30,7 @@ pub fn inspect() -> Html {
     }
     let deleted = inspected.as_ref().is_some_and(|i| i.deleted);
     let yaml = inspected.as_ref().map(crate::objects::yaml);
-    let resource = cluster.scenario.crd.kind.to_lowercase();
+    let resource = run.resource_name();
     let buttons = keys.iter().map(|k| {
         let st = ctx.state.clone();
         let key = k.clone();

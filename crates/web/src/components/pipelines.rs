@@ -13,7 +13,7 @@ use crate::story;
 use crate::web;
 use flywheel_engine::scenario::variant::Variant;
 
-pub use crate::verdict::{LaneStats, Verdict};
+pub use crate::verdict::{LaneStats, VerdictWords};
 
 fn stat(id: String, label: &str, value: String, raw: String) -> Html {
     html! {
@@ -69,7 +69,7 @@ pub fn pipelines() -> Html {
             None => (None, None, None),
         };
         let verdict = st.as_ref().map(|s| {
-            let v = Verdict::of(s);
+            let v = s.verdict();
             (v.text(s, lang), v.class())
         });
         let caption = variant.filter(|_| compare).map(|v| {
@@ -87,7 +87,7 @@ pub fn pipelines() -> Html {
                     <div class="stats" aria-live="off">
                         { stat(format!("stat-rps-{side}"), Msg::RequestsPerSecond.text(lang), format!("{:.1}", s.rps), format!("{:.3}", s.rps)) }
                         { stat(format!("stat-reconciles-{side}"), Msg::ReconcilesPerSecond.text(lang), format!("{:.1}", s.reconciles), format!("{:.3}", s.reconciles)) }
-                        { stat(format!("stat-loop-{side}"), Msg::LoopClosures.text(lang), s.loops.to_string(), s.loops.to_string()) }
+                        { stat(format!("stat-loop-{side}"), Msg::LoopClosures.text(lang), s.verdict.figures.loops.to_string(), s.verdict.figures.loops.to_string()) }
                         { stat(format!("stat-rev-{side}"), Msg::Revision.text(lang), s.revision.to_string(), s.revision.to_string()) }
                         { stat(format!("stat-pod-{side}"), Msg::Pod.text(lang), s.pod.replacen("Running", Msg::Running.text(lang), 1), s.pod.clone()) }
                         if let Some((text, cls)) = verdict {
