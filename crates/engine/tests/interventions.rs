@@ -240,13 +240,56 @@ fn an_intervention_in_a_fork_leaves_the_old_branch_unchanged() {
     let main_end = (run.trace().hash(), run.events());
     run.seek(at(60)).expect("timeline kept");
     let main = run.current_branch().expect("a branch");
-    run.fork_with("fixed at 1m", |r| r.intervene(parse("rollout:fixed")))
+    let fixed = run
+        .fork_with("fixed at 1m", |r| {
+            r.intervene(parse("rollout:fixed"));
+        })
         .expect("fork");
     while !run.advance(100_000) {}
-    assert_ne!(run.trace().hash(), main_end.0);
+    let fixed_end = (run.trace().hash(), run.events());
+    assert_ne!(fixed_end.0, main_end.0);
     run.switch_branch(main).expect("kept");
     run.seek(run.end()).expect("to the end");
     assert_eq!((run.trace().hash(), run.events()), main_end);
+    run.switch_branch(fixed).expect("kept");
+    run.seek(at(90)).expect("back on the fork");
+    run.seek(run.end()).expect("to its end");
+    assert_eq!((run.trace().hash(), run.events()), fixed_end);
+}
+
+#[test]
+fn intervening_after_a_seek_back_forks_a_branch_and_keeps_the_old_future() {
+    let mut run = run_of("flywheel", 120);
+    run.keep_timeline(TimelineOptions::default());
+    while !run.advance(100_000) {}
+    let main_end = (run.trace().hash(), run.events());
+    let main = run.current_branch().expect("a branch");
+    run.seek(at(30)).expect("timeline kept");
+    let fork = run.intervene(parse("rollout:fixed")).expect("a new branch");
+    assert_eq!(run.branches().len(), 2);
+    assert_eq!(run.branches()[1].label, "Rollout at 30.000s");
+    while !run.advance(100_000) {}
+    assert_ne!(run.trace().hash(), main_end.0);
+    assert_eq!(run.current_branch(), Some(fork));
+    run.switch_branch(main).expect("kept");
+    run.seek(run.end()).expect("to the end");
+    assert_eq!((run.trace().hash(), run.events()), main_end);
+}
+
+#[test]
+fn with_a_timeline_an_intervention_starts_a_branch_whose_seeks_replay_it() {
+    let mut run = run_of("flywheel", 120);
+    run.keep_timeline(TimelineOptions::default());
+    run.advance_to(at(30), u64::MAX);
+    let branch = run.intervene(parse("rollout:fixed"));
+    assert!(branch.is_some());
+    assert_eq!(run.branches().len(), 2);
+    while !run.advance(100_000) {}
+    let end = (run.trace().hash(), run.events());
+    run.seek(at(45)).expect("timeline kept");
+    assert_eq!(run.current_branch(), branch);
+    run.seek(run.end()).expect("to the end");
+    assert_eq!((run.trace().hash(), run.events()), end);
 }
 
 #[test]

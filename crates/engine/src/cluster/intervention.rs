@@ -46,6 +46,7 @@ use crate::time::SimTime;
 
 use super::request::{Call, Origin};
 use super::run::Run;
+use super::timeline::BranchId;
 use super::{Cluster, Ev};
 
 pub use super::intervention_text::{ApiLimits, VariantChanges, DO_HELP};
@@ -162,10 +163,19 @@ impl Intervention {
 
 impl Run {
     /// Applies `intervention` at the current instant: it is the next event at this time, traced
-    /// as `kubectl …` when handled. Inside [`Run::fork_with`] it starts the new branch.
-    pub fn intervene(&mut self, intervention: Intervention) {
+    /// as `kubectl …` when handled. With a timeline kept it starts a new branch (labelled
+    /// `<Kind> at <time>`) whose base carries it, so every seek on that branch replays it and
+    /// the branch left keeps its own future; inside [`Run::fork_with`] it is that fork's
+    /// change. Returns the branch it started, if it started one.
+    pub fn intervene(&mut self, intervention: Intervention) -> Option<BranchId> {
         let now = self.now();
-        self.intervene_at(now, intervention);
+        if self.timeline().is_none() {
+            self.intervene_at(now, intervention);
+            return None;
+        }
+        let label = format!("{:?} at {now}", intervention.action_kind());
+        self.fork_with(&label, |run| run.intervene_at(now, intervention))
+            .ok()
     }
 
     /// Applies `intervention` at simulated time `at` (now, if `at` is already past).
