@@ -178,7 +178,9 @@ impl Run {
             .ok()
     }
 
-    /// Applies `intervention` at simulated time `at` (now, if `at` is already past).
+    /// Applies `intervention` at simulated time `at` (now, if `at` is already past), on the
+    /// current branch: for a run without a timeline (the CLI's `--at`); with one, intervene at
+    /// the instant with [`Run::intervene`], which starts a branch.
     pub fn intervene_at(&mut self, at: SimTime, intervention: Intervention) {
         let at = at.max(self.now());
         let event = Ev::Intervene(Box::new(intervention));

@@ -313,3 +313,62 @@ fn pairs(arg: &str) -> Result<Vec<(&str, &str)>, String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_do_value_parses_to_its_intervention() {
+        let cases = [
+            ("edit_spec", ActionKind::EditSpec),
+            ("label:3", ActionKind::Label),
+            ("annotate", ActionKind::Annotate),
+            ("delete:1", ActionKind::Delete),
+            ("delete_namespaces:2", ActionKind::DeleteNamespaces),
+            ("kill_operator", ActionKind::KillOperator),
+            ("memory_limit:256Mi", ActionKind::SetMemoryLimit),
+            ("status_subresource:off", ActionKind::SetStatusSubresource),
+            ("rollout:fixed", ActionKind::Rollout),
+            ("rollout:predicate=on,status=patch", ActionKind::Rollout),
+            ("limits:seats=4,client_qps=5", ActionKind::SetApiLimits),
+        ];
+        for (text, kind) in cases {
+            let parsed = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(parsed.action_kind(), kind, "{text}");
+        }
+    }
+
+    #[test]
+    fn status_patch_in_a_rollout_brings_the_status_subresource_with_it() {
+        let Ok(Intervention::Rollout(release)) = parse("rollout:predicate=on,status=patch") else {
+            panic!("a rollout");
+        };
+        let Release::Changes(changes) = *release else {
+            panic!("changes");
+        };
+        assert_eq!(changes.write, Some(WriteVerb::StatusPatch));
+        assert_eq!(changes.status_subresource, Some(true));
+        assert_eq!(changes.generation_predicate, Some(true));
+        assert_eq!(changes.observed_generation_guard, None);
+    }
+
+    #[test]
+    fn a_rollout_of_the_fixed_preset_turns_the_flywheel_into_the_fixed_code() {
+        let Ok(Intervention::Rollout(release)) = parse("rollout:fixed") else {
+            panic!("a rollout");
+        };
+        let mut flywheel = presets::load("flywheel", &[]).expect("preset");
+        release.apply(&mut flywheel);
+        let fixed = presets::load("fixed", &[]).expect("preset");
+        assert_eq!(flywheel.reconcile, fixed.reconcile);
+        assert_eq!(flywheel.controller.predicates, fixed.controller.predicates);
+        assert_eq!(flywheel.crd, fixed.crd);
+    }
+
+    #[test]
+    fn kill_operator_takes_no_argument() {
+        let err = parse("kill_operator:now").expect_err("no argument");
+        assert!(err.contains("must be one of"), "{err}");
+    }
+}
