@@ -3,6 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use flywheel_engine::cluster::intervention::Intervention;
+use flywheel_engine::cluster::intervention::DO_HELP;
+use flywheel_engine::scenario::units::format_duration;
 use flywheel_engine::scenario::{split_set, units::parse_duration, Profile};
 
 /// Output formats of `run` and `compare`.
@@ -41,6 +44,8 @@ pub struct RunArgs {
     pub trace: Option<PathBuf>,
     /// `--max-events`.
     pub max_events: Option<u64>,
+    /// `--at T --do ACTION` pairs, in order.
+    pub interventions: Vec<(Duration, Intervention)>,
 }
 
 /// What `swarm` was asked to do.
@@ -96,6 +101,8 @@ Options (run, compare):
   --plot FILE.svg      also draw the main series as an SVG chart
   --trace FILE         also write the engine's trace (the newest 10000 lines, one event a line)
   --max-events N       stop after N engine events (default: 2000000000)
+  --at T --do ACTION   intervene at simulated time T (repeatable pairs), e.g. --at 3m --do rollout:fixed
+                       (ACTION values below)
 ";
 
 /// Parses `args` (without the program name).
@@ -192,7 +199,9 @@ fn parse_run(rest: &[String], targets_wanted: usize) -> Result<RunArgs, String> 
         plot: None,
         trace: None,
         max_events: None,
+        interventions: Vec::new(),
     };
+    let mut at: Option<Duration> = None;
     let mut it = rest.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -209,7 +218,12 @@ fn parse_run(rest: &[String], targets_wanted: usize) -> Result<RunArgs, String> 
                 .or_else(|| it.next().cloned())
                 .ok_or(format!("{flag} needs a value"))
         };
-        apply_flag(&mut a, flag, &mut value)?;
+        if !apply_intervention_flag(&mut a, &mut at, flag, &mut value)? {
+            apply_flag(&mut a, flag, &mut value)?;
+        }
+    }
+    if let Some(t) = at {
+        return Err(format!("--at {} needs a --do after it", format_duration(t)));
     }
     if a.targets.len() != targets_wanted {
         let what = if targets_wanted == 1 {
@@ -271,11 +285,48 @@ fn apply_flag(
         }
         other => {
             return Err(format!(
-                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot, --trace, --max-events)"
+                "unknown option '{other}' (allowed: --set, --duration, --seed, --profile, --format, --out, --plot, --trace, --max-events, --at, --do)"
             ))
         }
     }
     Ok(())
+}
+
+/// `--at T` and `--do ACTION`: each `--do` takes the `--at` before it. Returns whether `flag`
+/// was one of them.
+fn apply_intervention_flag(
+    a: &mut RunArgs,
+    at: &mut Option<Duration>,
+    flag: &str,
+    value: &mut impl FnMut() -> Result<String, String>,
+) -> Result<bool, String> {
+    match flag {
+        "--at" => {
+            if let Some(t) = at {
+                return Err(format!(
+                    "--at {} needs a --do before the next --at",
+                    format_duration(*t)
+                ));
+            }
+            let v = value()?;
+            *at = Some(parse_duration(&v).map_err(|e| format!("--at: {e}"))?);
+        }
+        "--do" => {
+            let v = value()?;
+            let t = at.take().ok_or(format!(
+                "--do {v} needs an --at before it, e.g. --at 3m --do {v}"
+            ))?;
+            let intervention = Intervention::parse(&v).map_err(|e| format!("--do: {e}"))?;
+            a.interventions.push((t, intervention));
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// The usage text with the `--do` values.
+pub fn usage() -> String {
+    format!("{USAGE}\n--do values:\n{DO_HELP}")
 }
 
 #[cfg(test)]
@@ -425,6 +476,77 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn at_and_do_pairs_become_timed_interventions_in_order() {
+        let Command::Run(a) = parse(&args(
+            "run flywheel --at 3m --do rollout:fixed --at=90s --do=memory_limit:256Mi",
+        ))
+        .expect("valid command line") else {
+            panic!("expected run");
+        };
+        let at: Vec<u64> = a.interventions.iter().map(|(t, _)| t.as_secs()).collect();
+        assert_eq!(at, [180, 90]);
+        assert_eq!(
+            a.interventions[0].1,
+            Intervention::parse("rollout:fixed").expect("valid")
+        );
+        let limit = Intervention::SetMemoryLimit {
+            memory_limit: 256 * 1024 * 1024,
+        };
+        assert_eq!(a.interventions[1].1, limit);
+    }
+
+    #[test]
+    fn bad_at_and_do_flags_name_what_is_allowed() {
+        let cases = [
+            ("run flywheel --do kill_operator", "needs an --at before it"),
+            ("run flywheel --at 3m", "--at 3m needs a --do after it"),
+            (
+                "run flywheel --at 1m --at 2m --do kill_operator",
+                "needs a --do before the next --at",
+            ),
+            ("run flywheel --at soon --do kill_operator", "--at:"),
+            (
+                "run flywheel --at 1m --do explode",
+                "--do: must be one of edit_spec",
+            ),
+            (
+                "run flywheel --at 1m --do rollout:nope",
+                "must name a preset",
+            ),
+            (
+                "run flywheel --at 1m --do rollout:predicate=maybe",
+                "predicate must be on or off",
+            ),
+            (
+                "run flywheel --at 1m --do limits:seats=0",
+                "seats must be a whole number from",
+            ),
+            (
+                "run flywheel --at 1m --do memory_limit:lots",
+                "--do: memory_limit",
+            ),
+            ("run flywheel --at 1m --do edit_spec:many", "whole number"),
+        ];
+        for (line, expected) in cases {
+            let err = parse(&args(line)).expect_err(line);
+            assert!(err.contains(expected), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_help_lists_every_do_value() {
+        let help = usage();
+        for value in [
+            "--at T --do ACTION",
+            "rollout:PRESET",
+            "status_subresource:on|off",
+            "limits:K=V",
+        ] {
+            assert!(help.contains(value), "{value}");
         }
     }
 }

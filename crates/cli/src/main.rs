@@ -7,13 +7,16 @@ mod plot;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use args::{Command, Format, RunArgs};
 use flywheel_engine::cluster::code::go_code;
+use flywheel_engine::cluster::intervention::Intervention;
 use flywheel_engine::cluster::report::RunReport;
 use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::scenario::units::format_duration;
 use flywheel_engine::scenario::{self, presets, Scenario};
+use flywheel_engine::SimTime;
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -47,7 +50,7 @@ fn usage_error(message: &str) -> ExitCode {
 
 fn execute(command: Command) -> Result<(), Failure> {
     match command {
-        Command::Help => print!("{}", args::USAGE),
+        Command::Help => print!("{}", args::usage()),
         Command::Version => println!("flywheel {}", env!("CARGO_PKG_VERSION")),
         Command::List => list(),
         Command::Code(target) => code(&target)?,
@@ -135,6 +138,7 @@ fn run(a: &RunArgs) -> Result<(), Failure> {
     let mut results = Vec::new();
     for target in &a.targets {
         let scenario = load(target, &a.sets)?;
+        check_interventions(a, &scenario)?;
         let options = RunOptions {
             duration: a.duration,
             seed: a.seed,
@@ -142,7 +146,7 @@ fn run(a: &RunArgs) -> Result<(), Failure> {
             max_events: a.max_events,
         };
         let started = Instant::now();
-        let (report, trace) = simulate(scenario, &options)?;
+        let (report, trace) = simulate(scenario, &options, &a.interventions)?;
         if let Some(path) = &a.trace {
             let path = if a.targets.len() > 1 {
                 path.with_extension(format!("{}.txt", report.scenario))
@@ -184,12 +188,34 @@ fn render(format: Format, results: &[(RunReport, f64)]) -> String {
     }
 }
 
+/// `--at` times beyond the run's duration are a usage error.
+fn check_interventions(a: &RunArgs, scenario: &Scenario) -> Result<(), Failure> {
+    let duration = a.duration.unwrap_or(scenario.duration);
+    for (at, _) in &a.interventions {
+        if *at > duration {
+            return Err(Failure::Usage(format!(
+                "--at {} is beyond the run's duration ({}); use --duration or an earlier --at",
+                format_duration(*at),
+                format_duration(duration)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Runs a scenario to its end, with a progress bar on stderr when that is a terminal and the
 /// run takes longer than a second.
-fn simulate(scenario: Scenario, options: &RunOptions) -> Result<(RunReport, String), Failure> {
+fn simulate(
+    scenario: Scenario,
+    options: &RunOptions,
+    interventions: &[(Duration, Intervention)],
+) -> Result<(RunReport, String), Failure> {
     let name = scenario.name.clone();
     let mut run =
         Run::new(scenario, options).map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
+    for (at, intervention) in interventions {
+        run.intervene_at(SimTime::ZERO + *at, intervention.clone());
+    }
     let started = Instant::now();
     let show = std::io::stderr().is_terminal();
     let mut shown = false;

@@ -164,6 +164,7 @@ pub fn scenario_for(seed: u64) -> Scenario {
             every: None,
             until: None,
             memory_limit: None,
+            to: None,
         });
     }
     s

@@ -347,6 +347,7 @@ fn container_starts(kills_s: &[u64], duration_s: u64) -> Vec<u64> {
             every: None,
             until: None,
             memory_limit: None,
+            to: None,
         });
     }
     let options = RunOptions {

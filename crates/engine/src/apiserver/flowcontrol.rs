@@ -205,6 +205,14 @@ impl RequestLimiter {
         &self.mode
     }
 
+    /// Changes the limits from now on, as a new `PriorityLevelConfiguration` (APF) or restarted
+    /// flags (max-in-flight) do; requests already executing keep their seats.
+    pub fn set_mode(&mut self, mode: FlowControl) -> Result<(), ConfigError> {
+        mode.validate()?;
+        self.mode = mode;
+        Ok(())
+    }
+
     /// Current occupancy.
     pub fn in_flight(&self) -> InFlight {
         self.in_flight

@@ -484,6 +484,24 @@ impl ApiServer {
         }
     }
 
+    /// Adds or removes `kind`'s `/status` subresource, as an update of its CRD does: from now on
+    /// the main resource's Update keeps the stored status (with `/status`) and `/status`
+    /// requests are 404 (without). Returns whether the kind is served.
+    pub fn set_status_subresource(&mut self, kind: &str, enabled: bool) -> bool {
+        let Some(current) = self.kinds.get_mut(kind) else {
+            return false;
+        };
+        let mut changed = ResourceKind::clone(current);
+        changed.status_subresource = enabled;
+        *current = Arc::new(changed);
+        true
+    }
+
+    /// Changes the admission limits ([`RequestLimiter::set_mode`]).
+    pub fn set_flow_control(&mut self, mode: FlowControl) -> Result<(), ConfigError> {
+        self.limiter.set_mode(mode)
+    }
+
     /// The admission filter.
     pub fn limiter(&self) -> &RequestLimiter {
         &self.limiter

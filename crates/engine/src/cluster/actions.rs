@@ -1,13 +1,12 @@
 //! What people do to the cluster during a scenario: create the objects, edit their spec, label
-//! them, delete them, kill the operator.
+//! them, delete them, kill the operator, roll out a new version ([`super::intervention`]).
 
 use serde_json::json;
 
-use crate::object::{Object, ObjectRef};
-use crate::scenario::ActionKind;
-use crate::sim::{Context, EventKind, TerminatedReason};
+use crate::object::Object;
+use crate::sim::{Context, EventKind};
 
-use super::request::{Call, Origin};
+use super::intervention::Intervention;
 use super::{Cluster, Ev};
 
 impl Cluster {
@@ -54,80 +53,9 @@ impl Cluster {
                 ctx.schedule_at(next, Ev::Action(index));
             }
         }
-        match action.action {
-            ActionKind::DeleteNamespaces => {
-                let count = action.count.unwrap_or(self.scenario.objects.namespaces);
-                self.delete_namespaces(ctx, count);
-                return;
-            }
-            ActionKind::SetMemoryLimit => {
-                if let Some(limit) = action.memory_limit {
-                    self.set_memory_limit(ctx, limit);
-                }
-                return;
-            }
-            _ => {}
+        // The scenario was validated, so every action reads as an intervention.
+        if let Ok(intervention) = Intervention::of_action(&action) {
+            self.apply_intervention(ctx, &intervention);
         }
-        if action.action == ActionKind::KillOperator {
-            if self.op.is_some() {
-                let restart_at = self.process.kill(ctx.now());
-                self.container_died(ctx, restart_at, TerminatedReason::Error);
-            }
-            return;
-        }
-        let targets = self.api.first_objects(action.count.map(|c| c as usize));
-        for current in targets {
-            let call = match action.action {
-                ActionKind::EditSpec => {
-                    let mut obj = (*current).clone();
-                    let replicas = obj
-                        .spec
-                        .get("replicas")
-                        .and_then(|v| v.as_i64())
-                        .unwrap_or(0);
-                    obj.spec = json!({ "replicas": replicas + 1 });
-                    Call::Put {
-                        object: ObjectRef::new(obj),
-                        status: false,
-                    }
-                }
-                ActionKind::Label => {
-                    let mut obj = (*current).clone();
-                    let labels = obj.metadata.labels.get_or_insert_with(Default::default);
-                    labels.insert("touched-by".into(), "kubectl".into());
-                    Call::Put {
-                        object: ObjectRef::new(obj),
-                        status: false,
-                    }
-                }
-                ActionKind::Annotate => {
-                    let mut obj = (*current).clone();
-                    let annotations = obj
-                        .metadata
-                        .annotations
-                        .get_or_insert_with(Default::default);
-                    annotations.insert(
-                        "flywheel.dev/heartbeat".into(),
-                        ctx.now().as_nanos().to_string(),
-                    );
-                    Call::Put {
-                        object: ObjectRef::new(obj),
-                        status: false,
-                    }
-                }
-                ActionKind::Delete => Call::Delete {
-                    namespace: current.metadata.namespace.clone(),
-                    name: current.metadata.name.clone(),
-                },
-                ActionKind::KillOperator
-                | ActionKind::DeleteNamespaces
-                | ActionKind::SetMemoryLimit => continue,
-            };
-            self.send(ctx, Origin::User, call);
-        }
-        let kind = EventKind::UserAction {
-            action: action.action,
-        };
-        ctx.trace(None, None, kind);
     }
 }

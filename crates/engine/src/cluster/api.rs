@@ -17,6 +17,21 @@ use crate::time::SimTime;
 
 use super::request::{Call, Reply};
 
+/// The admission filter `a` configures.
+fn flow_control_of(a: &crate::scenario::ApiServerConfig) -> FlowControl {
+    match a.flow_control {
+        FlowControlMode::Apf => FlowControl::Apf {
+            seats: a.seats,
+            queue_capacity: a.queue_capacity,
+            queue_wait_ms: a.queue_wait.as_millis() as u64,
+        },
+        FlowControlMode::MaxInFlight => FlowControl::MaxInFlight {
+            read: a.max_requests_in_flight,
+            mutating: a.max_mutating_requests_in_flight,
+        },
+    }
+}
+
 /// What admission decided for an arriving request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Admit {
@@ -51,17 +66,7 @@ impl SimApiServer {
     /// The API server of `scenario`, serving its custom resource kind.
     pub fn new(scenario: &Scenario) -> Result<SimApiServer, ScenarioError> {
         let a = &scenario.apiserver;
-        let flow_control = match a.flow_control {
-            FlowControlMode::Apf => FlowControl::Apf {
-                seats: a.seats,
-                queue_capacity: a.queue_capacity,
-                queue_wait_ms: a.queue_wait.as_millis() as u64,
-            },
-            FlowControlMode::MaxInFlight => FlowControl::MaxInFlight {
-                read: a.max_requests_in_flight,
-                mutating: a.max_mutating_requests_in_flight,
-            },
-        };
+        let flow_control = flow_control_of(a);
         let config = ApiServerConfig {
             latency: a.latency.clone(),
             flow_control,
@@ -319,6 +324,19 @@ impl SimApiServer {
             .into_iter()
             .take(count.unwrap_or(usize::MAX))
             .collect()
+    }
+
+    /// Takes `scenario`'s `/status` subresource and admission limits from now on (an updated CRD,
+    /// new flow-control limits); an invalid limit is an error naming the field.
+    pub fn reconfigure(&mut self, scenario: &Scenario) -> Result<(), ScenarioError> {
+        let a = &scenario.apiserver;
+        self.server
+            .set_flow_control(flow_control_of(a))
+            .map_err(|e| field_err("apiserver", e))?;
+        self.level_max_seats = priority_level_max_seats(u64::from(a.seats), WORKLOAD_LOW_HAND_SIZE);
+        self.server
+            .set_status_subresource(&self.kind, scenario.crd.status_subresource);
+        Ok(())
     }
 
     /// The API server itself (read-only).

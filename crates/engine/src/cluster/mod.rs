@@ -19,6 +19,8 @@ pub mod expectation;
 mod flow;
 pub mod informer;
 pub mod inspect;
+pub mod intervention;
+mod intervention_text;
 pub mod invariants;
 pub mod memory;
 mod net;
@@ -103,6 +105,8 @@ pub enum Ev {
     },
     /// Run the scenario's action with this index.
     Action(usize),
+    /// Carry out an intervention ([`intervention::Intervention`]).
+    Intervene(Box<intervention::Intervention>),
     /// A request reaches the API server (after client-side throttling).
     Arrive(u64),
     /// The API server finishes a request.
@@ -267,6 +271,7 @@ impl Model for Cluster {
                 then,
             } if self.is_current(incarnation) => self.replace_part(ctx, rest, queued, then),
             Ev::Action(i) => self.run_action(ctx, i),
+            Ev::Intervene(i) => self.apply_intervention(ctx, &i),
             Ev::Arrive(id) => self.arrive(ctx, id),
             Ev::Done(id) => self.done(ctx, id),
             Ev::WatchDeliver {

@@ -578,6 +578,16 @@ impl Cluster {
     /// replaces the old one (a new Pod: its restart count starts at 0).
     pub(super) fn set_memory_limit(&mut self, ctx: &mut Context<'_, Ev>, limit: u64) {
         self.scenario.process.memory_limit = Some(limit);
+        let kind = EventKind::SetResources {
+            memory_limit: limit,
+        };
+        self.replace_pod(ctx, kind);
+    }
+
+    /// The operator's Deployment gets a new Pod template (traced as `kind`): the old Pod
+    /// stops, and a new one under the scenario's current process, client and code starts 2 s
+    /// later (its restart count at 0).
+    pub(super) fn replace_pod(&mut self, ctx: &mut Context<'_, Ev>, kind: EventKind) {
         let Ok(process) = SimProcess::new(&self.scenario) else {
             return;
         };
@@ -585,9 +595,6 @@ impl Cluster {
         self.retire_operator(ctx);
         self.pending
             .retain(|_, p| matches!(p.origin, super::request::Origin::User));
-        let kind = EventKind::SetResources {
-            memory_limit: limit,
-        };
         ctx.trace(None, None, kind);
         ctx.schedule_in(Duration::from_secs(2), Ev::ContainerStart);
     }

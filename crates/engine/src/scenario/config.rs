@@ -436,6 +436,11 @@ pub struct ScheduledAction {
         skip_serializing_if = "Option::is_none"
     )]
     pub memory_limit: Option<u64>,
+    /// What `rollout`, `set_status_subresource` and `set_api_limits` change to, in the words
+    /// of `flywheel run --do` after its colon ([`crate::cluster::intervention`]): `fixed`,
+    /// `predicate=on,status=patch`; `on` or `off`; `seats=4,client_qps=5`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
 }
 
 /// What a scheduled action does.
@@ -459,6 +464,13 @@ pub enum ActionKind {
     /// `kubectl set resources --limits=memory=…` on the operator's Deployment: its Pod is
     /// replaced with one under the new limit.
     SetMemoryLimit,
+    /// A new version of the operator is rolled out (its Deployment's Pod template changes):
+    /// a new Pod with other fixes replaces the old one.
+    Rollout,
+    /// The CRD is updated to add or remove its `/status` subresource.
+    SetStatusSubresource,
+    /// The API server's admission limits or the operator's client QPS change.
+    SetApiLimits,
 }
 
 /// Largest object count a scenario may ask for.
@@ -550,6 +562,12 @@ impl Scenario {
                 let limit = a.memory_limit.unwrap_or(0);
                 check_size(&format!("actions[{i}].memory_limit"), limit)?;
             }
+            crate::cluster::intervention::Intervention::of_action(a).map_err(|e| {
+                ScenarioError {
+                    field: format!("actions[{i}].{}", e.field),
+                    message: e.message,
+                }
+            })?;
         }
         self.code.validate()?;
         self.pods

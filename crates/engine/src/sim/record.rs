@@ -338,6 +338,9 @@ fn action_name(action: ActionKind) -> &'static str {
         ActionKind::Annotate => "Annotate",
         ActionKind::DeleteNamespaces => "DeleteNamespaces",
         ActionKind::SetMemoryLimit => "SetMemoryLimit",
+        ActionKind::Rollout => "Rollout",
+        ActionKind::SetStatusSubresource => "SetStatusSubresource",
+        ActionKind::SetApiLimits => "SetApiLimits",
     }
 }
 
