@@ -90,7 +90,7 @@ fn rolling_out_the_fixed_version_mid_flywheel_ends_the_self_triggered_loop() {
     let text = lines(&after, at(120)).join("\n");
     assert!(text.contains("kubectl Rollout"), "{text}");
     assert!(text.contains("kubelet ContainerStarted incarnation=2"));
-    assert!(rolled.cluster().scenario.crd.status_subresource);
+    assert!(rolled.scenario().crd.status_subresource);
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn a_rollout_starts_a_new_pod_that_lists_syncs_and_runs_its_workers_with_the_new
         rollout < started && started < listed && listed < workers,
         "{after:#?}"
     );
-    let scenario = &run.cluster().scenario;
+    let scenario = &run.scenario();
     assert!(
         !scenario.crd.status_subresource,
         "predicate and guard keep the CRD"
@@ -167,7 +167,7 @@ fn a_memory_limit_change_replaces_the_pod_without_a_crash() {
     assert!(!after
         .iter()
         .any(|l| l.contains("kubelet Error") || l.contains("OOMKilled")));
-    let limit = run.cluster().scenario.process.memory_limit;
+    let limit = run.scenario().process.memory_limit;
     assert_eq!(limit, Some(512 * 1024 * 1024));
 }
 
@@ -218,13 +218,13 @@ fn new_flow_control_limits_apply_at_once_and_a_new_client_qps_takes_a_new_pod() 
     collect_to(&mut run, at(20), &mut events);
     run.intervene(parse("limits:seats=2"));
     collect_to(&mut run, at(30), &mut events);
-    assert_eq!(run.cluster().scenario.apiserver.seats, 2);
+    assert_eq!(run.scenario().apiserver.seats, 2);
     assert!(!lines(&events, at(20))
         .iter()
         .any(|l| l.contains("ContainerStarted")));
     run.intervene(parse("limits:client_qps=5,client_burst=10"));
     collect_to(&mut run, at(60), &mut events);
-    assert_eq!(run.cluster().scenario.client.qps, Some(5.0));
+    assert_eq!(run.scenario().client.qps, Some(5.0));
     let after = lines(&events, at(30));
     assert!(after.iter().any(|l| l.contains("kubectl SetApiLimits")));
     assert!(after
