@@ -13,6 +13,7 @@
 
 mod actions;
 pub mod api;
+mod causes;
 pub mod checkpoint;
 mod flow;
 pub mod informer;
@@ -21,6 +22,7 @@ pub mod invariants;
 pub mod memory;
 mod net;
 pub mod operator;
+mod pending_causes;
 mod queue_metrics;
 pub mod registry;
 mod release;
@@ -37,7 +39,7 @@ pub mod worker;
 pub mod workload;
 pub mod workqueue;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::apiserver::WatchEvent;
@@ -181,7 +183,7 @@ pub struct Cluster {
     pending: BTreeMap<u64, Pending>,
     next_request: u64,
     next_watch: u64,
-    own_writes: BTreeSet<u64>,
+    causes: causes::CauseTracker,
     reg: Registry,
     series: SeriesSet,
     last_queue_totals: (f64, f64),
@@ -208,7 +210,7 @@ impl Cluster {
             pending: BTreeMap::new(),
             next_request: 0,
             next_watch: 0,
-            own_writes: BTreeSet::new(),
+            causes: causes::CauseTracker::default(),
             reg,
             series: SeriesSet::default(),
             last_queue_totals: (0.0, 0.0),
