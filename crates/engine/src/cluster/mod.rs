@@ -13,12 +13,14 @@
 
 mod actions;
 pub mod api;
+pub mod causality_api;
 mod causes;
 pub mod checkpoint;
 mod flow;
 pub mod informer;
 pub mod inspect;
 pub mod invariants;
+pub mod loop_report;
 pub mod memory;
 mod net;
 pub mod operator;
@@ -35,6 +37,7 @@ pub mod snapshot;
 mod telemetry;
 pub mod timeline;
 mod watch_list;
+pub mod why;
 pub mod worker;
 pub mod workload;
 pub mod workqueue;
