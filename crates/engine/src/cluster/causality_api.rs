@@ -104,6 +104,12 @@ impl Run {
         running
     }
 
+    /// The loop the Reconcile `reconcile` closes, if it is self-triggered.
+    pub fn loop_of(&self, reconcile: EventId) -> Option<LoopReport> {
+        self.why(reconcile)
+            .and_then(|why| loop_of(self.causal(), &why))
+    }
+
     /// The newest self-triggered Reconcile among the last [`LOOP_SEARCH_RECONCILES`] kept, as a
     /// loop: its period and the links a fix would cut. `None` when none of them is.
     pub fn loop_report(&self) -> Option<LoopReport> {
@@ -112,7 +118,7 @@ impl Run {
             .rev()
             .filter(|r| matches!(r.event.kind, EventKind::Reconcile { .. }))
             .take(LOOP_SEARCH_RECONCILES)
-            .find_map(|r| self.why(r.id).and_then(|why| loop_of(ring, &why)))
+            .find_map(|r| self.loop_of(r.id))
     }
 }
 
