@@ -15,9 +15,9 @@ use flywheel_engine::scenario::{split_set, units::parse_duration};
 use flywheel_engine::sim::EventKind;
 use flywheel_engine::SimTime;
 
-/// Events whose causes `why` keeps: enough to reach back to the start of a 10-minute
-/// `flywheel` run.
-pub const WHY_CAUSAL_CAPACITY: usize = 2_000_000;
+/// Events whose causes `why` keeps (about 96 MB at most): the whole of a 10-minute `flywheel`
+/// run, the newest million events of a longer or larger one.
+pub const WHY_CAUSAL_CAPACITY: usize = 1_000_000;
 
 /// Engine events handled between two looks for the reconcile.
 const STEP_EVENTS: u64 = 20_000;

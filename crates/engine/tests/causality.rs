@@ -207,3 +207,31 @@ fn a_small_ring_counts_what_fell_out_and_a_chain_ends_where_the_ring_does() {
     let oldest = ring.oldest().expect("kept");
     assert!(chain.iter().rev().skip(1).all(|id| *id >= oldest));
 }
+
+#[test]
+fn a_users_spec_edit_causes_its_write_and_is_the_origin_of_the_reconcile_it_triggers() {
+    // The flywheel preset edits one object's spec at 5 minutes.
+    let run = finished(run_of("flywheel", 1, Duration::from_secs(320)));
+    let ring = run.causal();
+    let edit = ring
+        .records()
+        .find(|r| matches!(r.event.kind, EventKind::UserAction { .. }))
+        .expect("the edit is traced")
+        .id;
+    let writes = run.effects_of(edit);
+    assert_eq!(writes.len(), 1, "one object edited");
+    let write = ring.get(writes[0]).expect("kept");
+    assert!(matches!(write.event.kind, EventKind::ApiRequest { .. }));
+    let reconcile = ring
+        .records_from(write.id)
+        .filter(|r| matches!(r.event.kind, EventKind::Reconcile { .. }))
+        .find(|r| run.chain_back(r.id).contains(&edit))
+        .expect("a reconcile descends from the edit");
+    let why = run.why(reconcile.id).expect("kept");
+    assert!(
+        why.adds
+            .iter()
+            .any(|a| matches!(a.links.first(), Some(Link::UserAction { .. }))),
+        "{why}"
+    );
+}

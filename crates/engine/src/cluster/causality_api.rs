@@ -9,6 +9,25 @@
 //!
 //! Every query reads only the events the ring still keeps ([`crate::sim::CausalRing`]); a chain
 //! that goes further back ends in [`Link::FellOut`].
+//!
+//! ```
+//! use std::time::Duration;
+//! use flywheel_engine::cluster::run::{Run, RunOptions};
+//! use flywheel_engine::{scenario::presets, SimTime};
+//!
+//! let scenario = presets::load("flywheel", &[]).unwrap();
+//! let options = RunOptions { duration: Some(Duration::from_secs(60)), ..RunOptions::default() };
+//! let mut run = Run::new(scenario, &options).unwrap();
+//! while !run.advance(100_000) {}
+//!
+//! let reconcile = run.reconcile_at(SimTime::from_secs_f64(50.0), None).unwrap();
+//! let why = run.why(reconcile).unwrap();
+//! assert!(why.self_triggered());
+//! assert!(why.to_string().contains("own write rv="));
+//! let round = run.loop_of(reconcile).unwrap();
+//! assert!(round.period > Duration::ZERO);
+//! assert!(run.chain_back(reconcile).len() > round.period_events as usize / 20);
+//! ```
 
 use crate::sim::{CausalRecord, CausalRing, EventId, EventKind};
 use crate::time::SimTime;

@@ -36,19 +36,15 @@ impl Cluster {
     }
 
     /// What made `origin` send a request now: the Reconcile its worker runs, or the user action
-    /// traced just before (a scenario action traces itself, then sends); a reflector's LIST is an
-    /// origin of its own.
+    /// (a scenario action sends its requests, then traces itself: it is the next event traced,
+    /// which [`Cluster::done`] checks); a reflector's LIST is an origin of its own.
     fn cause_of_request(&self, ctx: &Context<'_, Ev>, origin: Origin) -> Option<EventId> {
         match origin {
             Origin::Worker { worker, .. } => self
                 .op
                 .as_ref()
                 .and_then(|op| op.workers.get(worker)?.as_ref()?.reconcile),
-            Origin::User => ctx
-                .trace
-                .last()
-                .filter(|(_, e)| matches!(e.kind, EventKind::UserAction { .. }))
-                .map(|(id, _)| id),
+            Origin::User => Some(ctx.next_event_id()),
             Origin::Reflector { .. } => None,
         }
     }
@@ -143,7 +139,8 @@ impl Cluster {
             self.release_seat(ctx, id);
             return;
         };
-        let (verb, own, cause) = (p.call.verb(), !matches!(p.origin, Origin::User), p.cause);
+        let (verb, own) = (p.call.verb(), !matches!(p.origin, Origin::User));
+        let cause = p.cause.filter(|&id| own || is_user_action(ctx, id));
         let (origin, kept) = (p.origin, (!p.call.is_mutating()).then(|| p.clone()));
         let reply = self.api.execute(p.call, ctx.now());
         self.count_request(verb.as_str(), reply.code());
@@ -417,4 +414,12 @@ impl Cluster {
         self.count_request("WATCH", 200);
         self.reflector_actions(ctx, actions);
     }
+}
+
+/// Whether the kept event `id` is a user action.
+fn is_user_action(ctx: &Context<'_, Ev>, id: EventId) -> bool {
+    ctx.trace
+        .causal()
+        .get(id)
+        .is_some_and(|r| matches!(r.event.kind, EventKind::UserAction { .. }))
 }
