@@ -86,7 +86,7 @@ impl CauseTracker {
 
     /// The causes of a Pop whose deltas reached the handler as notifications of these
     /// `(resourceVersion, is sync)`: the watch events that delivered them, else the relist's
-    /// LIST; a sync has no event as its cause.
+    /// LIST; a sync has no event as its cause. Oldest first, each once.
     pub fn pop_causes(&self, popped: &[(u64, bool)]) -> (Vec<EventId>, CauseNote) {
         let mut causes = Vec::with_capacity(popped.len());
         let mut note = CauseNote::None;
@@ -102,10 +102,10 @@ impl CauseTracker {
                     self.list
                 }
             };
-            if let Some(id) = cause.filter(|id| !causes.contains(id)) {
-                causes.push(id);
-            }
+            causes.extend(cause);
         }
+        causes.sort_unstable();
+        causes.dedup();
         (causes, note)
     }
 
@@ -132,6 +132,8 @@ mod tests {
             (causes, note),
             (vec![EventId(3), EventId(7)], CauseNote::Relist)
         );
+        let (causes, _) = t.pop_causes(&[(42, false), (42, false)]);
+        assert_eq!(causes, [EventId(7)]);
         let (causes, note) = t.pop_causes(&[(42, true)]);
         assert_eq!((causes, note), (vec![], CauseNote::Sync));
     }
