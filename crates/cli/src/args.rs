@@ -76,6 +76,8 @@ pub enum Command {
     Bench(Format),
     /// `flywheel swarm [--seeds N] [--from S] | --seed S`.
     Swarm(SwarmArgs),
+    /// `flywheel why <preset|file> --at T [--key ns/name] [--seed N] [--set k=v]…`.
+    Why(crate::why::WhyArgs),
 }
 
 /// The usage text.
@@ -90,6 +92,10 @@ Usage:
   flywheel bench [--format table|json]   native benchmarks (see BENCHMARKS.md)
   flywheel swarm [--seeds N] [--from S]   run N random scenarios with invariant checks
   flywheel swarm --seed S                 replay one swarm seed
+  flywheel why <preset|file.toml> --at T [--key ns/name] [--seed N] [--set k=v]…
+                                          why the reconcile running at T ran: its merged
+                                          causes back to their origin, and whether it is
+                                          self-triggered (a write loop)
 
 Options (run, compare):
   --set key=value      override a scenario field (repeatable), e.g. --set controller.workers=4
@@ -99,7 +105,8 @@ Options (run, compare):
   --format F           table | json | csv | prom (default: table)
   --out FILE           write the output to FILE instead of stdout
   --plot FILE.svg      also draw the main series as an SVG chart
-  --trace FILE         also write the engine's trace (the newest 10000 lines, one event a line)
+  --trace FILE         also stream every event to FILE as it happens, one a line:
+                       <id> TAB <cause ids|-> TAB <note|-> TAB <trace line>
   --max-events N       stop after N engine events (default: 2000000000)
   --at T --do ACTION   intervene at simulated time T (repeatable pairs), e.g. --at 3m --do rollout:fixed
                        (ACTION values below)
@@ -132,6 +139,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         },
         "compare" => parse_run(rest, 2).map(Command::Compare),
         "swarm" => parse_swarm(rest).map(Command::Swarm),
+        "why" => crate::why::parse(rest).map(Command::Why),
         other => Err(format!(
             "unknown command '{other}' (allowed: list, run, compare, code, bench, swarm, help, version)"
         )),
@@ -415,6 +423,9 @@ mod tests {
             "list",
             "code",
             "swarm",
+            "why",
+            "--at",
+            "--key",
             "help",
             "version",
             "flywheel",

@@ -6,7 +6,9 @@
 //! - resident memory per cached object and per pending FIFO delta at 100k objects (Linux
 //!   `/proc/self/statm`);
 //! - resident memory growth of a 24-hour simulated run between its first and last simulated hour;
-//! - checkpoints: resident bytes and copy time of one, and the longest seek over a run's timeline.
+//! - checkpoints: resident bytes and copy time of one, and the longest seek over a run's timeline;
+//! - causality: nanoseconds per event of the incident with the causal ring on (its default size)
+//!   next to the same run with it off, and the ring's bytes per kept event.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -49,6 +51,9 @@ const ENGINE_RATE_RATIO_TARGET: f64 = 0.25;
 /// The most nanoseconds one event of the 150 000-object incident should take natively.
 const INCIDENT_NS_PER_EVENT_TARGET: f64 = 400.0;
 
+/// The most share of the event rate that keeping causes may cost (on / off, in ns per event).
+const CAUSALITY_COST_RATIO_TARGET: f64 = 1.15;
+
 /// The most engine bytes one cached object should cost (indexer and namespace index).
 const BYTES_PER_CACHED_OBJECT_TARGET: f64 = 120.0;
 
@@ -85,11 +90,74 @@ fn start(name: &str, seconds: u64) -> Option<Run> {
 
 /// Runs a preset for `seconds` of simulated time; returns (events, wall seconds).
 pub fn time_preset(name: &str, seconds: u64) -> Option<(u64, f64)> {
-    let mut run = start(name, seconds)?;
+    let run = start(name, seconds)?;
+    time_run(run).map(|(events, wall, _)| (events, wall))
+}
+
+/// Runs `run` to its end; returns (events, wall seconds, causal ring bytes per kept event).
+fn time_run(mut run: Run) -> Option<(u64, f64, f64)> {
     let started = Instant::now();
     while !run.advance(1_000_000) {}
     let wall = started.elapsed().as_secs_f64();
-    Some((run.report().events, wall))
+    let ring = run.causal();
+    let per_kept = ring.bytes() as f64 / ring.len().max(1) as f64;
+    Some((run.report().events, wall, per_kept))
+}
+
+/// Nanoseconds per event of `name` for `seconds` with `causal_capacity`, and the ring's bytes
+/// per kept event.
+fn ns_per_event(name: &str, seconds: u64, causal_capacity: usize) -> Option<(f64, f64)> {
+    let scenario = presets::load(name, &[]).ok()?;
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(seconds)),
+        causal_capacity: Some(causal_capacity),
+        ..RunOptions::default()
+    };
+    let (events, wall, bytes) = time_run(Run::new(scenario, &options).ok()?)?;
+    Some((wall * 1e9 / events.max(1) as f64, bytes))
+}
+
+/// The incident's cost per event with causality on (the default ring) against off, each the
+/// best of a few runs taken in turn, so that a noisy neighbour moves both alike.
+fn causality_rows(rows: &mut Vec<Row>) {
+    let (name, seconds, tries) = ("seed-000-incident", 30, 3);
+    let capacity = flywheel_engine::sim::DEFAULT_CAUSAL_CAPACITY;
+    let (mut off, mut on, mut per_kept) = (f64::INFINITY, f64::INFINITY, 0.0);
+    for _ in 0..tries {
+        let (Some((o, _)), Some((n, bytes))) = (
+            ns_per_event(name, seconds, 0),
+            ns_per_event(name, seconds, capacity),
+        ) else {
+            return;
+        };
+        (off, on, per_kept) = (off.min(o), on.min(n), bytes);
+    }
+    let ratio = on / off;
+    let pass = ratio <= CAUSALITY_COST_RATIO_TARGET;
+    rows.push(Row {
+        figure: format!(
+            "engine ns per event, {name} ({seconds} s), causality on ({capacity} kept) vs off"
+        ),
+        value: on,
+        unit: "ns".into(),
+        peer: Some(off),
+        ratio: Some(ratio),
+        target: format!("≤ {CAUSALITY_COST_RATIO_TARGET} × off"),
+        pass: Some(pass),
+        why_not: (!pass).then(|| {
+            format!(
+                "keeping causes adds {:.0} ns to an event of {off:.0} ns: a copy of the event \
+                 (its key shared) and its cause list in the ring, and the lookups by \
+                 resourceVersion that find the causes",
+                on - off
+            )
+        }),
+    });
+    rows.push(plain_row(
+        format!("causal ring bytes per kept event, {name}"),
+        per_kept,
+        "bytes",
+    ));
 }
 
 /// A bare discrete-event hold loop: `events` times pop the earliest `(time, seq)` and push one
@@ -381,6 +449,7 @@ pub fn native_rows() -> Vec<Row> {
     checkpoint_rows(&mut rows);
     long_run_row(&mut rows);
     event_rate_rows(&mut rows);
+    causality_rows(&mut rows);
     longest_event_row(&mut rows);
     rows
 }

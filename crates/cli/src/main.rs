@@ -4,6 +4,8 @@ mod args;
 mod bench;
 mod output;
 mod plot;
+mod stream;
+mod why;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -58,6 +60,7 @@ fn execute(command: Command) -> Result<(), Failure> {
         Command::Compare(a) => run(&a)?,
         Command::Bench(format) => print_bench(format),
         Command::Swarm(a) => swarm(&a)?,
+        Command::Why(a) => why::why(&a).map_err(Failure::Usage)?,
     }
     Ok(())
 }
@@ -144,18 +147,18 @@ fn run(a: &RunArgs) -> Result<(), Failure> {
             seed: a.seed,
             profile: a.profile,
             max_events: a.max_events,
+            causal_capacity: a.trace.as_ref().map(|_| stream::STREAM_CAUSAL_CAPACITY),
+        };
+        let trace = match &a.trace {
+            Some(path) if a.targets.len() > 1 => {
+                let path = path.with_extension(format!("{}.txt", scenario.name));
+                Some(stream::TraceStream::create(&path).map_err(Failure::Io)?)
+            }
+            Some(path) => Some(stream::TraceStream::create(path).map_err(Failure::Io)?),
+            None => None,
         };
         let started = Instant::now();
-        let (report, trace) = simulate(scenario, &options, &a.interventions)?;
-        if let Some(path) = &a.trace {
-            let path = if a.targets.len() > 1 {
-                path.with_extension(format!("{}.txt", report.scenario))
-            } else {
-                path.clone()
-            };
-            std::fs::write(&path, trace)
-                .map_err(|e| Failure::Io(format!("cannot write '{}': {e}", path.display())))?;
-        }
+        let report = simulate(scenario, &options, &a.interventions, trace)?;
         results.push((report, started.elapsed().as_secs_f64()));
     }
     let text = render(a.format, &results);
@@ -204,12 +207,13 @@ fn check_interventions(a: &RunArgs, scenario: &Scenario) -> Result<(), Failure> 
 }
 
 /// Runs a scenario to its end, with a progress bar on stderr when that is a terminal and the
-/// run takes longer than a second.
+/// run takes longer than a second, streaming every event to `trace` when given.
 fn simulate(
     scenario: Scenario,
     options: &RunOptions,
     interventions: &[(Duration, Intervention)],
-) -> Result<(RunReport, String), Failure> {
+    mut trace: Option<stream::TraceStream>,
+) -> Result<RunReport, Failure> {
     let name = scenario.name.clone();
     let mut run =
         Run::new(scenario, options).map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
@@ -219,7 +223,14 @@ fn simulate(
     let started = Instant::now();
     let show = std::io::stderr().is_terminal();
     let mut shown = false;
-    while !run.advance(50_000) {
+    loop {
+        let done = run.advance(stream::STREAM_STEP_EVENTS);
+        if let Some(t) = trace.as_mut() {
+            t.write_new(&run).map_err(Failure::Io)?;
+        }
+        if done {
+            break;
+        }
         if show && started.elapsed().as_secs_f64() > 1.0 {
             shown = true;
             progress(&name, run.fraction_done());
@@ -239,7 +250,10 @@ fn simulate(
     for v in run.invariant_violations() {
         eprintln!("flywheel: {name}: invariant violated: {v}");
     }
-    Ok((run.report(), run.trace().to_text()))
+    if let Some(t) = trace {
+        t.finish().map_err(Failure::Io)?;
+    }
+    Ok(run.report())
 }
 
 /// Runs swarm seeds with invariant checks; a failed seed prints its replay command.

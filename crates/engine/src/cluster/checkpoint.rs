@@ -2,7 +2,7 @@
 //!
 //! ```text
 //!  Run ──checkpoint()──▶ Checkpoint { world, event queue, RNG, series, trace ring + hash,
-//!   ▲                                 invariant checker }
+//!   ▲                                 causal ring, invariant checker }
 //!   └────restore(&cp)─────┘   then the run handles exactly the events it would have
 //! ```
 //!
@@ -90,7 +90,8 @@ fn estimate_size(run: &Run) -> (u64, u64) {
         + op.queue_ready
         + op.queue_waiting
         + run.state.sim.pending() as u64;
-    let trace = run.trace().events().count() * size_of::<TraceEvent>();
+    let trace =
+        run.trace().events().count() * size_of::<TraceEvent>() + run.trace().causal().bytes();
     let series: usize = run
         .series_keys()
         .filter_map(|k| run.series(k))

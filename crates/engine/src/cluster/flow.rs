@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::controller::program::Step;
 use crate::informer::reflector::Action;
-use crate::sim::{Context, EventKind, TerminatedReason};
+use crate::sim::{CauseNote, Context, EventKind, TerminatedReason};
 
 use crate::informer::resync::{jittered_sync_period, DEFAULT_SYNC_PERIOD};
 
@@ -34,6 +34,7 @@ impl Cluster {
         let mut op = Operator::new(&self.scenario, incarnation, sync_period, ctx.now());
         let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
         self.op = Some(op);
+        self.causes.operator_started();
         ctx.trace(None, None, EventKind::ContainerStarted { incarnation });
         ctx.schedule_in(
             self.scenario.controller.cache_sync_timeout,
@@ -237,9 +238,12 @@ impl Cluster {
     pub(super) fn informer_popped(&mut self, ctx: &mut Context<'_, Ev>) {
         if let Some(op) = self.op.as_mut() {
             op.informer.popping = false;
+            op.informer.begin_pop(ctx.next_event_id());
             if let Some((key, deltas)) = op.informer.pop_and_process() {
                 let deltas = u32::try_from(deltas).unwrap_or(u32::MAX);
-                ctx.trace(Some(key), None, EventKind::InformerPop { deltas });
+                let (causes, note) = self.causes.pop_causes(op.informer.popped());
+                let kind = EventKind::InformerPop { deltas };
+                ctx.trace_caused(Some(key), None, kind, &causes, note);
             }
         }
         self.kick_informer(ctx);
@@ -269,23 +273,23 @@ impl Cluster {
         let now = ctx.now();
         let Some(op) = self.op.as_mut() else { return };
         op.informer.handling = false;
-        if let Some(n) = op.informer.next_notification() {
+        if let Some((n, pop)) = op.informer.next_notification_with_pop() {
             let (key, low_priority) = request_for(&n);
-            let rv = notification_rv(&n);
+            let rv = super::informer::notification_rv(&n);
+            let own_write = self.causes.take_own_write(rv);
             if op.admits(&n) {
-                op.queue.add_from_handler(key.clone(), low_priority, now);
-                if self.own_writes.remove(&rv) {
+                if own_write {
                     self.reg.inc("flywheel_self_triggered_enqueues_total", 1.0);
-                    let kind = EventKind::HandlerEnqueue { own_write: true };
-                    ctx.trace(Some(key), Some(rv), kind);
-                } else {
-                    let kind = EventKind::HandlerEnqueue { own_write: false };
-                    ctx.trace(Some(key), Some(rv), kind);
                 }
+                let kind = EventKind::HandlerEnqueue { own_write };
+                let id =
+                    ctx.trace_caused(Some(key.clone()), Some(rv), kind, &[pop], CauseNote::None);
+                op.queue.add_from_handler(key.clone(), low_priority, now);
+                op.queue.note_add(&key, id);
             } else {
-                self.own_writes.remove(&rv);
                 self.reg.inc("flywheel_predicate_dropped_total", 1.0);
-                ctx.trace(Some(key), Some(rv), EventKind::PredicateDropped);
+                let kind = EventKind::PredicateDropped;
+                ctx.trace_caused(Some(key), Some(rv), kind, &[pop], CauseNote::None);
             }
         }
         self.kick_handler(ctx);
@@ -329,8 +333,11 @@ impl Cluster {
             }
             let Some(key) = op.queue.get(now) else { break };
             let worker = u32::try_from(i).unwrap_or(u32::MAX);
-            ctx.trace(Some(key.clone()), None, EventKind::Reconcile { worker });
+            let (causes, note) = op.queue.take_causes(&key, now);
+            let kind = EventKind::Reconcile { worker };
+            let id = ctx.trace_caused(Some(key.clone()), None, kind, &causes, note);
             let mut job = Job::new(key, now);
+            job.reconcile = Some(id);
             job.finalizer_mode = self.scenario.code.finalizer;
             op.worker_totals = op.worker_totals.plus(WorkerTotals::of(&job));
             op.workers[i] = Some(job);
@@ -469,11 +476,19 @@ impl Cluster {
         };
         op.worker_totals = op.worker_totals.minus(WorkerTotals::of(&job));
         let key = job.key.clone();
+        let by = job.reconcile.as_slice();
         let recover = crate::controller::result::recover_panic_default(self.scenario.profile);
+        let outcome_delay = result.requeue_delay();
         let handled =
             crate::controller::reconcile_handler(&mut op.queue, &key, result, recover, now);
         if handled.crashed {
-            ctx.trace(Some(key.clone()), None, EventKind::Panic);
+            ctx.trace_caused(
+                Some(key.clone()),
+                None,
+                EventKind::Panic,
+                by,
+                CauseNote::None,
+            );
             // controller-runtime re-panics when `RecoverPanic` is off
             // (`pkg/internal/controller/controller.go` `Reconcile`): the process dies.
             let restart_at = self.process.exit(crate::process::GO_PANIC_EXIT_CODE, now);
@@ -483,17 +498,12 @@ impl Cluster {
         self.workload_reconcile_finished(&job, now);
         let result = handled.result_label.unwrap_or("error");
         self.record_reconcile(&handled, now.saturating_since(job.started_at));
-        ctx.trace(Some(key), None, EventKind::Reconciled { result });
+        let kind = EventKind::Reconciled { result };
+        let id = ctx.trace_caused(Some(key.clone()), None, kind, by, CauseNote::None);
+        if let (Some(op), Some(delay)) = (self.op.as_mut(), outcome_delay) {
+            op.queue.note_add_after(&key, id, now + delay);
+        }
         self.kick_workers(ctx);
-    }
-}
-
-fn notification_rv(n: &crate::informer::indexer::Notification) -> u64 {
-    use crate::informer::indexer::Notification;
-    match n {
-        Notification::Add { obj, .. } => obj.resource_version(),
-        Notification::Update { new, .. } => new.resource_version(),
-        Notification::Delete { obj } => obj.object().map_or(0, |o| o.resource_version()),
     }
 }
 

@@ -19,6 +19,7 @@ use crate::informer::reflector::{Reflector, StoreEvent};
 use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::scenario::FifoKind;
+use crate::sim::EventId;
 use crate::time::SimTime;
 
 /// Bytes a notification costs beyond the objects it points to (the struct and ring slot).
@@ -79,6 +80,12 @@ pub struct SimInformer {
     initial_unhandled: u64,
     /// A `Replace` being queued in parts, and the bytes its parts listed so far.
     partial: Option<(PartialReplace, u64)>,
+    /// The id the trace gives the Pop under way.
+    pop_id: EventId,
+    /// `(resourceVersion, is sync)` of each notification the Pop under way produced.
+    popped: Vec<(u64, bool)>,
+    /// The Pop that produced each buffered notification, in the buffer's order.
+    notification_pops: std::collections::VecDeque<EventId>,
 }
 
 impl SimInformer {
@@ -114,7 +121,22 @@ impl SimInformer {
             sync_skipped: 0,
             initial_unhandled: 0,
             partial: None,
+            pop_id: EventId(0),
+            popped: Vec::new(),
+            notification_pops: std::collections::VecDeque::new(),
         }
+    }
+
+    /// The next Pop will be traced as `id`: its notifications remember it, and
+    /// [`SimInformer::popped`] lists what it produced.
+    pub fn begin_pop(&mut self, id: EventId) {
+        self.pop_id = id;
+        self.popped.clear();
+    }
+
+    /// `(resourceVersion, is sync)` of each notification the last Pop produced, delivered or not.
+    pub fn popped(&self) -> &[(u64, bool)] {
+        &self.popped
     }
 
     /// Applies one store event from the watch (`store.Add/Update/Delete` on the FIFO).
@@ -263,7 +285,9 @@ impl SimInformer {
     /// relist) reaches it only while it is due for a resync; every other notification always
     /// (client-go `tools/cache/shared_informer.go` `OnUpdate`, `distribute`).
     fn distribute(&mut self, notification: Notification) {
-        if notification.is_sync() && !self.syncing {
+        let sync = notification.is_sync();
+        self.popped.push((notification_rv(&notification), sync));
+        if sync && !self.syncing {
             self.sync_skipped += 1;
             return;
         }
@@ -278,6 +302,7 @@ impl SimInformer {
         }
         self.buffer_bytes += notification_bytes(&notification);
         self.listener.add(notification);
+        self.notification_pops.push_back(self.pop_id);
     }
 
     /// Sync notifications not delivered because the listener was not due for a resync.
@@ -333,7 +358,13 @@ impl SimInformer {
 
     /// Takes the next notification for the handler.
     pub fn next_notification(&mut self) -> Option<Notification> {
+        self.next_notification_with_pop().map(|(n, _)| n)
+    }
+
+    /// Takes the next notification for the handler, with the Pop that produced it.
+    pub fn next_notification_with_pop(&mut self) -> Option<(Notification, EventId)> {
         let n = self.listener.next_notification()?;
+        let pop = self.notification_pops.pop_front().unwrap_or(self.pop_id);
         self.buffer_bytes = self.buffer_bytes.saturating_sub(notification_bytes(&n));
         if let Notification::Add {
             is_in_initial_list: true,
@@ -342,7 +373,7 @@ impl SimInformer {
         {
             self.initial_unhandled = self.initial_unhandled.saturating_sub(1);
         }
-        Some(n)
+        Some((n, pop))
     }
 
     /// Deltas waiting in the FIFO.
@@ -385,6 +416,16 @@ impl SimInformer {
     /// Bytes of the objects in the cache.
     pub fn store_bytes(&self) -> u64 {
         self.store_bytes
+    }
+}
+
+/// The resourceVersion of the object a notification carries (0 for a delete of an object the
+/// cache no longer knows).
+pub fn notification_rv(n: &Notification) -> u64 {
+    match n {
+        Notification::Add { obj, .. } => obj.resource_version(),
+        Notification::Update { new, .. } => new.resource_version(),
+        Notification::Delete { obj } => obj.object().map_or(0, |o| o.resource_version()),
     }
 }
 

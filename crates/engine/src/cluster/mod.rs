@@ -13,6 +13,8 @@
 
 mod actions;
 pub mod api;
+pub mod causality_api;
+mod causes;
 pub mod checkpoint;
 pub mod code;
 pub mod expectation;
@@ -22,9 +24,11 @@ pub mod inspect;
 pub mod intervention;
 mod intervention_text;
 pub mod invariants;
+pub mod loop_report;
 pub mod memory;
 mod net;
 pub mod operator;
+mod pending_causes;
 mod queue_metrics;
 mod read_model;
 pub mod registry;
@@ -39,11 +43,12 @@ mod telemetry;
 pub mod timeline;
 pub mod verdict;
 mod watch_list;
+pub mod why;
 pub mod worker;
 pub mod workload;
 pub mod workqueue;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::apiserver::WatchEvent;
@@ -189,7 +194,7 @@ pub struct Cluster {
     pending: BTreeMap<u64, Pending>,
     next_request: u64,
     next_watch: u64,
-    own_writes: BTreeSet<u64>,
+    causes: causes::CauseTracker,
     reg: Registry,
     series: SeriesSet,
     last_queue_totals: (f64, f64),
@@ -216,7 +221,7 @@ impl Cluster {
             pending: BTreeMap::new(),
             next_request: 0,
             next_watch: 0,
-            own_writes: BTreeSet::new(),
+            causes: causes::CauseTracker::default(),
             reg,
             series: SeriesSet::default(),
             last_queue_totals: (0.0, 0.0),

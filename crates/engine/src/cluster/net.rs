@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::apiserver::{WatchEvent, WatchEventType, WATCH_BLOCK_TIMEOUT};
 use crate::informer::reflector::{WatchError, WatchEventType as ReflectorEventType};
-use crate::sim::{Context, EventKind};
+use crate::sim::{CauseNote, Context, EventId, EventKind};
 
 use super::api::{watch_error, Admit};
 use super::informer::OpenWatch;
@@ -21,6 +21,7 @@ impl Cluster {
     pub(super) fn send(&mut self, ctx: &mut Context<'_, Ev>, origin: Origin, call: Call) {
         let id = self.next_request;
         self.next_request += 1;
+        let cause = self.cause_of_request(ctx, origin);
         self.pending.insert(
             id,
             Pending {
@@ -28,9 +29,24 @@ impl Cluster {
                 call,
                 attempts: 0,
                 sent_at: ctx.now(),
+                cause,
             },
         );
         self.dispatch(ctx, id);
+    }
+
+    /// What made `origin` send a request now: the Reconcile its worker runs, or the user action
+    /// (a scenario action sends its requests, then traces itself: it is the next event traced,
+    /// which [`Cluster::done`] checks); a reflector's LIST is an origin of its own.
+    fn cause_of_request(&self, ctx: &Context<'_, Ev>, origin: Origin) -> Option<EventId> {
+        match origin {
+            Origin::Worker { worker, .. } => self
+                .op
+                .as_ref()
+                .and_then(|op| op.workers.get(worker)?.as_ref()?.reconcile),
+            Origin::User => Some(ctx.next_event_id()),
+            Origin::Reflector { .. } => None,
+        }
     }
 
     /// Puts a (re)try of request `id` on the wire after the client-side limiter's wait.
@@ -125,6 +141,7 @@ impl Cluster {
             return;
         };
         let (verb, own) = (p.call.verb(), !matches!(p.origin, Origin::User));
+        let cause = p.cause.filter(|&id| own || is_user_action(ctx, id));
         let (origin, kept) = (p.origin, (!p.call.is_mutating()).then(|| p.clone()));
         let reply = self.api.execute(p.call, ctx.now());
         self.count_request(verb.as_str(), reply.code());
@@ -133,19 +150,21 @@ impl Cluster {
                 verb,
                 code: reply.code(),
             };
-            ctx.trace(Some(o.key()), Some(o.resource_version()), kind);
-            if own {
-                self.own_writes.insert(o.resource_version());
-                if self.own_writes.len() > super::MAX_TRACKED_OWN_WRITES {
-                    self.own_writes.pop_first();
-                }
-            }
+            let (key, rv) = (Some(o.key()), Some(o.resource_version()));
+            let write = ctx.trace_caused(key, rv, kind, cause.as_slice(), CauseNote::None);
+            self.causes.write_done(o.resource_version(), write, own);
         } else {
             let kind = EventKind::ApiRequest {
                 verb,
                 code: reply.code(),
             };
-            ctx.trace(None, None, kind);
+            let id = ctx.trace_caused(None, None, kind, cause.as_slice(), CauseNote::None);
+            if matches!(
+                (&reply, origin),
+                (Reply::List(..), Origin::Reflector { .. })
+            ) {
+                self.causes.listed(id);
+            }
         }
         self.fan_out_events(ctx);
         self.release_seat(ctx, id);
@@ -300,6 +319,12 @@ impl Cluster {
 
     /// Sends the API server's new watch events to the operator's open watch.
     pub(super) fn fan_out_events(&mut self, ctx: &mut Context<'_, Ev>) {
+        // The creation of the scenario's objects traces itself, then sends its watch events.
+        if let Some((id, e)) = ctx.trace.last() {
+            if let (EventKind::Created { .. }, Some(rv)) = (e.kind, e.resource_version) {
+                self.causes.objects_created(rv, id);
+            }
+        }
         let events = self.api.take_events();
         self.workload_cr_events(events.len());
         let Some(op) = self.op.as_ref() else { return };
@@ -357,14 +382,20 @@ impl Cluster {
         };
         let object = event.object.clone();
         // `kubectl get -w` shows the generation next to the resourceVersion; so does the trace.
-        ctx.trace(
+        let kind = EventKind::WatchEvent {
+            event_type: event.event_type,
+            generation: object.metadata.generation,
+        };
+        let rv = event.resource_version;
+        let write = self.causes.write_of(rv);
+        let id = ctx.trace_caused(
             Some(object.key()),
-            Some(event.resource_version),
-            EventKind::WatchEvent {
-                event_type: event.event_type,
-                generation: object.metadata.generation,
-            },
+            Some(rv),
+            kind,
+            write.as_slice(),
+            CauseNote::None,
         );
+        self.causes.watch_event(rv, id);
         self.process.decode_event(object.size_bytes, ctx.now());
         self.reg.inc("flywheel_watch_events_total", 1.0);
         let actions = op.informer.reflector.on_watch_event(event_type, object);
@@ -384,4 +415,12 @@ impl Cluster {
         self.count_request("WATCH", 200);
         self.reflector_actions(ctx, actions);
     }
+}
+
+/// Whether the kept event `id` is a user action.
+fn is_user_action(ctx: &Context<'_, Ev>, id: EventId) -> bool {
+    ctx.trace
+        .causal()
+        .get(id)
+        .is_some_and(|r| matches!(r.event.kind, EventKind::UserAction { .. }))
 }

@@ -140,6 +140,8 @@ pub struct Pending {
     pub attempts: u32,
     /// When the caller first sent it.
     pub sent_at: SimTime,
+    /// The event that made the caller send it (the Reconcile, the user action), if any.
+    pub cause: Option<crate::sim::EventId>,
 }
 
 /// client-go's `maxRetries` for 429 and 5xx answers that carry `Retry-After`

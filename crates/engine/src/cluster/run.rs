@@ -25,6 +25,9 @@ pub struct RunOptions {
     /// Stop after this many events even if virtual time has not reached the end (absent ⇒
     /// [`DEFAULT_MAX_EVENTS`]); [`Run::budget_exhausted`] then says so.
     pub max_events: Option<u64>,
+    /// Keep the causes of this many newest events (absent ⇒
+    /// [`crate::sim::DEFAULT_CAUSAL_CAPACITY`]; 0 turns causality off).
+    pub causal_capacity: Option<usize>,
 }
 
 /// The event budget of a run unless [`RunOptions::max_events`] says otherwise: far above any
@@ -72,7 +75,11 @@ impl Run {
         let objects = u64::from(scenario.objects.count);
         let cluster = Cluster::new(scenario)?;
         let initial = cluster.initial_events();
-        let mut sim = Simulation::new(cluster, seed);
+        let causal = options
+            .causal_capacity
+            .unwrap_or(crate::sim::DEFAULT_CAUSAL_CAPACITY);
+        let trace = crate::sim::Trace::default().with_causal_capacity(causal);
+        let mut sim = Simulation::new(cluster, seed).with_trace(trace);
         for (at, ev) in initial {
             sim.schedule(at, ev);
         }

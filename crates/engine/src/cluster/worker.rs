@@ -74,6 +74,8 @@ pub struct Job {
     pub leaked: u32,
     /// What a step that waited returns when it is resumed (a hung or timed-out call).
     pub pending_finish: Option<ReconcileResult>,
+    /// The `Reconcile` event this job runs for: the cause of its writes.
+    pub reconcile: Option<crate::sim::EventId>,
 }
 
 impl Job {
@@ -95,6 +97,7 @@ impl Job {
             cleaned: 0,
             leaked: 0,
             pending_finish: None,
+            reconcile: None,
         }
     }
 

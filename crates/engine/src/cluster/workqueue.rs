@@ -6,8 +6,11 @@ use std::time::Duration;
 
 use crate::key::Key;
 use crate::scenario::QueueKind;
+use crate::sim::{CauseNote, EventId};
 use crate::time::SimTime;
 use crate::workqueue::set::ItemMap;
+
+use super::pending_causes::PendingCauses;
 use crate::workqueue::{
     default_controller_rate_limiter, AddOpts, PriorityQueue, QueueMetrics, RateLimitingInterface,
     RateLimitingQueue,
@@ -20,6 +23,7 @@ use crate::workqueue::{
 pub struct WorkQueue {
     queue: Kind,
     handed_out: ItemMap<Key, i32>,
+    causes: PendingCauses,
 }
 
 /// The queue itself.
@@ -44,6 +48,7 @@ impl WorkQueue {
         WorkQueue {
             queue,
             handed_out: ItemMap::default(),
+            causes: PendingCauses::default(),
         }
     }
 
@@ -176,6 +181,22 @@ impl WorkQueue {
                 Some(key)
             }
         }
+    }
+
+    /// Event `id` added `key` now (an event handler's add).
+    pub fn note_add(&mut self, key: &Key, id: EventId) {
+        self.causes.add(key, id);
+    }
+
+    /// Event `id` added `key` for `due` (a `RequeueAfter` or a rate-limited retry).
+    pub fn note_add_after(&mut self, key: &Key, id: EventId, due: SimTime) {
+        self.causes.add_after(key, id, due);
+    }
+
+    /// The adds merged into `key` since it was last handed out ([`PendingCauses`]): the causes
+    /// of the Reconcile it is handed out for now.
+    pub fn take_causes(&mut self, key: &Key, now: SimTime) -> (Vec<EventId>, CauseNote) {
+        self.causes.take(key, now)
     }
 
     /// `Done`.

@@ -72,6 +72,19 @@ enum Returned {
 }
 
 impl ReconcileResult {
+    /// When `reconcileHandler` adds the key again: `Some(ZERO)` for a rate-limited add (a
+    /// `Requeue`, a non-terminal error; its back-off is the queue's), `Some(d)` for
+    /// `RequeueAfter: d`, `None` when it does not.
+    pub fn requeue_delay(self) -> Option<Duration> {
+        match self.returned() {
+            Returned::Err { terminal: false } | Returned::Ok { requeue: true, .. } => {
+                Some(Duration::ZERO)
+            }
+            Returned::Ok { after, .. } if !after.is_zero() => Some(after),
+            _ => None,
+        }
+    }
+
     fn returned(self) -> Returned {
         let ok = |requeue, after| Returned::Ok { requeue, after };
         match self {

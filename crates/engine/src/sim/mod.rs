@@ -10,6 +10,7 @@
 //! [`Rng`] and the [`Trace`], and hands them to the model through a [`Context`] for each event.
 //! Nothing here reads a wall clock or does I/O.
 
+mod causal;
 mod queue;
 mod record;
 mod rng;
@@ -17,6 +18,7 @@ mod trace;
 
 use std::time::Duration;
 
+pub use causal::{CausalRecord, CausalRing, CauseNote, EventId, DEFAULT_CAUSAL_CAPACITY};
 pub use queue::EventQueue;
 pub use record::{Detail, EventKind, TerminatedReason, TraceEvent, TRACE_EVENT_MAX_BYTES};
 pub use rng::Rng;
@@ -70,6 +72,30 @@ impl<E> Context<'_, E> {
             resource_version: rv,
             kind,
         });
+    }
+
+    /// Records what happened, as [`Context::trace`] does, caused by the events `causes` (and
+    /// `note`); returns the event's id.
+    pub fn trace_caused(
+        &mut self,
+        key: Option<Key>,
+        rv: Option<u64>,
+        kind: EventKind,
+        causes: &[EventId],
+        note: CauseNote,
+    ) -> EventId {
+        let event = TraceEvent {
+            time: self.now,
+            key,
+            resource_version: rv,
+            kind,
+        };
+        self.trace.record_caused(event, causes, note)
+    }
+
+    /// The id the next traced event gets.
+    pub fn next_event_id(&self) -> EventId {
+        self.trace.next_id()
     }
 }
 

@@ -5,10 +5,14 @@
 //! it, and its running hash proves that two runs (native and WebAssembly) were identical.
 //! The ring keeps only the newest records (a bounded buffer) as typed [`TraceEvent`]s; a line's
 //! text is built only when it is read. The hash and count cover every line.
+//! Beside it, a [`CausalRing`] keeps the newest events with the ids of their causes; an event's
+//! id is its ordinal in the stream ([`EventId`]), and neither ids nor causes reach a line or
+//! the hash.
 
 use std::collections::VecDeque;
 use std::fmt;
 
+use super::causal::{CausalRing, CauseNote, EventId};
 use super::record::{LineSink, TraceEvent};
 
 /// Default number of trace lines kept in memory.
@@ -21,6 +25,7 @@ pub struct Trace {
     capacity: usize,
     total: u64,
     hash: u64,
+    causal: CausalRing,
 }
 
 impl Default for Trace {
@@ -72,11 +77,36 @@ impl Trace {
             capacity,
             total: 0,
             hash: FNV_OFFSET,
+            causal: CausalRing::default(),
         }
     }
 
-    /// Records an event: folds its line into the hash and keeps it in the ring.
-    pub fn record(&mut self, event: TraceEvent) {
+    /// The same trace keeping the causes of the newest `capacity` events (0 turns causality off).
+    pub fn with_causal_capacity(mut self, capacity: usize) -> Trace {
+        self.causal = CausalRing::with_capacity(capacity);
+        self
+    }
+
+    /// Records an event that no other event caused; returns its id.
+    pub fn record(&mut self, event: TraceEvent) -> EventId {
+        self.record_caused(event, &[], CauseNote::None)
+    }
+
+    /// Records an event caused by the events `causes` (and `note`); returns its id.
+    pub fn record_caused(
+        &mut self,
+        event: TraceEvent,
+        causes: &[EventId],
+        note: CauseNote,
+    ) -> EventId {
+        let id = self.total;
+        self.causal.push(id, &event, causes, note);
+        self.record_line(event);
+        EventId(id)
+    }
+
+    /// Folds an event's line into the hash and keeps it in the ring.
+    fn record_line(&mut self, event: TraceEvent) {
         // Hash the line as Display writes it, without building a String; hashing cannot fail.
         let mut hasher = FnvWriter(self.hash);
         let _ = event.write_line(&mut hasher);
@@ -107,6 +137,22 @@ impl Trace {
     /// FNV-1a 64 hash of every line ever recorded: equal hashes mean equal runs.
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The id the next recorded event gets.
+    pub fn next_id(&self) -> EventId {
+        EventId(self.total)
+    }
+
+    /// The newest event with its id, if any was recorded.
+    pub fn last(&self) -> Option<(EventId, &TraceEvent)> {
+        let event = self.ring.back()?;
+        Some((EventId(self.total - 1), event))
+    }
+
+    /// The newest events with the ids of their causes.
+    pub fn causal(&self) -> &CausalRing {
+        &self.causal
     }
 }
 
