@@ -16,6 +16,7 @@ pub mod presets;
 #[rustfmt::skip]
 mod presets_built;
 mod serde_units;
+pub mod text;
 pub mod units;
 pub mod variant;
 pub mod workload;
