@@ -27,6 +27,7 @@ pub mod object;
 pub mod predicate;
 pub mod process;
 pub mod scenario;
+pub mod settings;
 pub mod sim;
 pub mod swarm;
 pub mod time;

@@ -368,35 +368,29 @@ pub fn format_speed(speed: f64) -> String {
     }
 }
 
-/// A preset's title in `lang`: the scenario's own (English) title, or its Chinese translation.
+/// A preset's title in `lang`: the scenario's own (English) title, or the Chinese one its file
+/// carries (`[text.zh-CN] title`).
 pub fn preset_title(preset: &str, english: &str, lang: Lang) -> String {
     if lang == Lang::En {
         return english.to_owned();
     }
-    let zh = match preset {
-        "eviction-loop" => "驱逐、立即重建、再被驱逐：节点内存压力循环",
-        "finalizer-deadlock" => {
-            "operator 崩溃循环时的 finalizer：DataJob 和命名空间卡在 Terminating"
-        }
-        "finalizer-unsafe" => "清理失败仍移除 finalizer：对象消失，外部资源泄漏",
-        "fixed" => "种子文章的全部修复",
-        "flywheel" => "死亡飞轮",
-        "idempotent-status" => "幂等的 status：无变化写入规则让循环停下",
-        "list-full-scan-small" => "同样的全量扫描，只有 300 个 Pod：索引无关紧要",
-        "list-full-scan" => "List 全部 Pod 再在内存中过滤：5 万 Pod 的缓存、秒级 p99、OOMKilled",
-        "listener-backlog" => "handler 慢于事件速率：listener 缓冲区一直增长直到 OOM",
-        "log-whole-object" => "记录带 100+ 条件的整个对象：每次 Reconcile 数 MB，GC CPU 上升",
-        "no-context-timeout" => "外部调用没有超时：worker 挂起，队列堆满",
-        "observed-generation-only" => "只用修复 3：ObservedGeneration 守卫",
-        "predicate-only" => "只用修复 2：GenerationChangedPredicate",
-        "seed-000-incident" => "seed-000 事故：15 万个对象、429、OOMKilled、CrashLoopBackOff",
-        "subresource+observed-generation" => "/status 子资源 + ObservedGeneration 守卫",
-        "subresource+predicate" => "/status 子资源 + GenerationChangedPredicate",
-        "subresource-only" => "只用修复 1：/status 子资源",
-        "watch-leak" => "每次 Reconcile 开一个 watch 且从不停止：goroutine 和流缓冲直到 OOM",
-        _ => return english.to_owned(),
-    };
-    zh.to_owned()
+    chinese_titles()
+        .iter()
+        .find(|(name, _)| name == preset)
+        .map_or_else(|| english.to_owned(), |(_, zh)| zh.clone())
+}
+
+/// Every preset's Chinese title, read once from the presets.
+fn chinese_titles() -> &'static [(String, String)] {
+    static TITLES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    TITLES.get_or_init(|| {
+        flywheel_engine::scenario::presets::names()
+            .filter_map(|name| {
+                let s = flywheel_engine::scenario::presets::load(name, &[]).ok()?;
+                Some((name.to_owned(), s.text.zh_cn.title))
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]

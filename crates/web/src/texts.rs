@@ -5,7 +5,8 @@
 //! The labels and the myth cards are written from the Rust source (`Msg` in [`crate::i18n`],
 //! `flywheel_engine::scenario::myths`) by this module's tests, which fail when a checked-in file
 //! is stale (`BLESS=1 cargo test -p flywheel-web texts` rewrites them); the narrations are
-//! written by hand in their files.
+//! written from the presets' files (`[text.<lang>]` in `crates/engine/scenarios/*.toml`) by the
+//! engine's test `scenario::text` (`BLESS=1 cargo test -p flywheel-engine --lib narrations`).
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::bounds::{self, check_size, check_whole};
 use super::messages::show_number;
 use super::serde_units::{bytes_str, duration_str, opt_bytes_str, opt_duration_str};
+use super::text::PresetText;
 use super::workload::{CacheConfig, CodeConfig, NodesConfig, PodsConfig};
 use super::ScenarioError;
 use crate::apiserver::ListCostEstimate;
@@ -193,6 +194,9 @@ pub struct Scenario {
     /// The cluster's Nodes and kubelets.
     #[serde(default)]
     pub nodes: NodesConfig,
+    /// A preset's title, narration and what to try, in English and Chinese.
+    #[serde(default, skip_serializing_if = "PresetText::is_empty")]
+    pub text: PresetText,
 }
 
 fn default_seed() -> u64 {

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::presets;
+use super::text::{PresetText, Words};
 use super::workload::{FinalizerMode, LogMode, Placement, PodList};
 use super::{
     ActionKind, ApiServerConfig, CacheConfig, ClientConfig, CodeConfig, ControllerConfig,
@@ -158,8 +159,21 @@ macro_rules! construct_enum {
 
 construct_struct!(all Scenario {
     name, title, group, summary, seed, duration, profile, crd, objects, controller, reconcile,
-    client, apiserver, process, actions, code, cache, pods, nodes
+    client, apiserver, process, actions, code, cache, pods, nodes, text
 });
+construct_struct!(changed Words { title, narration, try_this });
+
+/// A preset's words are written with their titles only: the page fetches the narrations.
+impl Construct for PresetText {
+    fn construct(&self, out: &mut String, indent: usize) {
+        let titles = self.titles_only();
+        out.push_str("PresetText {\n");
+        field(out, indent, "en", &titles.en);
+        field(out, indent, "zh_cn", &titles.zh_cn);
+        pad(out, indent);
+        out.push('}');
+    }
+}
 construct_struct!(changed CrdConfig { kind, status_subresource });
 construct_struct!(changed ObjectsConfig { count, namespaces, size_bytes, create_at, finalizers });
 construct_struct!(changed ControllerConfig {
@@ -292,6 +306,7 @@ const HEADER: &str = "\
 
 use std::time::Duration;
 
+use super::text::{PresetText, Words};
 use super::workload::{FinalizerMode, LogMode, Placement, PodList};
 use super::{
     ActionKind, ApiServerConfig, CacheConfig, ClientConfig, CodeConfig, ControllerConfig,

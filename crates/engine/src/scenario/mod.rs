@@ -2,7 +2,8 @@
 //!
 //! A scenario is parsed strictly: an unknown field or an out-of-range value is an error that names
 //! the field (`controller.workers`) and what is allowed. `--set key=value` overrides are applied to
-//! the parsed document before it is checked, so they are validated exactly like the file.
+//! the parsed document before it is checked, so they are validated exactly like the file; a key
+//! must be a setting of the registry ([`crate::settings`]).
 
 pub mod bounds;
 mod config;
@@ -15,6 +16,7 @@ pub mod presets;
 #[rustfmt::skip]
 mod presets_built;
 mod serde_units;
+pub mod text;
 pub mod units;
 pub mod variant;
 pub mod workload;
@@ -79,6 +81,7 @@ pub fn parse(text: &str, sets: &[(String, String)]) -> Result<Scenario, Scenario
         .map_err(|e: toml::de::Error| syntax_error(text, &e))?;
     for (key, value) in sets {
         set_path(&mut doc, key, value)?;
+        crate::settings::check_path(key)?;
     }
     let scenario = from_table(&doc, sets)?;
     scenario.validate().map_err(|e| as_typed(e, sets))?;

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use super::text::{PresetText, Words};
 use super::workload::{FinalizerMode, LogMode, Placement, PodList};
 use super::{
     ActionKind, ApiServerConfig, CacheConfig, ClientConfig, CodeConfig, ControllerConfig,
@@ -58,6 +59,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("死亡飞轮"),
+                    ..Words::default()
+                },
+            },
         },
         "subresource-only" => Scenario {
             name: String::from("subresource-only"),
@@ -100,6 +108,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("只用修复 1：/status 子资源"),
+                    ..Words::default()
+                },
+            },
         },
         "predicate-only" => Scenario {
             name: String::from("predicate-only"),
@@ -144,6 +159,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("只用修复 2：GenerationChangedPredicate"),
+                    ..Words::default()
+                },
+            },
         },
         "observed-generation-only" => Scenario {
             name: String::from("observed-generation-only"),
@@ -185,6 +207,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("只用修复 3：ObservedGeneration 守卫"),
+                    ..Words::default()
+                },
+            },
         },
         "subresource+predicate" => Scenario {
             name: String::from("subresource+predicate"),
@@ -232,6 +261,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("/status 子资源 + GenerationChangedPredicate"),
+                    ..Words::default()
+                },
+            },
         },
         "subresource+observed-generation" => Scenario {
             name: String::from("subresource+observed-generation"),
@@ -276,6 +312,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("/status 子资源 + ObservedGeneration 守卫"),
+                    ..Words::default()
+                },
+            },
         },
         "fixed" => Scenario {
             name: String::from("fixed"),
@@ -325,6 +368,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("种子文章的全部修复"),
+                    ..Words::default()
+                },
+            },
         },
         "idempotent-status" => Scenario {
             name: String::from("idempotent-status"),
@@ -364,6 +414,55 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("幂等的 status：无变化写入规则让循环停下"),
+                    ..Words::default()
+                },
+            },
+        },
+        "flywheel-workers" => Scenario {
+            name: String::from("flywheel-workers"),
+            title: String::from("The death flywheel with three workers"),
+            group: String::from("seed-000"),
+            summary: String::from("The broken Reconcile of the flywheel preset, run by three workers over 30 objects: each worker's write re-queues its key, so three times the workers make about three times the writes, and the loop never rests."),
+            seed: 1,
+            duration: Duration::from_nanos(300000000000),
+            profile: Profile::Seed,
+            crd: CrdConfig::default(),
+            objects: ObjectsConfig {
+                count: 30,
+                ..ObjectsConfig::default()
+            },
+            controller: ControllerConfig {
+                workers: 3,
+                ..ControllerConfig::default()
+            },
+            reconcile: Program {
+                steps: vec![
+                    Step::Get,
+                    Step::HeavyLogic { duration: Duration::from_nanos(200000000), alloc_bytes: 262144 },
+                    Step::SetStatus { field: String::from("phase"), value: StatusValue::Constant(String::from("Running")) },
+                    Step::SetStatus { field: String::from("lastUpdated"), value: StatusValue::Now },
+                    Step::Write { verb: WriteVerb::Update },
+                ],
+            },
+            client: ClientConfig::default(),
+            apiserver: ApiServerConfig::default(),
+            process: ProcessConfig::default(),
+            actions: Vec::new(),
+            code: CodeConfig::default(),
+            cache: CacheConfig::default(),
+            pods: PodsConfig::default(),
+            nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("三个 worker 的死亡飞轮"),
+                    ..Words::default()
+                },
+            },
         },
         "seed-000-incident" => Scenario {
             name: String::from("seed-000-incident"),
@@ -413,6 +512,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("seed-000 事故：15 万个对象、429、OOMKilled、CrashLoopBackOff"),
+                    ..Words::default()
+                },
+            },
         },
         "list-full-scan" => Scenario {
             name: String::from("list-full-scan"),
@@ -475,6 +581,13 @@ pub fn built(name: &str) -> Option<Scenario> {
                 ..PodsConfig::default()
             },
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("List 全部 Pod 再在内存中过滤：5 万 Pod 的缓存、秒级 p99、OOMKilled"),
+                    ..Words::default()
+                },
+            },
         },
         "list-full-scan-small" => Scenario {
             name: String::from("list-full-scan-small"),
@@ -537,6 +650,13 @@ pub fn built(name: &str) -> Option<Scenario> {
                 ..PodsConfig::default()
             },
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("同样的全量扫描，只有 300 个 Pod：索引无关紧要"),
+                    ..Words::default()
+                },
+            },
         },
         "finalizer-deadlock" => Scenario {
             name: String::from("finalizer-deadlock"),
@@ -612,6 +732,13 @@ pub fn built(name: &str) -> Option<Scenario> {
                 ..PodsConfig::default()
             },
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("operator 崩溃循环时的 finalizer：DataJob 和命名空间卡在 Terminating"),
+                    ..Words::default()
+                },
+            },
         },
         "finalizer-unsafe" => Scenario {
             name: String::from("finalizer-unsafe"),
@@ -669,6 +796,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("清理失败仍移除 finalizer：对象消失，外部资源泄漏"),
+                    ..Words::default()
+                },
+            },
         },
         "watch-leak" => Scenario {
             name: String::from("watch-leak"),
@@ -716,6 +850,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("每次 Reconcile 开一个 watch 且从不停止：goroutine 和流缓冲直到 OOM"),
+                    ..Words::default()
+                },
+            },
         },
         "listener-backlog" => Scenario {
             name: String::from("listener-backlog"),
@@ -772,6 +913,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("handler 慢于事件速率：listener 缓冲区一直增长直到 OOM"),
+                    ..Words::default()
+                },
+            },
         },
         "log-whole-object" => Scenario {
             name: String::from("log-whole-object"),
@@ -820,6 +968,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("记录带 100+ 条件的整个对象：每次 Reconcile 数 MB，GC CPU 上升"),
+                    ..Words::default()
+                },
+            },
         },
         "no-context-timeout" => Scenario {
             name: String::from("no-context-timeout"),
@@ -863,6 +1018,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("外部调用没有超时：worker 挂起，队列堆满"),
+                    ..Words::default()
+                },
+            },
         },
         "eviction-loop" => Scenario {
             name: String::from("eviction-loop"),
@@ -913,6 +1075,13 @@ pub fn built(name: &str) -> Option<Scenario> {
                 count: 1,
                 other_usage: 12884901888,
                 ..NodesConfig::default()
+            },
+            text: PresetText {
+                en: Words::default(),
+                zh_cn: Words {
+                    title: String::from("驱逐、立即重建、再被驱逐：节点内存压力循环"),
+                    ..Words::default()
+                },
             },
         },
         _ => return None,
