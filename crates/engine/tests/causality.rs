@@ -102,7 +102,7 @@ fn the_flywheel_chain_is_the_cycle_write_modified_delta_add_reconcile_write_of_o
         "{add}"
     );
     assert!(report.period > Duration::ZERO && report.period_events > 4);
-    assert!(!report.cuts.is_empty());
+    assert!(!report.fixes.is_empty());
     let text = why.to_string();
     assert!(text.contains("own write rv="), "{text}");
     assert!(
@@ -234,4 +234,33 @@ fn a_users_spec_edit_causes_its_write_and_is_the_origin_of_the_reconcile_it_trig
             .any(|a| matches!(a.links.first(), Some(Link::UserAction { .. }))),
         "{why}"
     );
+}
+
+#[test]
+fn every_fix_a_loop_report_names_stops_the_loop_when_deployed_from_the_start() {
+    use flywheel_engine::cluster::verdict::Verdict;
+    use flywheel_engine::scenario::variant::Variant;
+    for preset in [
+        "flywheel",
+        "predicate-only",
+        "subresource-only",
+        "observed-generation-only",
+    ] {
+        let run = finished(run_of(preset, 1, Duration::from_secs(60)));
+        let report = run.loop_report().expect("the preset loops");
+        assert!(!report.fixes.is_empty(), "{preset}: {report}");
+        for fix in &report.fixes {
+            let mut scenario = presets::load(preset, &[]).expect("preset loads");
+            let fixed = fix.applied_to(Variant::of(&scenario));
+            fixed.apply(&mut scenario);
+            let options = RunOptions {
+                duration: Some(Duration::from_secs(60)),
+                ..RunOptions::default()
+            };
+            let mut fixed_run = Run::new(scenario, &options).expect("a valid scenario");
+            while !fixed_run.advance(100_000) {}
+            let verdict = fixed_run.verdict().verdict;
+            assert_eq!(verdict, Verdict::Converged, "{preset} with {fix}");
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! ```text
 //!  causes_of(#48) = [#47]        effects_of(#47) = [#48]
 //!  chain_back(#60) = [#60 Reconcile, #48 Enqueue, #47 Pop, #45 MODIFIED, #41 PUT, #31 Reconcile, …]
-//!  why(#60) ─▶ Why { adds: [AddChain …] }      loop_report() ─▶ LoopReport { period, cuts }
+//!  why(#60) ─▶ Why { adds: [AddChain …] }      loop_report() ─▶ LoopReport { period, fixes }
 //! ```
 //!
 //! Every query reads only the events the ring still keeps ([`crate::sim::CausalRing`]); a chain
@@ -29,10 +29,11 @@
 //! assert!(run.chain_back(reconcile).len() > round.period_events as usize / 20);
 //! ```
 
+use crate::scenario::variant::Variant;
 use crate::sim::{CausalRecord, CausalRing, EventId, EventKind};
 use crate::time::SimTime;
 
-use super::loop_report::{LoopCut, LoopReport};
+use super::loop_report::{write_loop_fixes, LoopCut, LoopFix, LoopReport};
 use super::run::Run;
 use super::why::{AddChain, Link, Why};
 
@@ -125,8 +126,9 @@ impl Run {
 
     /// The loop the Reconcile `reconcile` closes, if it is self-triggered.
     pub fn loop_of(&self, reconcile: EventId) -> Option<LoopReport> {
+        let variant = Variant::of(self.scenario());
         self.why(reconcile)
-            .and_then(|why| loop_of(self.causal(), &why))
+            .and_then(|why| loop_of(self.causal(), &why, variant))
     }
 
     /// The newest self-triggered Reconcile among the last [`LOOP_SEARCH_RECONCILES`] kept, as a
@@ -247,7 +249,7 @@ fn generation_before(ring: &CausalRing, write: &CausalRecord<'_>) -> Option<i64>
 }
 
 /// The loop `why` closes, if its Reconcile is self-triggered.
-fn loop_of(ring: &CausalRing, why: &Why) -> Option<LoopReport> {
+fn loop_of(ring: &CausalRing, why: &Why, variant: Variant) -> Option<LoopReport> {
     if !why.self_triggered() {
         return None;
     }
@@ -259,31 +261,22 @@ fn loop_of(ring: &CausalRing, why: &Why) -> Option<LoopReport> {
         previous,
         period: why.at.saturating_since(before),
         period_events: why.reconcile.0 - previous.0,
-        cuts: cuts_of(why),
+        fixes: fixes_of(why, variant),
     })
 }
 
-/// The links a fix would cut, from what the loop's adds went through.
-fn cuts_of(why: &Why) -> Vec<LoopCut> {
-    let mut cuts = Vec::new();
-    for link in why.adds.iter().flat_map(|a| &a.links) {
-        let found: &[LoopCut] = match link {
-            Link::Write {
-                generation: Some((before, after)),
-                ..
-            } if before == after => &[
-                LoopCut::GenerationChangedPredicate,
-                LoopCut::ObservedGenerationGuard,
-            ],
-            Link::Write { .. } => &[LoopCut::StatusSubresource, LoopCut::ObservedGenerationGuard],
-            Link::Requeue { .. } => &[LoopCut::NoRequeue],
-            _ => &[],
-        };
-        for cut in found {
-            if !cuts.contains(cut) {
-                cuts.push(*cut);
-            }
-        }
+/// The fixes that would stop the loop: a write loop's come from the switch matrix for the
+/// operator now running; a loop of requeues is cut by not asking for them.
+fn fixes_of(why: &Why, variant: Variant) -> Vec<LoopFix> {
+    let links = || why.adds.iter().flat_map(|a| &a.links);
+    let mut fixes = Vec::new();
+    if links().any(|l| matches!(l, Link::Write { .. })) {
+        fixes = write_loop_fixes(variant);
     }
-    cuts
+    if links().any(|l| matches!(l, Link::Requeue { .. })) {
+        fixes.push(LoopFix {
+            changes: vec![LoopCut::NoRequeue],
+        });
+    }
+    fixes
 }
