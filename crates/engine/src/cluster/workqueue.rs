@@ -258,3 +258,20 @@ impl WorkQueue {
         self.q().shut_down();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_limited_add_comes_due_after_five_ms_doubled_per_earlier_requeue() {
+        let mut q = WorkQueue::new(QueueKind::Classic);
+        let key = Key::from("ns/a");
+        let now = SimTime::from_millis(1_000);
+        q.add_rate_limited(key.clone(), now);
+        assert_eq!(q.rate_limited_due(&key, now), SimTime::from_millis(1_005));
+        q.add_rate_limited(key.clone(), now);
+        q.add_rate_limited(key.clone(), now);
+        assert_eq!(q.rate_limited_due(&key, now), SimTime::from_millis(1_020));
+    }
+}
