@@ -5,9 +5,10 @@
 //! random object and worker counts, limits and latencies, and fault injections drawn from what a
 //! scenario can already say — container kills (`kill_operator` actions and tiny memory limits),
 //! 429 storms (a few APF seats and a short queue), 410s (a tiny watch cache with a short fresh
-//! window) and conflicts (users editing and labelling the objects the operator writes). The same
-//! seed always gives the same scenario and the same run, so a failure replays from its seed:
-//! `flywheel swarm --seed N`.
+//! window), conflicts (users editing and labelling the objects the operator writes) and
+//! deployments mid-run (a rollout of another operator version, the CRD's `/status` switched, new
+//! API server or client limits). The same seed always gives the same scenario and the same run,
+//! so a failure replays from its seed: `flywheel swarm --seed N`.
 
 use std::time::Duration;
 
@@ -154,20 +155,65 @@ pub fn scenario_for(seed: u64) -> Scenario {
         ActionKind::Label,
         ActionKind::Delete,
         ActionKind::KillOperator,
+        ActionKind::Rollout,
+        ActionKind::SetStatusSubresource,
+        ActionKind::SetApiLimits,
     ];
     for _ in 0..r.below(6) {
         let action = kinds[r.below(kinds.len() as u64) as usize];
+        let at = Duration::from_millis(r.below(s.duration.as_millis() as u64 + 1));
+        let to = change_to(&mut r, action);
+        let count = if to.is_none() && r.chance(0.7) {
+            Some(r.below(8) as u32)
+        } else {
+            None
+        };
         s.actions.push(ScheduledAction {
-            at: Duration::from_millis(r.below(s.duration.as_millis() as u64 + 1)),
+            at,
             action,
-            count: r.chance(0.7).then(|| r.below(8) as u32),
+            count,
             every: None,
             until: None,
             memory_limit: None,
-            to: None,
+            to,
         });
     }
     s
+}
+
+/// Operator versions a swarm rollout deploys: a preset's, or the running one with fixes switched
+/// (`flywheel run --do rollout:…`).
+const ROLLOUTS: [&str; 7] = [
+    "fixed",
+    "flywheel",
+    "predicate=on",
+    "predicate=off,guard=off",
+    "guard=on,timestamp=off",
+    "write=patch",
+    "subresource=on,status=patch",
+];
+
+/// What a `rollout`, `set_status_subresource` or `set_api_limits` action changes to, in the words
+/// of `flywheel run --do` after its colon; `None` for the other actions.
+fn change_to(r: &mut Rng, action: ActionKind) -> Option<String> {
+    match action {
+        ActionKind::Rollout => Some(pick(r, &ROLLOUTS).to_owned()),
+        ActionKind::SetStatusSubresource => Some(pick(r, &["on", "off"]).to_owned()),
+        ActionKind::SetApiLimits => Some(match r.below(3) {
+            0 => format!("seats={}", 1 + r.below(8)),
+            1 => format!(
+                "max_requests_in_flight={},max_mutating_requests_in_flight={}",
+                1 + r.below(8),
+                1 + r.below(4)
+            ),
+            _ => format!(
+                "client_qps={},client_burst={}",
+                1 + r.below(50),
+                1 + r.below(50)
+            ),
+        }),
+        _ => None,
+    }
 }
 
 fn pick<T: Clone>(r: &mut Rng, options: &[T]) -> T {

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use flywheel_engine::apiserver::WatchEventType;
+use flywheel_engine::cluster::intervention::Intervention;
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::cluster::timeline::TimelineOptions;
 use flywheel_engine::cluster::why::Link;
@@ -263,4 +264,114 @@ fn every_fix_a_loop_report_names_stops_the_loop_when_deployed_from_the_start() {
             assert_eq!(verdict, Verdict::Converged, "{preset} with {fix}");
         }
     }
+}
+
+/// Whether `r` starts a chain: a user action, the creation of the objects, a start of the
+/// container, a LIST (a relist), a resync, or the kubelet's eviction.
+fn is_origin(r: &CausalRecord<'_>) -> bool {
+    match r.event.kind {
+        EventKind::UserAction { .. }
+        | EventKind::SetResources { .. }
+        | EventKind::Created { .. }
+        | EventKind::ContainerStarted { .. }
+        | EventKind::Evicted { .. } => true,
+        EventKind::ApiRequest { verb, .. } => verb == flywheel_engine::apiserver::Verb::List,
+        EventKind::InformerPop { .. } => r.note == flywheel_engine::sim::CauseNote::Sync,
+        _ => false,
+    }
+}
+
+/// Checks that every write, watch event and enqueue of `run` has a cause, and that every
+/// Reconcile's chain ends at an origin.
+fn assert_every_write_and_enqueue_has_a_cause(run: &Run, what: &str) {
+    let ring = run.causal();
+    assert_eq!(ring.dropped_events(), 0, "{what} keeps every event");
+    for r in ring.records() {
+        let needs_cause = match r.event.kind {
+            EventKind::ApiRequest { .. } => r.event.key.is_some(),
+            EventKind::WatchEvent { .. }
+            | EventKind::HandlerEnqueue { .. }
+            | EventKind::PredicateDropped
+            | EventKind::Reconcile { .. }
+            | EventKind::Reconciled { .. } => true,
+            _ => false,
+        };
+        assert!(
+            !needs_cause || !r.causes.is_empty(),
+            "{what}: {} {} has no cause",
+            r.id,
+            r.event
+        );
+        if matches!(r.event.kind, EventKind::Reconcile { .. }) {
+            let chain = run.chain_back(r.id);
+            let origin = chain.last().and_then(|&id| ring.get(id)).expect("kept");
+            assert!(
+                is_origin(&origin),
+                "{what}: the chain of {} ends at {} {}",
+                r.id,
+                origin.id,
+                origin.event
+            );
+        }
+    }
+}
+
+#[test]
+fn every_write_watch_event_and_enqueue_has_a_cause_and_every_chain_ends_at_an_origin() {
+    for preset in presets::names() {
+        for seed in 0..4 {
+            let run = finished(run_of(preset, seed, Duration::from_secs(20)));
+            assert_every_write_and_enqueue_has_a_cause(&run, &format!("{preset} seed {seed}"));
+        }
+    }
+}
+
+#[test]
+fn an_interventions_writes_and_restarts_are_caused_by_its_kubectl_event_in_every_preset() {
+    let interventions = [
+        "edit_spec:3",
+        "label:2",
+        "delete:1",
+        "delete_namespaces:1",
+        "kill_operator",
+        "memory_limit:512Mi",
+        "status_subresource:on",
+        "rollout:fixed",
+        "rollout:predicate=off,guard=off",
+        "limits:seats=2",
+        "limits:client_qps=5,client_burst=10",
+    ];
+    for preset in presets::names() {
+        for (seed, text) in interventions.iter().enumerate() {
+            let mut run = run_of(preset, seed as u64, Duration::from_secs(20));
+            let intervention = Intervention::parse(text).expect("a valid --do value");
+            run.intervene_at(at_secs(6.0), intervention);
+            let run = finished(run);
+            assert_every_write_and_enqueue_has_a_cause(&run, &format!("{preset} --do {text}"));
+        }
+    }
+}
+
+#[test]
+fn a_rollouts_new_container_is_started_by_the_rollout() {
+    let mut run = run_of("flywheel", 1, Duration::from_secs(20));
+    run.intervene_at(
+        at_secs(6.0),
+        Intervention::parse("rollout:fixed").expect("valid"),
+    );
+    let run = finished(run);
+    let ring = run.causal();
+    let rollout = ring
+        .records()
+        .find(|r| matches!(r.event.kind, EventKind::UserAction { .. }))
+        .expect("the rollout is traced")
+        .id;
+    let started: Vec<_> = run
+        .effects_of(rollout)
+        .into_iter()
+        .filter_map(|id| ring.get(id))
+        .filter(|r| matches!(r.event.kind, EventKind::ContainerStarted { .. }))
+        .map(|r| r.event.time)
+        .collect();
+    assert_eq!(started, [at_secs(8.0)], "the new Pod starts 2 s later");
 }

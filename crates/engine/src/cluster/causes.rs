@@ -51,6 +51,14 @@ impl CauseTracker {
         }
     }
 
+    /// A removal or deletion mark committed at `rv` by the event `id` (a DELETE, a write taking
+    /// the last finalizer off, the namespace controller): the cause of its watch event, never
+    /// counted as an own write (the handler's `own_write` follows the writes that return the
+    /// object).
+    pub fn delete_done(&mut self, rv: u64, id: EventId) {
+        remember(&mut self.other_writes, rv, id);
+    }
+
     /// The scenario's objects were created up to revision `rv` (the `Created` event `id`).
     pub fn objects_created(&mut self, rv: u64, id: EventId) {
         self.created = Some((rv, id));
@@ -148,6 +156,14 @@ mod tests {
         assert!(t.take_own_write(10));
         assert!(!t.take_own_write(10));
         assert!(!t.take_own_write(11));
+    }
+
+    #[test]
+    fn a_delete_is_the_write_of_its_version_but_never_an_own_write() {
+        let mut t = CauseTracker::default();
+        t.delete_done(12, EventId(4));
+        assert_eq!(t.write_of(12), Some(EventId(4)));
+        assert!(!t.take_own_write(12));
     }
 
     #[test]

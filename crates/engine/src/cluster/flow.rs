@@ -23,8 +23,13 @@ impl Cluster {
     /// controller starts the source, then waits for the cache to sync before it starts any
     /// worker, for at most `CacheSyncTimeout` (controller-runtime
     /// `pkg/internal/controller/controller.go` `Start`); the informer's resync period is
-    /// controller-runtime's jittered default (`pkg/cache/internal/informers.go`).
-    pub(super) fn container_start(&mut self, ctx: &mut Context<'_, Ev>) {
+    /// controller-runtime's jittered default (`pkg/cache/internal/informers.go`). Its
+    /// `ContainerStarted` is caused by `cause` (a termination, a new Pod template).
+    pub(super) fn container_start(
+        &mut self,
+        ctx: &mut Context<'_, Ev>,
+        cause: Option<crate::sim::EventId>,
+    ) {
         if !self.process.start_container(ctx.now()) {
             return;
         }
@@ -35,7 +40,8 @@ impl Cluster {
         let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
         self.op = Some(op);
         self.causes.operator_started();
-        ctx.trace(None, None, EventKind::ContainerStarted { incarnation });
+        let kind = EventKind::ContainerStarted { incarnation };
+        ctx.trace_caused(None, None, kind, cause.as_slice(), CauseNote::None);
         ctx.schedule_in(
             self.scenario.controller.cache_sync_timeout,
             Ev::CacheSyncTimeout { incarnation },
@@ -53,12 +59,9 @@ impl Cluster {
     ) {
         self.retire_operator(ctx);
         self.pending.retain(|_, p| matches!(p.origin, Origin::User));
-        ctx.trace(
-            None,
-            None,
-            EventKind::ContainerTerminated { reason, restart_at },
-        );
-        ctx.schedule_at(restart_at, Ev::ContainerStart);
+        let kind = EventKind::ContainerTerminated { reason, restart_at };
+        let cause = ctx.trace_caused(None, None, kind, &[], CauseNote::None);
+        ctx.schedule_at(restart_at, Ev::ContainerStart { cause: Some(cause) });
     }
 
     /// Starts the workers once the controller's source has synced (`WaitForSync` returned):
@@ -501,7 +504,12 @@ impl Cluster {
         let kind = EventKind::Reconciled { result };
         let id = ctx.trace_caused(Some(key.clone()), None, kind, by, CauseNote::None);
         if let (Some(op), Some(delay)) = (self.op.as_mut(), outcome_delay) {
-            op.queue.note_add_after(&key, id, now + delay);
+            let due = if delay.is_zero() {
+                op.queue.rate_limited_due(&key, now)
+            } else {
+                now + delay
+            };
+            op.queue.note_add_after(&key, id, due);
         }
         self.kick_workers(ctx);
     }

@@ -176,7 +176,11 @@ pub enum Ev {
     /// Sample metrics.
     Sample,
     /// The kubelet (re)starts the operator's container.
-    ContainerStart,
+    ContainerStart {
+        /// What made it start: the container's termination (a restart), or the new Pod
+        /// template (a rollout, new resources); none for the run's first start.
+        cause: Option<crate::sim::EventId>,
+    },
     /// Pods, Nodes and namespaces ([`workload`]).
     Workload(workload::WorkEv),
 }
@@ -234,7 +238,10 @@ impl Cluster {
     /// The events that start a run: the container, the objects, the actions, sampling.
     pub fn initial_events(&self) -> Vec<(crate::time::SimTime, Ev)> {
         let mut evs = vec![
-            (crate::time::SimTime::ZERO, Ev::ContainerStart),
+            (
+                crate::time::SimTime::ZERO,
+                Ev::ContainerStart { cause: None },
+            ),
             (
                 crate::time::SimTime::ZERO + self.scenario.objects.create_at,
                 Ev::CreateObjects { from: 0 },
@@ -307,7 +314,7 @@ impl Model for Cluster {
                 self.resync_timer(ctx, epoch)
             }
             Ev::Sample => self.sample(ctx),
-            Ev::ContainerStart => self.container_start(ctx),
+            Ev::ContainerStart { cause } => self.container_start(ctx, cause),
             Ev::Workload(ev) => self.workload_event(ctx, ev),
             _ => {} // an event of a dead incarnation: the process that would handle it is gone
         }

@@ -143,27 +143,32 @@ impl Cluster {
         let (verb, own) = (p.call.verb(), !matches!(p.origin, Origin::User));
         let cause = p.cause.filter(|&id| own || is_user_action(ctx, id));
         let (origin, kept) = (p.origin, (!p.call.is_mutating()).then(|| p.clone()));
+        let revision = self.api.revision();
         let reply = self.api.execute(p.call, ctx.now());
         self.count_request(verb.as_str(), reply.code());
-        if let Reply::Object(o) = &reply {
-            let kind = EventKind::ApiRequest {
-                verb,
-                code: reply.code(),
-            };
-            let (key, rv) = (Some(o.key()), Some(o.resource_version()));
-            let write = ctx.trace_caused(key, rv, kind, cause.as_slice(), CauseNote::None);
-            self.causes.write_done(o.resource_version(), write, own);
-        } else {
-            let kind = EventKind::ApiRequest {
-                verb,
-                code: reply.code(),
-            };
-            let id = ctx.trace_caused(None, None, kind, cause.as_slice(), CauseNote::None);
-            if matches!(
-                (&reply, origin),
-                (Reply::List(..), Origin::Reflector { .. })
-            ) {
-                self.causes.listed(id);
+        let kind = EventKind::ApiRequest {
+            verb,
+            code: reply.code(),
+        };
+        let (key, rv) = match &reply {
+            Reply::Object(o) => (Some(o.key()), Some(o.resource_version())),
+            _ => (None, None),
+        };
+        let request = ctx.trace_caused(key, rv, kind, cause.as_slice(), CauseNote::None);
+        if let Some(rv) = rv {
+            self.causes.write_done(rv, request, own);
+        }
+        if matches!(
+            (&reply, origin),
+            (Reply::List(..), Origin::Reflector { .. })
+        ) {
+            self.causes.listed(request);
+        }
+        // The other revisions it committed — a DELETE's removal or deletionTimestamp, the
+        // removal that follows a write taking the last finalizer off — are its effects too.
+        for committed in revision + 1..=self.api.revision() {
+            if Some(committed) != rv {
+                self.causes.delete_done(committed, request);
             }
         }
         self.fan_out_events(ctx);

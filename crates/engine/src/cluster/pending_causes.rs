@@ -10,8 +10,8 @@
 //! `util/workqueue/queue.go` `Add`), and a delayed add only puts the key in when its time comes
 //! (`delaying_queue.go` `waitingLoop`). So a Reconcile answers to every add merged into its key
 //! since the key was last handed out; this list keeps them beside the queue. A delayed add (a
-//! `RequeueAfter`, or a rate-limited retry, whose back-off the list takes as no delay) counts from
-//! the instant it comes due.
+//! `RequeueAfter`, or a rate-limited retry after its per-item back-off) counts from the instant
+//! it comes due.
 
 use std::collections::BTreeMap;
 

@@ -50,7 +50,7 @@ use crate::controller::program::Step;
 use crate::key::Key;
 use crate::process::HeapOwner;
 use crate::scenario::{LogMode, Placement, PodList, QosClass, Scenario};
-use crate::sim::{Context, EventKind};
+use crate::sim::{CauseNote, Context, EventId, EventKind};
 use crate::time::SimTime;
 
 use super::memory::SimProcess;
@@ -129,6 +129,8 @@ pub struct Workload {
     /// Owners of Pods the kubelet rejected since the last reconcile ended.
     rejected: Vec<Key>,
     namespace_sync: bool,
+    /// The newest `kubectl delete namespace`: the cause of the namespace controller's deletes.
+    namespace_deletion: Option<EventId>,
     /// Whether a workload step ever ran (until then the per-event accounting is skipped).
     active: bool,
 }
@@ -532,9 +534,12 @@ impl Cluster {
             }
             self.reg.inc("flywheel_pods_evicted_total", 1.0);
             let node = u32::try_from(node).unwrap_or(u32::MAX);
-            ctx.trace(Some(owner.clone()), None, EventKind::Evicted { node });
-            // The Owns(&Pod{}) handler maps the Pod's update to its owner.
+            let kind = EventKind::Evicted { node };
+            let evicted = ctx.trace_caused(Some(owner.clone()), None, kind, &[], CauseNote::None);
+            // The Owns(&Pod{}) handler maps the Pod's update to its owner: the eviction is the
+            // add's cause.
             if let Some(op) = self.op.as_mut() {
+                op.queue.note_add(&owner, evicted);
                 op.queue.add_from_handler(owner, false, now);
             }
         }
@@ -545,8 +550,14 @@ impl Cluster {
         );
     }
 
-    /// `kubectl delete namespace` of the operator's first `count` namespaces.
+    /// `kubectl delete namespace` of the operator's first `count` namespaces, traced as the
+    /// user's action: the cause of what the namespace controller then deletes inside them.
     pub(super) fn delete_namespaces(&mut self, ctx: &mut Context<'_, Ev>, count: u32) {
+        let kind = EventKind::UserAction {
+            action: crate::scenario::ActionKind::DeleteNamespaces,
+        };
+        let deletion = ctx.trace_caused(None, None, kind, &[], CauseNote::None);
+        self.work.namespace_deletion = Some(deletion);
         for i in 0..count.min(self.scenario.objects.namespaces) {
             let code = self.api.delete_namespace(&format!("ns-{i}"), ctx.now());
             self.count_request("DELETE", code);
@@ -557,8 +568,16 @@ impl Cluster {
         }
     }
 
+    /// The namespace controller's pass over the terminating namespaces: every revision it
+    /// commits (a removal, a deletionTimestamp) is caused by the namespace's deletion.
     fn namespace_sync(&mut self, ctx: &mut Context<'_, Ev>) {
+        let before = self.api.revision();
         let (deletes, waiting) = self.api.namespace_step(ctx.now());
+        if let Some(deletion) = self.work.namespace_deletion {
+            for rv in before + 1..=self.api.revision() {
+                self.causes.delete_done(rv, deletion);
+            }
+        }
         self.count_request_n("DELETE", 200, deletes);
         self.fan_out_events(ctx);
         if waiting > 0 {
@@ -595,8 +614,9 @@ impl Cluster {
         self.retire_operator(ctx);
         self.pending
             .retain(|_, p| matches!(p.origin, super::request::Origin::User));
-        ctx.trace(None, None, kind);
-        ctx.schedule_in(Duration::from_secs(2), Ev::ContainerStart);
+        let cause = ctx.trace_caused(None, None, kind, &[], CauseNote::None);
+        let start = Ev::ContainerStart { cause: Some(cause) };
+        ctx.schedule_in(Duration::from_secs(2), start);
     }
 
     /// Watch events of the custom resources reached the API server's watchers.
@@ -609,11 +629,15 @@ impl Cluster {
 
     /// A reconcile ended: count the external resources its finalizer cleaned up or leaked; the
     /// Pods the kubelet rejected meanwhile failed, and the `Owns(&Pod{})` handler maps each
-    /// failure to its owner.
+    /// failure to its owner (an add caused by the ending Reconcile, whose Pod creations the
+    /// kubelet's admission answered).
     pub(super) fn workload_reconcile_finished(&mut self, job: &Job, now: SimTime) {
         let rejected = std::mem::take(&mut self.work.rejected);
         if let Some(op) = self.op.as_mut() {
             for owner in rejected {
+                if let Some(reconcile) = job.reconcile {
+                    op.queue.note_add(&owner, reconcile);
+                }
                 op.queue.add_from_handler(owner, false, now);
             }
         }

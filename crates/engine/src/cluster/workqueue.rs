@@ -145,6 +145,17 @@ impl WorkQueue {
         matches!(self.queue, Kind::Priority(_))
     }
 
+    /// When a rate-limited add of `key` made at `now` comes due: the default controller rate
+    /// limiter's per-item back-off, 5 ms doubled for each requeue counted before it, at most
+    /// 1000 s (client-go `util/workqueue/default_rate_limiters.go`
+    /// `DefaultTypedControllerRateLimiter`); its overall token bucket (10 qps, burst 100) is
+    /// taken as not binding.
+    pub fn rate_limited_due(&self, key: &Key, now: SimTime) -> SimTime {
+        let before = self.num_requeues(key).saturating_sub(1).min(32);
+        let backoff_ms = (5u64 << before).min(1_000_000);
+        now + Duration::from_millis(backoff_ms)
+    }
+
     /// `NumRequeues`: the rate limiter's count for `key`.
     pub fn num_requeues(&self, key: &Key) -> u32 {
         self.r().num_requeues(key)
@@ -245,5 +256,22 @@ impl WorkQueue {
     /// `ShutDown`.
     pub fn shut_down(&mut self) {
         self.q().shut_down();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_limited_add_comes_due_after_five_ms_doubled_per_earlier_requeue() {
+        let mut q = WorkQueue::new(QueueKind::Classic);
+        let key = Key::from("ns/a");
+        let now = SimTime::from_millis(1_000);
+        q.add_rate_limited(key.clone(), now);
+        assert_eq!(q.rate_limited_due(&key, now), SimTime::from_millis(1_005));
+        q.add_rate_limited(key.clone(), now);
+        q.add_rate_limited(key.clone(), now);
+        assert_eq!(q.rate_limited_due(&key, now), SimTime::from_millis(1_020));
     }
 }
