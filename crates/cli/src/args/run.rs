@@ -99,7 +99,8 @@ pub struct CompareArgs {
 /// One `--at` or `--do`, where it stood on the command line.
 enum Word<'a> {
     At(&'a Duration),
-    Do(&'a Intervention),
+    /// The action and its text as written.
+    Do(&'a Intervention, String),
 }
 
 impl RunFlags {
@@ -117,7 +118,8 @@ impl RunFlags {
             .chain(
                 indices("do")
                     .into_iter()
-                    .zip(self.actions.iter().map(Word::Do)),
+                    .zip(self.actions.iter().zip(written(matches, "do")))
+                    .map(|(i, (action, text))| (i, Word::Do(action, text))),
             )
             .collect();
         words.sort_by_key(|(i, _)| *i);
@@ -133,14 +135,14 @@ impl RunFlags {
                     ))
                 }
                 (Word::At(t), None) => at = Some(*t),
-                (Word::Do(action), Some(t)) => {
+                (Word::Do(action, _), Some(t)) => {
                     pairs.push((t, action.clone()));
                     at = None;
                 }
-                (Word::Do(_), None) => {
-                    return Err(
-                        "--do needs an --at before it, e.g. --at 3m --do rollout:fixed".into(),
-                    )
+                (Word::Do(_, v), None) => {
+                    return Err(format!(
+                        "--do {v} needs an --at before it, e.g. --at 3m --do {v}"
+                    ))
                 }
             }
         }
@@ -150,4 +152,12 @@ impl RunFlags {
         self.interventions = pairs;
         Ok(())
     }
+}
+
+/// The values of `id` as written on the command line, in order.
+fn written(matches: &ArgMatches, id: &str) -> Vec<String> {
+    matches
+        .get_raw(id)
+        .map(|values| values.map(|v| v.to_string_lossy().into_owned()).collect())
+        .unwrap_or_default()
 }

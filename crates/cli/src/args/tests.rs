@@ -194,7 +194,10 @@ fn at_and_do_pairs_become_timed_interventions_in_order() {
 #[test]
 fn bad_at_and_do_flags_name_what_is_allowed() {
     let cases = [
-        ("run flywheel --do kill_operator", "needs an --at before it"),
+        (
+            "run flywheel --do kill_operator",
+            "--do kill_operator needs an --at before it, e.g. --at 3m --do kill_operator",
+        ),
         ("run flywheel --at 3m", "--at 3m needs a --do after it"),
         (
             "run flywheel --at 1m --at 2m --do kill_operator",
