@@ -60,11 +60,15 @@ pub enum Command {
     },
     /// Run random scenarios with invariant checks, or replay one seed
     Swarm(SwarmArgs),
-    /// Why the reconcile running at T ran: its merged causes back to their origin, and whether
-    /// it is self-triggered (a write loop)
+    /// Explain why the reconcile running at an instant ran
+    ///
+    /// Runs the scenario to --at T and prints the reconcile running then (or the next one): its
+    /// merged causes back to their origin, and whether it is self-triggered (a write loop).
     #[command(after_long_help = set_notes())]
     Why(crate::why::WhyArgs),
-    /// Print a shell completion script, e.g. flywheel completions bash > /etc/bash_completion.d/flywheel
+    /// Print a shell completion script
+    ///
+    /// e.g. flywheel completions bash > ~/.local/share/bash-completion/completions/flywheel
     Completions {
         /// The shell
         shell: clap_complete::Shell,
@@ -142,7 +146,10 @@ where
     pair_interventions(&mut cli, &matches)?;
     if let Some(Command::Swarm(a)) = &cli.command {
         if a.seed.is_none() && a.from.checked_add(a.seeds).is_none() {
-            return Err(usage_error("--from + --seeds must stay below 2^64"));
+            return Err(usage_error(
+                "swarm",
+                "--from + --seeds must stay below 2^64",
+            ));
         }
     }
     Ok(cli.command)
@@ -150,7 +157,7 @@ where
 
 /// Pairs `--at`/`--do` of `run` and `compare`.
 fn pair_interventions(cli: &mut Cli, matches: &ArgMatches) -> Result<(), clap::Error> {
-    let Some((_, sub)) = matches.subcommand() else {
+    let Some((name, sub)) = matches.subcommand() else {
         return Ok(());
     };
     let flags = match &mut cli.command {
@@ -158,12 +165,18 @@ fn pair_interventions(cli: &mut Cli, matches: &ArgMatches) -> Result<(), clap::E
         Some(Command::Compare(a)) => &mut a.flags,
         _ => return Ok(()),
     };
-    flags.pair(sub).map_err(|e| usage_error(&e))
+    flags.pair(sub).map_err(|e| usage_error(name, &e))
 }
 
-/// An error of the command line as clap writes it (`error: …`, exit status 2).
-pub fn usage_error(message: &str) -> clap::Error {
-    Cli::command().error(ErrorKind::ValueValidation, message)
+/// An error of `flywheel <command>` as clap writes it (`error: …`, that command's usage, exit
+/// status 2).
+fn usage_error(command: &str, message: &str) -> clap::Error {
+    let mut cli = Cli::command();
+    cli.build();
+    match cli.find_subcommand_mut(command) {
+        Some(sub) => sub.error(ErrorKind::ValueValidation, message),
+        None => cli.error(ErrorKind::ValueValidation, message),
+    }
 }
 
 /// The help of the whole command line.

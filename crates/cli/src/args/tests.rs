@@ -106,6 +106,7 @@ fn swarm_takes_seeds_from_or_one_seed() {
     assert!(error("swarm --seed 1 --seeds 2").contains("cannot be used with"));
     let err = error("swarm --from 18446744073709551615 --seeds 2");
     assert!(err.contains("--from + --seeds"), "{err}");
+    assert!(err.contains("Usage: flywheel swarm"), "{err}");
 }
 
 #[test]
@@ -226,6 +227,7 @@ fn bad_at_and_do_flags_name_what_is_allowed() {
         ),
         ("run flywheel --at 1m --do edit_spec:many", "whole number"),
     ];
+    assert!(error("compare a b --at 3m").contains("Usage: flywheel compare"));
     for (line, expected) in cases {
         let err = error(line);
         assert!(err.contains(expected), "{line}: {err}");
