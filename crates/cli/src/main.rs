@@ -11,7 +11,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use args::{Command, Format, RunArgs};
+use args::{BenchFormat, Command, Format, RunFlags};
 use flywheel_engine::cluster::code::go_code;
 use flywheel_engine::cluster::intervention::Intervention;
 use flywheel_engine::cluster::report::RunReport;
@@ -21,16 +21,19 @@ use flywheel_engine::scenario::{self, presets, Scenario};
 use flywheel_engine::SimTime;
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let command = match args::parse(&argv) {
+    let command = match args::parse(std::env::args_os()) {
         Ok(c) => c,
-        Err(e) => return usage_error(&e),
+        Err(e) => {
+            // help and version requests print to stdout and exit 0; errors to stderr with 2
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
     };
     match execute(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(e)) => usage_error(&e),
         Err(Failure::Io(e) | Failure::Found(e)) => {
-            eprintln!("flywheel: {e}");
+            eprintln!("error: {e}");
             ExitCode::from(1)
         }
     }
@@ -45,29 +48,35 @@ enum Failure {
     Found(String),
 }
 
+/// Bad input found after parsing (an unknown preset, a rejected setting value): one line in
+/// clap's form, exit status 2.
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("flywheel: {message}");
+    eprintln!("error: {message}");
     ExitCode::from(2)
 }
 
-fn execute(command: Command) -> Result<(), Failure> {
+fn execute(command: Option<Command>) -> Result<(), Failure> {
+    let Some(command) = command else {
+        print!("{}", args::help());
+        return Ok(());
+    };
     match command {
-        Command::Help => print!("{}", args::usage()),
         Command::Version => println!("flywheel {}", env!("CARGO_PKG_VERSION")),
         Command::List => list(),
-        Command::Code(target) => code(&target)?,
-        Command::Run(a) => run(&a)?,
-        Command::Compare(a) => run(&a)?,
-        Command::Bench(format) => print_bench(format),
+        Command::Code { target } => code(&target)?,
+        Command::Run(a) => run(&[a.target], &a.flags)?,
+        Command::Compare(a) => run(&[a.a, a.b], &a.flags)?,
+        Command::Bench { format } => print_bench(format),
+        Command::Completions { shell } => args::completions(shell, &mut std::io::stdout()),
         Command::Swarm(a) => swarm(&a)?,
         Command::Why(a) => why::why(&a).map_err(Failure::Usage)?,
     }
     Ok(())
 }
 
-fn print_bench(format: Format) {
+fn print_bench(format: BenchFormat) {
     let rows = bench::native_rows();
-    if format == Format::Json {
+    if format == BenchFormat::Json {
         println!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
@@ -137,9 +146,9 @@ fn code(target: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-fn run(a: &RunArgs) -> Result<(), Failure> {
+fn run(targets: &[String], a: &RunFlags) -> Result<(), Failure> {
     let mut results = Vec::new();
-    for target in &a.targets {
+    for target in targets {
         let scenario = load(target, &a.sets)?;
         check_interventions(a, &scenario)?;
         let options = RunOptions {
@@ -150,7 +159,7 @@ fn run(a: &RunArgs) -> Result<(), Failure> {
             causal_capacity: a.trace.as_ref().map(|_| stream::STREAM_CAUSAL_CAPACITY),
         };
         let trace = match &a.trace {
-            Some(path) if a.targets.len() > 1 => {
+            Some(path) if targets.len() > 1 => {
                 let path = path.with_extension(format!("{}.txt", scenario.name));
                 Some(stream::TraceStream::create(&path).map_err(Failure::Io)?)
             }
@@ -192,7 +201,7 @@ fn render(format: Format, results: &[(RunReport, f64)]) -> String {
 }
 
 /// `--at` times beyond the run's duration are a usage error.
-fn check_interventions(a: &RunArgs, scenario: &Scenario) -> Result<(), Failure> {
+fn check_interventions(a: &RunFlags, scenario: &Scenario) -> Result<(), Failure> {
     let duration = a.duration.unwrap_or(scenario.duration);
     for (at, _) in &a.interventions {
         if *at > duration {
@@ -241,14 +250,14 @@ fn simulate(
     }
     if run.budget_exhausted() {
         eprintln!(
-            "flywheel: {name}: stopped at the event budget ({} events) at {} of {}; raise it with --max-events",
+            "warning: {name}: stopped at the event budget ({} events) at {} of {}; raise it with --max-events",
             run.events(),
             run.now(),
             run.end()
         );
     }
     for v in run.invariant_violations() {
-        eprintln!("flywheel: {name}: invariant violated: {v}");
+        eprintln!("warning: {name}: invariant violated: {v}");
     }
     if let Some(t) = trace {
         t.finish().map_err(Failure::Io)?;
@@ -261,10 +270,12 @@ fn swarm(a: &args::SwarmArgs) -> Result<(), Failure> {
     let started = Instant::now();
     let (mut failed, mut events) = (0u64, 0u64);
     let show = std::io::stderr().is_terminal();
-    for (i, seed) in (a.from..a.from + a.seeds).enumerate() {
+    let seeds = a.range();
+    let count = seeds.end - seeds.start;
+    for (i, seed) in seeds.clone().enumerate() {
         let outcome = flywheel_engine::swarm::run_seed(seed);
         events += outcome.events;
-        if a.seeds == 1 {
+        if count == 1 {
             println!(
                 "seed {seed} ({}): {} events, {} checks, trace hash {:016x}",
                 outcome.scenario, outcome.events, outcome.checks, outcome.trace_hash
@@ -275,16 +286,16 @@ fn swarm(a: &args::SwarmArgs) -> Result<(), Failure> {
             println!("{}", outcome.failure_report());
         }
         if show && i % 100 == 99 {
-            progress("swarm", (i + 1) as f64 / a.seeds as f64);
+            progress("swarm", (i + 1) as f64 / count as f64);
         }
     }
-    if show && a.seeds >= 100 {
+    if show && count >= 100 {
         eprintln!();
     }
     println!(
         "swarm: {} seeds from {}, {failed} failed, {events} events in {:.1}s",
-        a.seeds,
-        a.from,
+        count,
+        seeds.start,
         started.elapsed().as_secs_f64()
     );
     if failed > 0 {

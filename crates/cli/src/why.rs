@@ -11,7 +11,6 @@
 use std::time::Duration;
 
 use flywheel_engine::cluster::run::{Run, RunOptions};
-use flywheel_engine::scenario::{split_set, units::parse_duration};
 use flywheel_engine::sim::EventKind;
 use flywheel_engine::SimTime;
 
@@ -23,72 +22,23 @@ pub const WHY_CAUSAL_CAPACITY: usize = 1_000_000;
 const STEP_EVENTS: u64 = 20_000;
 
 /// What `why` was asked.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, clap::Args)]
 pub struct WhyArgs {
-    /// The preset or scenario file.
+    /// A preset (see 'flywheel list') or a scenario file
+    #[arg(value_name = "PRESET|FILE")]
     pub target: String,
-    /// `--at`: the instant.
+    /// The instant, e.g. 90s: the reconcile running then (or the next one) is explained
+    #[arg(long, value_name = "T", value_parser = crate::args::values::instant)]
     pub at: Duration,
-    /// `--key`: only this object's reconciles.
+    /// Only this object's reconciles (namespace/name)
+    #[arg(long, value_name = "NS/NAME", value_parser = crate::args::values::object_key)]
     pub key: Option<String>,
-    /// `--seed`.
+    /// Seed of the random source [default: the scenario's]
+    #[arg(long, value_name = "N", value_parser = crate::args::values::seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
-    /// `--set key=value` overrides, in order.
+    /// Override a setting (repeatable), e.g. --set controller.workers=4
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::args::values::set)]
     pub sets: Vec<(String, String)>,
-}
-
-/// Parses `why`'s arguments (after the command word).
-pub fn parse(rest: &[String]) -> Result<WhyArgs, String> {
-    let (mut targets, mut at, mut key, mut seed, mut sets) = (Vec::new(), None, None, None, vec![]);
-    let mut it = rest.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_owned())),
-            _ => (arg.as_str(), None),
-        };
-        if !flag.starts_with("--") {
-            targets.push(arg.clone());
-            continue;
-        }
-        let value = inline
-            .or_else(|| it.next().cloned())
-            .ok_or(format!("{flag} needs a value"))?;
-        match flag {
-            "--at" => at = Some(parse_duration(&value).map_err(|e| format!("--at: {e}"))?),
-            "--key" if value.contains('/') => key = Some(value),
-            "--key" => return Err(format!("--key must be namespace/name (got '{value}')")),
-            "--seed" => {
-                let n = value.parse().map_err(|_| {
-                    format!(
-                        "--seed must be a whole number from 0 to {} (got '{value}')",
-                        u64::MAX
-                    )
-                })?;
-                seed = Some(n);
-            }
-            "--set" => sets
-                .push(split_set(&value).map_err(|e| format!("--set {}: {}", e.field, e.message))?),
-            other => {
-                return Err(format!(
-                    "unknown option '{other}' for 'why' (allowed: --at, --key, --seed, --set)"
-                ))
-            }
-        }
-    }
-    let [target] = targets.as_slice() else {
-        return Err(format!(
-            "'why' expected one preset or file (got {}), e.g. flywheel why flywheel --at 90s",
-            targets.len()
-        ));
-    };
-    let at = at.ok_or("'why' needs --at, e.g. --at 90s")?;
-    Ok(WhyArgs {
-        target: target.clone(),
-        at,
-        key,
-        seed,
-        sets,
-    })
 }
 
 /// Runs the scenario to `--at` and prints why the reconcile then ran.
@@ -183,16 +133,22 @@ fn line_of(run: &Run, id: flywheel_engine::sim::EventId) -> String {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(str::to_owned).collect()
+    /// Parses `flywheel why <line>`; an error as clap writes it.
+    fn parse(line: &str) -> Result<WhyArgs, String> {
+        let argv = ["flywheel", "why"]
+            .into_iter()
+            .chain(line.split_whitespace());
+        match crate::args::parse(argv) {
+            Ok(Some(crate::args::Command::Why(a))) => Ok(a),
+            Ok(other) => Err(format!("not why: {other:?}")),
+            Err(e) => Err(e.to_string()),
+        }
     }
 
     #[test]
     fn why_takes_a_target_an_instant_and_optional_key_seed_and_sets() {
-        let a = parse(&args(
-            "flywheel --at 90s --key ns-0/demo-1 --seed 3 --set controller.workers=2",
-        ))
-        .expect("parses");
+        let a = parse("flywheel --at 90s --key ns-0/demo-1 --seed 3 --set controller.workers=2")
+            .expect("parses");
         assert_eq!(a.target, "flywheel");
         assert_eq!(a.at, Duration::from_secs(90));
         assert_eq!(a.key.as_deref(), Some("ns-0/demo-1"));
@@ -204,24 +160,27 @@ mod tests {
     fn bad_why_arguments_name_the_flag_and_what_is_allowed() {
         for (line, wanted) in [
             ("flywheel", "--at"),
-            ("--at 90s", "one preset"),
+            ("--at 90s", "<PRESET|FILE>"),
             ("flywheel --at soon", "--at"),
             (
                 "flywheel --at 9s --key demo",
-                "--key must be namespace/name",
+                "'--key <NS/NAME>': must be namespace/name",
             ),
             ("flywheel --at 9s --seed x", "--seed"),
-            ("flywheel --at 9s --frobnicate 1", "allowed: --at"),
-            ("flywheel --at", "--at needs a value"),
+            (
+                "flywheel --at 9s --frobnicate 1",
+                "unexpected argument '--frobnicate'",
+            ),
+            ("flywheel --at", "a value is required for '--at <T>'"),
         ] {
-            let err = parse(&args(line)).expect_err(line);
+            let err = parse(line).expect_err(line);
             assert!(err.contains(wanted), "{line}: {err}");
         }
     }
 
     #[test]
     fn the_flywheel_reconcile_at_an_instant_is_self_triggered_and_its_chain_reaches_the_origin() {
-        let a = parse(&args("flywheel --at 40s")).expect("parses");
+        let a = parse("flywheel --at 40s").expect("parses");
         let scenario = crate::load(&a.target, &a.sets).ok().expect("loads");
         let options = RunOptions {
             duration: Some(Duration::from_secs(45)),

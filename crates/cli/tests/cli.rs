@@ -125,28 +125,76 @@ fn compare_shows_the_loop_next_to_its_absence() {
 }
 
 #[test]
-fn bad_input_exits_2_with_one_line_naming_it() {
-    let cases: [(&[&str], &str); 6] = [
-        (&["run", "flywheeel"], "unknown preset 'flywheeel'"),
-        (&["run", "flywheel", "--duration", "soon"], "--duration"),
+fn bad_input_exits_2_with_an_error_line_naming_it() {
+    // found while loading the scenario: one line
+    let loaded: [(&[&str], &str); 3] = [
         (
-            &["run", "flywheel", "--set", "controller.workrs=4"],
-            "controller.workrs",
+            &["run", "flywheeel"],
+            "error: flywheeel: unknown preset 'flywheeel'",
         ),
         (
             &["run", "flywheel", "--set", "controller.workers=0"],
-            "from 1 to 1000",
+            "error: flywheel: controller.workers: must be a whole number from 1 to 1000",
         ),
-        (&["run", "/no/such/file.toml"], "cannot read scenario file"),
-        (&["explode"], "unknown command"),
+        (
+            &["run", "/no/such/file.toml"],
+            "error: cannot read scenario file",
+        ),
     ];
-    for (args, expected) in cases {
+    for (args, expected) in loaded {
         let o = flywheel(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
-        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(err.starts_with(expected), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
     }
+    // found by the parser: clap's error line, then where to read more
+    let parsed: [(&[&str], &str); 3] = [
+        (
+            &["run", "flywheel", "--duration", "soon"],
+            "error: invalid value 'soon' for '--duration <D>'",
+        ),
+        (
+            &["run", "flywheel", "--set", "controller.workrs=4"],
+            "controller.workrs is not a setting (did you mean controller.workers?)",
+        ),
+        (&["explode"], "error: unrecognized subcommand 'explode'"),
+    ];
+    for (args, expected) in parsed {
+        let o = flywheel(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        let first = err.lines().next().unwrap_or_default();
+        assert!(first.contains(expected), "{args:?}: {err}");
+        assert!(err.trim_end().ends_with("try '--help'."), "{err}");
+    }
+}
+
+#[test]
+fn help_names_a_commands_flags_and_completions_print_a_script() {
+    let o = flywheel(&["help", "swarm"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("Usage: flywheel swarm [OPTIONS]"), "{out}");
+    assert!(
+        out.contains("--seeds <N>") && out.contains("[default: 200]"),
+        "{out}"
+    );
+    let o = flywheel(&["why", "--help"]);
+    assert!(stdout(&o).contains("--key <NS/NAME>"));
+    let o = flywheel(&["completions", "bash"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("complete -F _flywheel"));
+    let o = flywheel(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("[possible values: bash, elvish, fish, powershell, zsh]"));
+}
+
+#[test]
+fn a_mistyped_command_gets_the_nearest_one_suggested() {
+    let o = flywheel(&["lst"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("tip: a similar subcommand exists: 'list'"));
 }
 
 #[test]
