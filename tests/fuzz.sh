@@ -4,7 +4,7 @@
 #   bash tests/fuzz.sh [CASES]     CASES per fuzzer, default 100000
 # Prints the cases run, the time and the failures. A failing input is printed by proptest as its
 # "minimal failing input": add it to the fuzzer's file as a regression test with its exact message
-# (crates/engine/tests/fuzz_scenario.rs keeps them in FOUND).
+# (crates/engine/tests/integration/fuzz_scenario.rs keeps them in FOUND).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../www/tools/lib.sh"
 cd "$ROOT"
@@ -16,16 +16,16 @@ export FLYWHEEL_FUZZ_CASES=$CASES
 
 # crate|test target ('' for the crate's unit tests)|test name
 TARGETS=(
-  "flywheel-engine|fuzz_scenario|arbitrary_text_never_panics"
-  "flywheel-engine|fuzz_scenario|mutated_presets_parse_or_name_the_field"
-  "flywheel-engine|fuzz_scenario|set_overrides_yield_a_scenario_or_name_their_field"
+  "flywheel-engine|integration|fuzz_scenario::arbitrary_text_never_panics"
+  "flywheel-engine|integration|fuzz_scenario::mutated_presets_parse_or_name_the_field"
+  "flywheel-engine|integration|fuzz_scenario::set_overrides_yield_a_scenario_or_name_their_field"
   "flywheel-cli||args::tests::fuzz::any_command_line_parses_or_names_the_problem"
   "flywheel-web|url_state_fuzz|any_query_yields_a_valid_state_that_round_trips"
   "flywheel-web|url_state_fuzz|any_settings_file_reads_back_or_names_the_problem"
 )
 
 say "building the fuzzers (release)"
-cargo test --release -p flywheel-engine --test fuzz_scenario --no-run -q || die "build failed"
+cargo test --release -p flywheel-engine --test integration --no-run -q || die "build failed"
 cargo test --release -p flywheel-cli --bins --no-run -q || die "build failed"
 cargo test --release -p flywheel-web --test url_state_fuzz --no-run -q || die "build failed"
 

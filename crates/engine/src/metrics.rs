@@ -1,6 +1,6 @@
 //! Metrics with upstream names and meanings.
 //!
-//! Plain-data stand-ins for the three Prometheus metric kinds the engine reports (client_golang
+//! Plain-data stand-ins for the three Prometheus metric kinds the engine reports (`client_golang`
 //! `prometheus/counter.go`, `gauge.go`, `histogram.go`): a [`Counter`] only goes up, a [`Gauge`] is
 //! set or moved, a [`Histogram`] counts observations into fixed buckets. They hold no labels and no
 //! registry: the component that owns a metric exposes it in its own snapshot struct (for example
@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::error::ConfigError;
 
-/// A monotonically increasing count, like a Prometheus counter (client_golang
+/// A monotonically increasing count, like a Prometheus counter (`client_golang`
 /// `prometheus/counter.go`). Counts are whole numbers here; increments saturate instead of
 /// overflowing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -42,7 +42,7 @@ impl Counter {
     }
 }
 
-/// A value that can go up and down, like a Prometheus gauge (client_golang `prometheus/gauge.go`).
+/// A value that can go up and down, like a Prometheus gauge (`client_golang` `prometheus/gauge.go`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Gauge {
     value: f64,
@@ -81,7 +81,7 @@ impl Gauge {
 }
 
 /// Observations counted into buckets with fixed upper bounds, like a Prometheus histogram
-/// (client_golang `prometheus/histogram.go`).
+/// (`client_golang` `prometheus/histogram.go`).
 ///
 /// Bucket `i` counts observations `v <= upper_bounds[i]` (cumulative, the `le` label); the implicit
 /// `+Inf` bucket is [`Histogram::count`]. Non-finite observations are ignored (upstream would add
@@ -96,7 +96,7 @@ pub struct Histogram {
 
 impl Histogram {
     /// A histogram with the given finite, strictly increasing upper bounds. A trailing `+Inf` is
-    /// accepted and dropped (it is always implied), as in client_golang `newHistogram`.
+    /// accepted and dropped (it is always implied), as in `client_golang` `newHistogram`.
     pub fn new(upper_bounds: Vec<f64>) -> Result<Histogram, ConfigError> {
         let mut bounds = upper_bounds;
         if bounds.last() == Some(&f64::INFINITY) {
@@ -219,20 +219,17 @@ fn validate_bounds(bounds: &[f64]) -> Result<(), ConfigError> {
             format!("must be finite numbers, except a trailing +Inf (got {bad})"),
         ));
     }
-    if let Some(pair) = bounds.windows(2).find(|w| w[0] >= w[1]) {
+    if let Some(&[first, next]) = bounds.windows(2).find(|w| w[0] >= w[1]) {
         return Err(ConfigError::new(
             "upper_bounds",
-            format!(
-                "must be strictly increasing (got {} followed by {})",
-                pair[0], pair[1]
-            ),
+            format!("must be strictly increasing (got {first} followed by {next})"),
         ));
     }
     Ok(())
 }
 
 /// `count` bucket bounds starting at `start`, each `factor` times the previous one, computed like
-/// client_golang `prometheus/histogram.go` `ExponentialBuckets` (repeated multiplication). Rejects
+/// `client_golang` `prometheus/histogram.go` `ExponentialBuckets` (repeated multiplication). Rejects
 /// `count == 0`, `start <= 0` and `factor <= 1` (upstream panics), and non-finite values.
 pub fn exponential_buckets(start: f64, factor: f64, count: usize) -> Result<Vec<f64>, ConfigError> {
     if count == 0 {
@@ -267,7 +264,7 @@ pub(crate) fn exponential_series(start: f64, factor: f64, count: usize) -> Vec<f
 }
 
 /// `count` bucket bounds starting at `start`, each `width` above the previous one, computed like
-/// client_golang `prometheus/histogram.go` `LinearBuckets` (repeated addition). Rejects
+/// `client_golang` `prometheus/histogram.go` `LinearBuckets` (repeated addition). Rejects
 /// `count == 0` (upstream panics), `width <= 0` and non-finite values.
 pub fn linear_buckets(start: f64, width: f64, count: usize) -> Result<Vec<f64>, ConfigError> {
     if count == 0 {

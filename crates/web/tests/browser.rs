@@ -329,7 +329,7 @@ async fn the_myth_cards_name_upstream_and_run_their_scenario() {
 }
 
 /// Native == WASM: the trace hash of every preset for 100 seeds, computed here in Chromium, equals
-/// the table the native test `crates/engine/tests/determinism_table.rs` checks.
+/// the table the native test `crates/engine/tests/integration/determinism_table.rs` checks.
 #[wasm_bindgen_test]
 fn trace_hashes_in_the_browser_equal_the_native_table() {
     const NATIVE: &str = include_str!("../../engine/tests/data/trace_hashes.txt");

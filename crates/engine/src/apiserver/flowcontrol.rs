@@ -62,7 +62,7 @@ impl Default for FlowControl {
 }
 
 impl FlowControl {
-    /// Legacy defaults (`pkg/server/config.go` NewConfig: 400 read-only, 200 mutating).
+    /// Legacy defaults (`pkg/server/config.go` `NewConfig`: 400 read-only, 200 mutating).
     pub fn max_in_flight_defaults() -> FlowControl {
         FlowControl::MaxInFlight {
             read: 400,

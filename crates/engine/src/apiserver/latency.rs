@@ -106,7 +106,7 @@ impl LatencyConfig {
         }
     }
 
-    /// The latency without jitter, in ms: base + payload KiB · per_kib + items · per_list_item.
+    /// The latency without jitter, in ms: base + payload KiB · `per_kib` + items · `per_list_item`.
     pub fn mean_ms(&self, verb: Verb, payload_bytes: u64, list_items: u64) -> f64 {
         let kib = payload_bytes as f64 / 1024.0;
         let items = if verb == Verb::List {

@@ -71,6 +71,10 @@ pub fn priority_level_max_seats(concurrency_limit: u64, hand_size: u64) -> u64 {
 /// The seats of a LIST (or of a WATCH with initial events) over `stats`: `from_cache` when the
 /// watch cache serves it, `level_max_seats` the priority level's cap (0 = none), clamped to
 /// [1, min(level cap, `MaximumListSeatsLimit`)] (`listWorkEstimator.estimate`).
+#[allow(
+    clippy::similar_names,
+    reason = "`seats` and `stats` are upstream's names"
+)]
 pub fn list_work_seats(
     estimate: ListCostEstimate,
     stats: ListStats,

@@ -67,7 +67,7 @@ impl ApiServer {
                 NAMESPACE_PURGE_MSG,
             ));
         }
-        self.delete_generic(kind, key, existing, options, now)
+        Ok(self.delete_generic(kind, key, existing, options, now))
     }
 
     /// One pass of the namespace controller over every terminating namespace (see the module

@@ -217,7 +217,7 @@ impl ApiServer {
         let key = Self::object_key(&kind, &obj)?;
         let existing = self.stored_or_404(&kind, &key, &obj.metadata.name)?;
         check_uid_precondition(&kind, &obj, &existing.object)?;
-        self.update_flow(&kind, &key, existing, obj, endpoint, now)
+        self.update_flow(&kind, &key, &existing, obj, endpoint, now)
     }
 
     /// `patch.go`: the merge patch is applied to the current object's wire shape; a patch without
@@ -252,7 +252,7 @@ impl ApiServer {
             )));
         }
         patched.size_bytes = patched_size(current.size_bytes, &before, &merged);
-        self.update_flow(&kind, &key, existing, patched, endpoint, now)
+        self.update_flow(&kind, &key, &existing, patched, endpoint, now)
     }
 
     /// `Store.Update`'s `tryUpdate` + `GuaranteedUpdate` for the `existing` object.
@@ -260,7 +260,7 @@ impl ApiServer {
         &mut self,
         kind: &ResourceKind,
         key: &str,
-        existing: Stored,
+        existing: &Stored,
         mut new: Object,
         endpoint: Endpoint,
         now: SimTime,
@@ -289,7 +289,7 @@ impl ApiServer {
             Endpoint::Main => strategy::prepare_for_update(kind, n, o),
             Endpoint::Status => strategy::prepare_for_status_update(n, o),
         })?;
-        if strategy::should_delete_during_update(kind, &new, &existing) {
+        if strategy::should_delete_during_update(kind, &new, existing) {
             // `deleteWithoutFinalizers`: the DELETED event carries the last *stored* state; the
             // PUT answers with the object as submitted.
             self.remove(kind, key, now);
@@ -350,7 +350,7 @@ impl ApiServer {
         if kind.family == KindFamily::Namespace {
             return self.delete_namespace(&kind, &key, existing, options, now);
         }
-        self.delete_generic(&kind, &key, existing, options, now)
+        Ok(self.delete_generic(&kind, &key, existing, options, now))
     }
 
     /// `Store.Delete`: `BeforeDelete` (graceful strategies), then with finalizers pending or a
@@ -364,15 +364,15 @@ impl ApiServer {
         existing: Stored,
         options: &DeleteOptions,
         now: SimTime,
-    ) -> Result<DeleteResult, ApiError> {
+    ) -> DeleteResult {
         let decision = strategy::before_delete(kind, &existing, options.grace_period_s, now);
         let pending_finalizers = !existing.object.metadata.finalizers.is_empty();
         let graceful = matches!(decision, GracefulDecision::Graceful { .. });
         if decision == GracefulDecision::Pending {
-            return Ok(not_removed(existing.object));
+            return not_removed(existing.object);
         }
         if !graceful && !pending_finalizers {
-            return Ok(self.remove_result(kind, key, existing.object, now));
+            return self.remove_result(kind, key, existing.object, now);
         }
         let mut obj = (*existing.object).clone();
         match decision {
@@ -392,9 +392,9 @@ impl ApiServer {
         let grace_period_s = obj.metadata.deletion_grace_period_s.unwrap_or(0);
         let updated = self.write(kind, key, obj, now);
         if pending_finalizers || grace_period_s > 0 {
-            return Ok(not_removed(updated));
+            return not_removed(updated);
         }
-        Ok(self.remove_result(kind, key, updated, now))
+        self.remove_result(kind, key, updated, now)
     }
 
     fn remove_result(

@@ -120,7 +120,7 @@ pub fn before_update(
     new.metadata.generation = old.metadata.generation;
     prepare(new, old);
     if new.metadata.uid.is_empty() {
-        new.metadata.uid = old.metadata.uid.clone();
+        new.metadata.uid.clone_from(&old.metadata.uid);
     }
     if old.metadata.deletion_timestamp.is_some() {
         new.metadata.deletion_timestamp = old.metadata.deletion_timestamp;

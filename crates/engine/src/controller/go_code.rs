@@ -235,6 +235,10 @@ fn render_reconcile(
 }
 
 /// Renders one step; returns whether it ended the function.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one arm per step, each the Go lines it prints; split, the program would be harder to read"
+)]
 fn render_step(out: &mut Vec<String>, step: &Step, code: &CodeConfig) -> bool {
     let mut push = |s: &str| out.push(format!("\t{s}"));
     match step {

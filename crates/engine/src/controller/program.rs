@@ -65,7 +65,7 @@ pub enum ListScope {
     AllNamespaces,
     /// `r.List(ctx, &list, client.InNamespace(obj.Namespace))`.
     Namespace,
-    /// `r.List(ctx, &list, client.MatchingFields{field: obj.Name})` through a FieldIndexer.
+    /// `r.List(ctx, &list, client.MatchingFields{field: obj.Name})` through a `FieldIndexer`.
     FieldIndex {
         /// The indexed field, e.g. `.metadata.ownerReferences.name`.
         field: String,

@@ -78,12 +78,12 @@ pub fn key_to_namespaced_key(namespace: &str, base_key: &str) -> String {
 pub fn field_index_func(
     extract_value: impl Fn(&Object) -> Vec<String> + Send + Sync + 'static,
 ) -> IndexFunc {
-    index_func(move |obj| namespaced_field_values(&obj.metadata.namespace, extract_value(obj)))
+    index_func(move |obj| namespaced_field_values(&obj.metadata.namespace, &extract_value(obj)))
 }
 
 /// The namespaced values first, then the all-namespaces ones, as upstream lays them out
 /// (controller-runtime `pkg/cache/informer_cache.go` indexByField).
-fn namespaced_field_values(namespace: &str, raw_values: Vec<String>) -> Vec<String> {
+fn namespaced_field_values(namespace: &str, raw_values: &[String]) -> Vec<String> {
     let mut values: Vec<String> = raw_values
         .iter()
         .map(|raw| key_to_namespaced_key(namespace, raw))
@@ -147,6 +147,10 @@ pub struct Indexer {
     last_sync_resource_version: u64,
 }
 
+#[allow(
+    clippy::missing_fields_in_debug,
+    reason = "index functions are closures and cannot be printed"
+)]
 impl fmt::Debug for Indexer {
     /// Keys, index names and indices (index functions are not printable).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -200,14 +204,14 @@ impl Indexer {
 
     /// [`Indexer::update`], returning the object it replaced.
     fn store(&mut self, obj: &ObjectRef) -> Option<ObjectRef> {
-        self.store_keyed(obj.key(), obj)
+        self.store_keyed(&obj.key(), obj)
     }
 
     /// [`Indexer::store`] under `key`, which must be `obj`'s key: the object is not asked.
-    fn store_keyed(&mut self, key: Key, obj: &ObjectRef) -> Option<ObjectRef> {
+    fn store_keyed(&mut self, key: &Key, obj: &ObjectRef) -> Option<ObjectRef> {
         self.last_sync_resource_version = obj.resource_version();
         let old = self.items.insert(key.clone(), ObjectRef::clone(obj));
-        self.update_indices(old.as_deref(), Some(obj), &key);
+        self.update_indices(old.as_deref(), Some(obj), key);
         old
     }
 
@@ -636,7 +640,7 @@ where
             }
             _ => delta.object.object().map(|obj| {
                 let key = key_of(delta);
-                let old = indexer.store_keyed(key.clone(), obj);
+                let old = indexer.store_keyed(&key, obj);
                 saw(old.as_ref(), Some(obj));
                 upsert_notification(key, old, obj, is_in_initial_list)
             }),

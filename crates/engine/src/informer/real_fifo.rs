@@ -79,7 +79,7 @@ impl SyncTracker {
 pub struct RealFifo {
     /// Queued deltas, oldest first (`items`).
     items: VecDeque<Delta>,
-    /// HasSynced bookkeeping.
+    /// `HasSynced` bookkeeping.
     sync: SyncTracker,
 }
 
@@ -339,7 +339,7 @@ impl AtomicItem {
 pub struct AtomicFifo {
     /// Queued items, oldest first.
     items: VecDeque<AtomicItem>,
-    /// HasSynced bookkeeping.
+    /// `HasSynced` bookkeeping.
     sync: SyncTracker,
 }
 

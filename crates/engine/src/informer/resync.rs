@@ -180,7 +180,7 @@ impl<T> SharedProcessor<T> {
     /// the reflector skips `store.Resync()`).
     pub fn should_resync(&mut self, now: SimTime) -> Vec<ListenerId> {
         let mut due = Vec::new();
-        for (id, entry) in self.listeners.iter_mut() {
+        for (id, entry) in &mut self.listeners {
             entry.syncing = entry.listener.should_resync(now);
             if entry.syncing {
                 entry.listener.determine_next_resync(now);

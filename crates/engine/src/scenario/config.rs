@@ -19,7 +19,7 @@ use crate::controller::program::{ListScope, Program, Step};
 pub enum Profile {
     /// Kubernetes 1.27–1.28, controller-runtime v0.15, client-go v0.27 (the seed incident's
     /// versions): DeltaFIFO (no `InOrderInformers`); LIST + WATCH (no `WatchListClient`; the
-    /// server's `WatchList` is alpha and off); the classic workqueue with the default MaxOf limiter;
+    /// server's `WatchList` is alpha and off); the classic workqueue with the default `MaxOf` limiter;
     /// client QPS 20 / burst 30; predicates comparing maps with `reflect.DeepEqual`; APF sizes a
     /// LIST by object count, at most 10 seats (no `SizeBasedListCostEstimate`), and sends a
     /// `resourceVersion=""` LIST to etcd (no `ConsistentListFromCache`).
@@ -130,7 +130,7 @@ pub enum FifoKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum QueueKind {
-    /// client-go's rate-limiting workqueue with the default MaxOf limiter.
+    /// client-go's rate-limiting workqueue with the default `MaxOf` limiter.
     Classic,
     /// controller-runtime ≥ v0.23's priority queue.
     Priority,

@@ -14,6 +14,12 @@ pub mod myths;
 pub mod presets;
 #[cfg(any(test, not(feature = "toml")))]
 #[rustfmt::skip]
+#[allow(
+    clippy::unreadable_literal,
+    clippy::duration_suboptimal_units,
+    clippy::too_many_lines,
+    reason = "written by a test from the preset files: nanoseconds and bytes as the generator prints them"
+)]
 mod presets_built;
 mod serde_units;
 pub mod text;

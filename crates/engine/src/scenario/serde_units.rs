@@ -32,7 +32,7 @@ impl<'de> Deserialize<'de> for DurationText {
 pub mod duration_str {
     use std::time::Duration;
 
-    use super::*;
+    use super::{Deserialize, Deserializer, DurationText, Serializer};
     use crate::scenario::units::format_duration;
 
     /// Writes a duration as text.
@@ -50,7 +50,7 @@ pub mod duration_str {
 pub mod opt_duration_str {
     use std::time::Duration;
 
-    use super::*;
+    use super::{Deserialize, Deserializer, DurationText, Serializer};
     use crate::scenario::units::format_duration;
 
     /// Writes an optional duration as text (absent stays absent).
@@ -116,7 +116,7 @@ impl<'de> Deserialize<'de> for Size {
 
 /// Serde adapter for a byte size written as `"512Mi"` or a plain number.
 pub mod bytes_str {
-    use super::*;
+    use super::{Deserialize, Deserializer, Serializer, Size};
     use crate::scenario::units::format_bytes;
 
     /// Writes a size as text with a binary unit.
@@ -132,7 +132,7 @@ pub mod bytes_str {
 
 /// Serde adapter for an optional byte size.
 pub mod opt_bytes_str {
-    use super::*;
+    use super::{Deserialize, Deserializer, Serializer, Size};
     use crate::scenario::units::format_bytes;
 
     /// Writes an optional size as text.

@@ -93,6 +93,8 @@ impl PresetText {
 /// narration (and what to try, after a space), in the presets' order.
 #[cfg(feature = "toml")]
 pub fn narrations_file(code: &str) -> Result<String, super::ScenarioError> {
+    use std::fmt::Write as _;
+
     let mut out = String::new();
     for name in super::presets::names() {
         let scenario = super::presets::load(name, &[])?;
@@ -103,7 +105,7 @@ pub fn narrations_file(code: &str) -> Result<String, super::ScenarioError> {
             .copied()
             .collect::<Vec<_>>()
             .join(" ");
-        out.push_str(&format!("{name}\t{text}\n"));
+        let _ = writeln!(out, "{name}\t{text}");
     }
     Ok(out)
 }

@@ -1,6 +1,7 @@
 //! Durations (`50ms`, `1m30s`, `2.5s`) and byte sizes (`512Mi`, `2Gi`, `4096`) as scenario files
 //! and `--set` write them.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 /// Parses a Go-style duration: one or more `<number><unit>` with units `ns`, `us`, `ms`, `s`, `m`,
@@ -63,13 +64,13 @@ pub fn format_duration(d: Duration) -> String {
     let (h, m, s) = (secs / 3600, (secs % 3600) / 60, secs % 60);
     let mut out = String::new();
     if h > 0 {
-        out += &format!("{h}h");
+        let _ = write!(out, "{h}h");
     }
     if m > 0 {
-        out += &format!("{m}m");
+        let _ = write!(out, "{m}m");
     }
     if s > 0 {
-        out += &format!("{s}s");
+        let _ = write!(out, "{s}s");
     }
     out
 }
@@ -108,7 +109,7 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
 
 /// Formats a byte size with a binary unit (`512Mi`, `1.5Gi`, `300`).
 pub fn format_bytes(bytes: u64) -> String {
-    const UNITS: [(&str, f64); 3] = [("Gi", 1073741824.0), ("Mi", 1048576.0), ("Ki", 1024.0)];
+    const UNITS: [(&str, f64); 3] = [("Gi", 1_073_741_824.0), ("Mi", 1_048_576.0), ("Ki", 1024.0)];
     for (unit, scale) in UNITS {
         let v = bytes as f64 / scale;
         if v >= 1.0 {

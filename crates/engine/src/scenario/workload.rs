@@ -24,7 +24,7 @@ pub enum PodList {
     /// `r.List(ctx, &pods, client.InNamespace(obj.Namespace))` and the loop: the `namespace` index.
     Namespace,
     /// `r.List(ctx, &pods, client.InNamespace(ns), client.MatchingFields{ownerKey: obj.Name})`
-    /// with a FieldIndexer registered on the owner's name: only the owned Pods are copied.
+    /// with a `FieldIndexer` registered on the owner's name: only the owned Pods are copied.
     FieldIndex,
 }
 

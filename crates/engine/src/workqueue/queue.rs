@@ -27,6 +27,7 @@ use crate::workqueue::set::ItemMap;
 /// makes it dirty, taken by the get that cleans it), so `dirty` holds that time.
 #[derive(Clone, Debug)]
 pub struct Queue<T> {
+    #[allow(clippy::struct_field_names, reason = "client-go's `Typed.queue`")]
     queue: VecDeque<T>,
     /// The dirty items and the time each became dirty (`dirty`, and the metrics' `addTimes`).
     dirty: ItemMap<T, SimTime>,

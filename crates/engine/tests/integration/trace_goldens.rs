@@ -2,7 +2,7 @@
 //! a change alters the engine's behaviour, this test names the first line that diverged.
 //!
 //! After an intended change, rewrite the files with
-//! `BLESS=1 cargo test -p flywheel-engine --test trace_goldens`.
+//! `BLESS=1 cargo test -p flywheel-engine --test integration trace_goldens`.
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -36,7 +36,7 @@ fn two_hundred_swarm_seeds_keep_every_invariant() {
 }
 
 #[test]
-#[ignore = "the full sweep (minutes): cargo test --release -p flywheel-engine --test swarm_invariants -- --ignored"]
+#[ignore = "the full sweep (minutes): cargo test --release -p flywheel-engine --test integration swarm_invariants -- --ignored"]
 fn ten_thousand_swarm_seeds_keep_every_invariant() {
     sweep(0..10_000);
 }

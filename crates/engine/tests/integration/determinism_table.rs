@@ -3,11 +3,11 @@
 //! in Chromium, so native and WASM runs are proven identical.
 //!
 //! After an intended change of the engine's behaviour, rewrite the table with
-//! `FLYWHEEL_BLESS=1 cargo test -p flywheel-engine --test determinism_table`.
+//! `FLYWHEEL_BLESS=1 cargo test -p flywheel-engine --test integration determinism_table`.
 
 use flywheel_engine::swarm;
 
-const TABLE: &str = include_str!("data/trace_hashes.txt");
+const TABLE: &str = include_str!("../data/trace_hashes.txt");
 
 #[test]
 fn every_preset_hashes_as_in_the_committed_table() {
