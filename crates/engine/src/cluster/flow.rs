@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::controller::program::Step;
 use crate::informer::reflector::Action;
+use crate::metrics::names;
 use crate::sim::{CauseNote, Context, EventKind, TerminatedReason};
 
 use crate::informer::resync::{jittered_sync_period, DEFAULT_SYNC_PERIOD};
@@ -77,8 +78,7 @@ impl Cluster {
         let worker_count = u32::try_from(workers).unwrap_or(u32::MAX);
         ctx.trace(None, None, EventKind::StartingWorkers { worker_count });
         let started_s = ctx.now().as_secs_f64();
-        self.reg
-            .set(crate::metrics::names::WORKERS_STARTED_SECONDS, started_s);
+        self.reg.set(names::WORKERS_STARTED_SECONDS, started_s);
         self.kick_workers(ctx);
     }
 
@@ -282,7 +282,7 @@ impl Cluster {
             let own_write = self.causes.take_own_write(rv);
             if op.admits(&n) {
                 if own_write {
-                    self.reg.inc("flywheel_self_triggered_enqueues_total", 1.0);
+                    self.reg.inc(names::SELF_TRIGGERED_ENQUEUES_TOTAL, 1.0);
                 }
                 let kind = EventKind::HandlerEnqueue { own_write };
                 let id =
@@ -290,7 +290,7 @@ impl Cluster {
                 op.queue.add_from_handler(key.clone(), low_priority, now);
                 op.queue.note_add(&key, id);
             } else {
-                self.reg.inc("flywheel_predicate_dropped_total", 1.0);
+                self.reg.inc(names::PREDICATE_DROPPED_TOTAL, 1.0);
                 let kind = EventKind::PredicateDropped;
                 ctx.trace_caused(Some(key), Some(rv), kind, &[pop], CauseNote::None);
             }

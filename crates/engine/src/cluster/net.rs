@@ -1,6 +1,7 @@
 //! Requests between the operator and the API server: client-side throttling, admission (APF or
 //! max-in-flight), latency, 429 retries, and watch delivery.
 
+use crate::metrics::names;
 use std::time::Duration;
 
 use crate::apiserver::{WatchEvent, WatchEventType, WATCH_BLOCK_TIMEOUT};
@@ -402,7 +403,7 @@ impl Cluster {
         );
         self.causes.watch_event(rv, id);
         self.process.decode_event(object.size_bytes, ctx.now());
-        self.reg.inc("flywheel_watch_events_total", 1.0);
+        self.reg.inc(names::WATCH_EVENTS_TOTAL, 1.0);
         let actions = op.informer.reflector.on_watch_event(event_type, object);
         self.reflector_actions(ctx, actions);
     }

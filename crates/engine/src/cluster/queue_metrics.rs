@@ -16,6 +16,7 @@
 //! time. Histograms are the live process's: they start empty after a restart, as a scrape of a
 //! restarted process shows.
 
+use crate::metrics::names;
 use crate::scenario::Profile;
 use crate::workqueue::QueueMetrics;
 
@@ -40,11 +41,11 @@ pub(super) fn queue_labels(profile: Profile) -> Vec<(&'static str, &'static str)
 fn depth_series(profile: Profile, priority_queue: bool, m: &QueueMetrics) -> Vec<(String, f64)> {
     let mut labels = queue_labels(profile);
     if profile == Profile::Seed {
-        return vec![(metric_key("workqueue_depth", &labels), m.depth.value())];
+        return vec![(metric_key(names::WORKQUEUE_DEPTH, &labels), m.depth.value())];
     }
     if !priority_queue {
         labels.push(("priority", ""));
-        return vec![(metric_key("workqueue_depth", &labels), m.depth.value())];
+        return vec![(metric_key(names::WORKQUEUE_DEPTH, &labels), m.depth.value())];
     }
     m.depth_by_priority
         .iter()
@@ -52,7 +53,7 @@ fn depth_series(profile: Profile, priority_queue: bool, m: &QueueMetrics) -> Vec
             let p = p.to_string();
             let mut l = labels.clone();
             l.push(("priority", &p));
-            (metric_key("workqueue_depth", &l), g.value())
+            (metric_key(names::WORKQUEUE_DEPTH, &l), g.value())
         })
         .collect()
 }
@@ -73,11 +74,11 @@ impl Cluster {
         }
         let gauges = [
             (
-                "workqueue_unfinished_work_seconds",
+                names::WORKQUEUE_UNFINISHED_WORK_SECONDS,
                 m.unfinished_work_seconds.value(),
             ),
             (
-                "workqueue_longest_running_processor_seconds",
+                names::WORKQUEUE_LONGEST_RUNNING_PROCESSOR_SECONDS,
                 m.longest_running_processor_seconds.value(),
             ),
         ];
@@ -86,10 +87,13 @@ impl Cluster {
         }
         let histograms = [
             (
-                "workqueue_queue_duration_seconds",
+                names::WORKQUEUE_QUEUE_DURATION_SECONDS,
                 &m.queue_duration_seconds,
             ),
-            ("workqueue_work_duration_seconds", &m.work_duration_seconds),
+            (
+                names::WORKQUEUE_WORK_DURATION_SECONDS,
+                &m.work_duration_seconds,
+            ),
         ];
         for (name, h) in histograms {
             let h = match profile {

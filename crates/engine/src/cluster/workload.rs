@@ -43,6 +43,7 @@
 //!   admits every Pod that is not BestEffort, and rejects a BestEffort one (it fails with reason
 //!   `Evicted`; the owner sees it and creates another).
 
+use crate::metrics::names;
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
@@ -238,11 +239,11 @@ fn place_pod(w: &mut Workload, scenario: &Scenario, reg: &mut Registry, owner: &
                 .push(RunPod { node, started: now });
         }
         Some(_) => {
-            reg.inc("flywheel_pods_rejected_total", 1.0);
+            reg.inc(names::PODS_REJECTED_TOTAL, 1.0);
             w.rejected.push(owner.clone());
         }
         None => {
-            reg.inc("flywheel_pods_unschedulable_total", 1.0);
+            reg.inc(names::PODS_UNSCHEDULABLE_TOTAL, 1.0);
             *w.pending.entry(owner.clone()).or_default() += 1;
         }
     }
@@ -274,7 +275,7 @@ pub(super) fn run_step(
         Step::ListPods => list_pods(w, scenario, job, process, reg, now),
         Step::OpenWatch => {
             reg.inc(&request_key("WATCH", 200), 1.0);
-            reg.inc("flywheel_reconcile_watches_opened_total", 1.0);
+            reg.inc(names::RECONCILE_WATCHES_OPENED_TOTAL, 1.0);
             if !scenario.code.stop_watch {
                 w.leaked.push_back(w.cr_events);
                 w.leaked_sum += u128::from(w.cr_events);
@@ -293,7 +294,7 @@ pub(super) fn run_step(
                 LogMode::Counts => u64::from(*times) * LOG_COUNTS_BYTES,
             };
             process.alloc_garbage(HeapOwner::Logging, bytes, now);
-            reg.inc("flywheel_log_bytes_allocated_total", bytes as f64);
+            reg.inc(names::LOG_BYTES_ALLOCATED_TOTAL, bytes as f64);
             StepOutcome::Wait(LOG_COST_PER_KIB.mul_f64(bytes as f64 / 1024.0))
         }
         Step::ExternalCall {
@@ -310,7 +311,7 @@ pub(super) fn run_step(
             let takes = if hangs { *hang_for } else { *duration };
             if timeout.is_zero() || takes <= timeout {
                 if hangs {
-                    reg.inc("flywheel_external_calls_hung_total", 1.0);
+                    reg.inc(names::EXTERNAL_CALLS_HUNG_TOTAL, 1.0);
                     job.extra_goroutines = HUNG_CALL_GOROUTINES;
                     // context.Background(): the call returns when the server gives up.
                     job.pending_finish = Some(ReconcileResult::Error);
@@ -318,7 +319,7 @@ pub(super) fn run_step(
                 }
                 return StepOutcome::Wait(takes);
             }
-            reg.inc("flywheel_external_call_timeouts_total", 1.0);
+            reg.inc(names::EXTERNAL_CALL_TIMEOUTS_TOTAL, 1.0);
             job.pending_finish = Some(ReconcileResult::RequeueAfter(
                 scenario.code.timeout_requeue_after,
             ));
@@ -332,7 +333,7 @@ pub(super) fn run_step(
 
 fn request_key(verb: &str, code: u16) -> String {
     metric_key(
-        "apiserver_request_total",
+        names::APISERVER_REQUEST_TOTAL,
         &[("code", &code.to_string()), ("verb", verb)],
     )
 }
@@ -369,7 +370,7 @@ fn list_pods(
                 1
             };
             reg.inc(&request_key("LIST", 200), lists as f64);
-            reg.inc("flywheel_pod_informer_starts_total", 1.0);
+            reg.inc(names::POD_INFORMER_STARTS_TOTAL, 1.0);
             let sync = LIST_SERVER_COST_PER_ITEM.mul_f64(items as f64)
                 + scenario
                     .controller
@@ -393,7 +394,7 @@ fn list_pods(
             };
             let bytes = items * w.cached_item_bytes;
             job.list_bytes += bytes;
-            reg.inc("flywheel_list_items_copied_total", items as f64);
+            reg.inc(names::LIST_ITEMS_COPIED_TOTAL, items as f64);
             let cost = scenario
                 .controller
                 .cache_read_cost_per_kib
@@ -423,7 +424,7 @@ fn ensure_pods(
     if scenario.code.check_memory_pressure
         && (0..scenario.nodes.count as usize).any(|n| w.under_pressure(scenario, n, now))
     {
-        reg.inc("flywheel_pod_recreations_deferred_total", 1.0);
+        reg.inc(names::POD_RECREATIONS_DEFERRED_TOTAL, 1.0);
         return StepOutcome::Finish(ReconcileResult::RequeueAfter(
             scenario.code.pressure_requeue_after,
         ));
@@ -434,7 +435,7 @@ fn ensure_pods(
         created += 1;
     }
     reg.inc(&request_key("POST", 201), f64::from(created));
-    reg.inc("flywheel_pods_created_total", f64::from(created));
+    reg.inc(names::PODS_CREATED_TOTAL, f64::from(created));
     StepOutcome::Wait(POD_CREATE_COST * created)
 }
 
@@ -532,7 +533,7 @@ impl Cluster {
             if let Some(ps) = self.work.pods.get_mut(&owner) {
                 ps.remove(i);
             }
-            self.reg.inc("flywheel_pods_evicted_total", 1.0);
+            self.reg.inc(names::PODS_EVICTED_TOTAL, 1.0);
             let node = u32::try_from(node).unwrap_or(u32::MAX);
             let kind = EventKind::Evicted { node };
             let evicted = ctx.trace_caused(Some(owner.clone()), None, kind, &[], CauseNote::None);
@@ -643,11 +644,11 @@ impl Cluster {
         }
         if job.cleaned > 0 {
             self.reg
-                .inc("flywheel_external_cleanups_total", f64::from(job.cleaned));
+                .inc(names::EXTERNAL_CLEANUPS_TOTAL, f64::from(job.cleaned));
         }
         if job.leaked > 0 {
             self.reg.inc(
-                "flywheel_external_resources_leaked_total",
+                names::EXTERNAL_RESOURCES_LEAKED_TOTAL,
                 f64::from(job.leaked),
             );
         }
@@ -677,16 +678,15 @@ impl Cluster {
         } else {
             0
         };
-        self.reg
-            .set("flywheel_reconcile_watches_open", leaked as f64);
+        self.reg.set(names::RECONCILE_WATCHES_OPEN, leaked as f64);
         let cached = if self.op.is_some() && self.work.cache != CacheState::Off {
             self.work.cached_items
         } else {
             0
         };
-        self.reg.set("flywheel_pod_cache_items", cached as f64);
+        self.reg.set(names::POD_CACHE_ITEMS, cached as f64);
         self.reg.set(
-            "flywheel_namespaces_terminating",
+            names::NAMESPACES_TERMINATING,
             self.api.namespaces_terminating() as f64,
         );
         let s = &self.scenario;
@@ -694,9 +694,9 @@ impl Cluster {
             return;
         }
         let running: usize = self.work.pods.values().map(Vec::len).sum();
-        self.reg.set("flywheel_pods_running", running as f64);
+        self.reg.set(names::PODS_RUNNING, running as f64);
         let pending: u32 = self.work.pending.values().sum();
-        self.reg.set("flywheel_pods_pending", f64::from(pending));
+        self.reg.set(names::PODS_PENDING, f64::from(pending));
         let tainted = self.work.tainted.iter().filter(|t| **t).count();
         let taint_key = metric_key(
             "kube_node_spec_taint",
@@ -721,6 +721,6 @@ impl Cluster {
         );
         self.reg.set(&key, f64::from(pressured));
         self.reg
-            .set("flywheel_node_memory_available_bytes", min_available as f64);
+            .set(names::NODE_MEMORY_AVAILABLE_BYTES, min_available as f64);
     }
 }

@@ -21,6 +21,7 @@
 //! With the priority queue (controller-runtime ≥ v0.23) every requeue keeps the priority the key
 //! was handed out with (`processNextWorkItem` passes `GetWithPriority`'s priority on).
 
+use crate::metrics::names;
 use std::time::Duration;
 
 use crate::cluster::workqueue::WorkQueue;
@@ -166,19 +167,19 @@ pub fn reconcile_handler(
 /// label empty for the unlabelled-by-result counters. v0.15 pre-creates the four results and the
 /// error counter; v0.19 adds the terminal-error and panic counters, v0.23 the timeout counter.
 pub fn initial_counters(profile: Profile) -> Vec<(&'static str, &'static str)> {
-    let total = "controller_runtime_reconcile_total";
+    let total = names::RECONCILE_TOTAL;
     let mut out = vec![
         (total, "error"),
         (total, "requeue_after"),
         (total, "requeue"),
         (total, "success"),
-        ("controller_runtime_reconcile_errors_total", ""),
+        (names::RECONCILE_ERRORS_TOTAL, ""),
     ];
     if profile == Profile::Modern {
         out.extend([
-            ("controller_runtime_terminal_reconcile_errors_total", ""),
-            ("controller_runtime_reconcile_panics_total", ""),
-            ("controller_runtime_reconcile_timeouts_total", ""),
+            (names::TERMINAL_RECONCILE_ERRORS_TOTAL, ""),
+            (names::RECONCILE_PANICS_TOTAL, ""),
+            (names::RECONCILE_TIMEOUTS_TOTAL, ""),
         ]);
     }
     out

@@ -91,6 +91,59 @@ pub const OBJECTS_TERMINATING: &str = "flywheel_objects_terminating";
 /// "Starting workers"; no upstream metric).
 pub const WORKERS_STARTED_SECONDS: &str = "flywheel_workers_started_seconds";
 
+/// Metrics of the workload side and the informer's watch (no upstream counterparts unless named).
+/// Reconciles whose context deadline passed (controller-runtime v0.23 `ReconcileTimeouts`).
+pub const RECONCILE_TIMEOUTS_TOTAL: &str = "controller_runtime_reconcile_timeouts_total";
+/// How long an item waits in the workqueue before a worker gets it (client-go `queueLatency`).
+pub const WORKQUEUE_QUEUE_DURATION_SECONDS: &str = "workqueue_queue_duration_seconds";
+/// How long a worker holds an item (client-go `workDuration`).
+pub const WORKQUEUE_WORK_DURATION_SECONDS: &str = "workqueue_work_duration_seconds";
+/// Seconds of work in progress not yet done (client-go `unfinishedWorkSeconds`).
+pub const WORKQUEUE_UNFINISHED_WORK_SECONDS: &str = "workqueue_unfinished_work_seconds";
+/// How long the longest-running worker has held its item (client-go `longestRunningProcessor`).
+pub const WORKQUEUE_LONGEST_RUNNING_PROCESSOR_SECONDS: &str =
+    "workqueue_longest_running_processor_seconds";
+/// Watch events delivered to the operator's informers (kube-apiserver counts them per kind as `apiserver_watch_events_total`).
+pub const WATCH_EVENTS_TOTAL: &str = "flywheel_watch_events_total";
+/// Pods the operator created (the workload families).
+pub const PODS_CREATED_TOTAL: &str = "flywheel_pods_created_total";
+/// Pods the kubelet rejected at admission (not enough allocatable memory).
+pub const PODS_REJECTED_TOTAL: &str = "flywheel_pods_rejected_total";
+/// Pods no node could take (every node tainted or full).
+pub const PODS_UNSCHEDULABLE_TOTAL: &str = "flywheel_pods_unschedulable_total";
+/// Pods the kubelet evicted under memory pressure.
+pub const PODS_EVICTED_TOTAL: &str = "flywheel_pods_evicted_total";
+/// Pod re-creations put off because the owner's Pod was still terminating.
+pub const POD_RECREATIONS_DEFERRED_TOTAL: &str = "flywheel_pod_recreations_deferred_total";
+/// Workload Pods running now.
+pub const PODS_RUNNING: &str = "flywheel_pods_running";
+/// Workload Pods waiting for a node now.
+pub const PODS_PENDING: &str = "flywheel_pods_pending";
+/// Pods in the operator's Pod informer cache.
+pub const POD_CACHE_ITEMS: &str = "flywheel_pod_cache_items";
+/// Times Reconcile started a Pod informer of its own (the watch-leak shape).
+pub const POD_INFORMER_STARTS_TOTAL: &str = "flywheel_pod_informer_starts_total";
+/// Watches Reconcile opened and did not close.
+pub const RECONCILE_WATCHES_OPENED_TOTAL: &str = "flywheel_reconcile_watches_opened_total";
+/// Watches opened by Reconcile still open now.
+pub const RECONCILE_WATCHES_OPEN: &str = "flywheel_reconcile_watches_open";
+/// Objects deep-copied out of the cache by a cluster-wide `List` in Reconcile.
+pub const LIST_ITEMS_COPIED_TOTAL: &str = "flywheel_list_items_copied_total";
+/// Bytes allocated to log whole objects.
+pub const LOG_BYTES_ALLOCATED_TOTAL: &str = "flywheel_log_bytes_allocated_total";
+/// External calls that never answered (no context timeout).
+pub const EXTERNAL_CALLS_HUNG_TOTAL: &str = "flywheel_external_calls_hung_total";
+/// External calls cut off by their context timeout.
+pub const EXTERNAL_CALL_TIMEOUTS_TOTAL: &str = "flywheel_external_call_timeouts_total";
+/// External resources a finalizer cleaned up.
+pub const EXTERNAL_CLEANUPS_TOTAL: &str = "flywheel_external_cleanups_total";
+/// External resources left behind when their object went without cleanup.
+pub const EXTERNAL_RESOURCES_LEAKED_TOTAL: &str = "flywheel_external_resources_leaked_total";
+/// Namespaces waiting for their contents to go.
+pub const NAMESPACES_TERMINATING: &str = "flywheel_namespaces_terminating";
+/// The least memory available on any node (the kubelet's `memory.available` signal).
+pub const NODE_MEMORY_AVAILABLE_BYTES: &str = "flywheel_node_memory_available_bytes";
+
 /// The controller's name: the `controller` label of the `controller_runtime_*` metrics and the
 /// `name` (and, from controller-runtime v0.19, `controller`) label of the `workqueue_*` metrics.
 pub const CONTROLLER_NAME: &str = "flywheel";
