@@ -6,7 +6,7 @@
 //! `flywheel_engine::scenario::myths`) by this module's tests, which fail when a checked-in file
 //! is stale (`BLESS=1 cargo test -p flywheel-web texts` rewrites them); the narrations are
 //! written from the presets' files (`[text.<lang>]` in `crates/engine/scenarios/*.toml`) by the
-//! engine's test `scenario::text` (`BLESS=1 cargo test -p flywheel-engine --lib narrations`).
+//! engine's test `scenario::text` (`BLESS=1 cargo test -p flywheel-engine --lib narration_files`).
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -115,7 +115,7 @@ mod tests {
     use super::*;
 
     /// `www/text/narrations.<lang>.txt` are written from the preset files: a stale one is
-    /// rewritten with `BLESS=1 cargo test -p flywheel-engine --lib narrations`.
+    /// rewritten with `BLESS=1 cargo test -p flywheel-engine --lib narration_files`.
     #[test]
     fn the_narration_files_are_written_from_the_presets() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
@@ -127,7 +127,7 @@ mod tests {
             if have != want && bless {
                 std::fs::write(&path, &want).expect("the narration file is writable");
             } else {
-                assert!(have == want, "{path} is stale: rewrite it with BLESS=1 cargo test -p flywheel-engine --lib narrations");
+                assert!(have == want, "{path} is stale: rewrite it with BLESS=1 cargo test -p flywheel-engine --lib narration_files");
             }
         }
     }
