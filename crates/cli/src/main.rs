@@ -5,6 +5,7 @@ mod bench;
 mod output;
 mod plot;
 mod stream;
+mod tour;
 mod why;
 
 use std::io::{IsTerminal, Write};
@@ -70,6 +71,7 @@ fn execute(command: Option<Command>) -> Result<(), Failure> {
         Command::Completions { shell } => args::completions(shell, &mut std::io::stdout()),
         Command::Swarm(a) => swarm(&a)?,
         Command::Why(a) => why::why(&a).map_err(Failure::Usage)?,
+        Command::Tour(a) => tour::tour(&a).map_err(Failure::Usage)?,
     }
     Ok(())
 }

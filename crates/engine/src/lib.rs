@@ -55,6 +55,7 @@ pub mod sim;
 )]
 pub mod swarm;
 pub mod time;
+pub mod tour;
 pub mod workqueue;
 
 pub use error::ConfigError;
