@@ -195,8 +195,8 @@ impl DeltaFifo {
     /// [`DeltaFifo::has_synced`] waits for: the number of distinct listed keys plus the tombstones.
     /// The resource version is unused, as upstream.
     ///
-    /// The spec (`kubernetes-semantics.md` §2.2) counts `len(list)`; upstream counts distinct keys
-    /// (`keys.Len()`), which differs only for a list with duplicate keys. Upstream wins.
+    /// Upstream counts distinct listed keys (`keys.Len()`), not `len(list)`; the two differ only
+    /// for a list with duplicate keys (`docs/behaviour.md` §2.2).
     pub fn replace<K: KnownObjects + ?Sized>(
         &mut self,
         objects: Vec<ObjectRef>,
