@@ -172,6 +172,7 @@ pub fn mount_when_labels_arrive(root: web_sys::Element) {
 /// The page.
 #[function_component(App)]
 pub fn app() -> Html {
+    crate::renders::count("App");
     let state = use_reducer(initial_state);
     let engine: EngineCell = use_mut_ref(|| None);
     let live = use_mut_ref(Live::default);

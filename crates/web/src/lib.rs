@@ -23,6 +23,7 @@ pub mod persist;
 pub mod pipeline_draw;
 pub mod pipeline_words;
 pub mod reasons;
+pub mod renders;
 pub mod sim;
 pub mod state;
 pub mod stepping;
@@ -42,6 +43,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(start)]
 pub fn start() {
     panic::install();
+    renders::install();
     let Some(root) = gloo::utils::document().get_element_by_id("app") else {
         return;
     };

@@ -45,6 +45,7 @@ fn fit_to_box(canvas: &HtmlCanvasElement) -> f64 {
 /// One chart.
 #[function_component(Chart)]
 pub fn chart_view(props: &ChartProps) -> Html {
+    crate::renders::count("Chart");
     let ctx = use_ctx();
     let canvas = use_node_ref();
     let drawn: Rc<RefCell<Option<(ChartSpec, PlotArea)>>> = use_mut_ref(|| None);
@@ -103,6 +104,7 @@ pub fn chart_view(props: &ChartProps) -> Html {
 /// The charts: all four, or two in an embed.
 #[function_component(Charts)]
 pub fn charts() -> Html {
+    crate::renders::count("Charts");
     let ctx = use_ctx();
     let kinds: &[ChartKind] = if ctx.state.url.embed {
         &[ChartKind::Memory, ChartKind::Requests]

@@ -30,6 +30,7 @@ fn clock(secs: f64) -> String {
 /// The control bar.
 #[function_component(Controls)]
 pub fn controls() -> Html {
+    crate::renders::count("Controls");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

@@ -23,6 +23,7 @@ pub const HEADER: &str = "EVENT       NAMESPACE NAME            RV   GEN      TI
 /// The event log panel.
 #[function_component(EventLog)]
 pub fn event_log() -> Html {
+    crate::renders::count("EventLog");
     let ctx = use_ctx();
     let pre = use_node_ref();
     // whether the log follows its newest line: until the user scrolls up, and again at the bottom

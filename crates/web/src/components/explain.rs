@@ -35,6 +35,7 @@ fn story_line(id: &str, side: Option<&str>, v: Variant, lang: Lang) -> Html {
 /// The narration panel.
 #[function_component(Explain)]
 pub fn explain() -> Html {
+    crate::renders::count("Explain");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

@@ -12,6 +12,7 @@ use crate::web;
 /// The page header.
 #[function_component(Header)]
 pub fn header() -> Html {
+    crate::renders::count("Header");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

@@ -9,6 +9,7 @@ use crate::state::Action;
 /// The inspect panel.
 #[function_component(Inspect)]
 pub fn inspect() -> Html {
+    crate::renders::count("Inspect");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let engine = ctx.engine.borrow();

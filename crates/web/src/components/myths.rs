@@ -38,6 +38,7 @@ fn card(card: &Card<'_>, ctx: &crate::app::Ctx, lang: Lang) -> Html {
 /// The cards.
 #[function_component(Myths)]
 pub fn myths() -> Html {
+    crate::renders::count("Myths");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let update = use_force_update();

@@ -27,6 +27,7 @@ fn stat(id: String, label: &str, value: String, raw: String) -> Html {
 /// The pipelines and their counters.
 #[function_component(Pipelines)]
 pub fn pipelines() -> Html {
+    crate::renders::count("Pipelines");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let engine = ctx.engine.borrow();

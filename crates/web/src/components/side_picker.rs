@@ -9,6 +9,7 @@ use crate::state::Action;
 /// The A / B switch; nothing when only one run is shown.
 #[function_component(SidePicker)]
 pub fn side_picker() -> Html {
+    crate::renders::count("SidePicker");
     let ctx = use_ctx();
     let s = &ctx.state;
     if s.url.compare.is_none() {
