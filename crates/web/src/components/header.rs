@@ -45,7 +45,7 @@ pub fn header() -> Html {
                 if texts::is_loaded(Kind::Labels, other) {
                     waiting.dispatch(Action::SetLang(other));
                 } else {
-                    waiting.dispatch(Action::Frame);
+                    waiting.dispatch(Action::Redraw);
                 }
             });
             if texts::is_loaded(Kind::Labels, other) {

@@ -12,7 +12,7 @@ use crate::state::Action;
 use crate::texts::{self, Kind, Status};
 
 /// One card.
-fn card(card: &Card<'_>, ctx: &crate::app::Ctx, lang: Lang) -> Html {
+fn card(card: &Card<'_>, ctx: &crate::ctx::Ctx, lang: Lang) -> Html {
     let st = ctx.state.clone();
     let playing = ctx.state.playing;
     let preset = card.preset.to_owned();
