@@ -19,7 +19,7 @@ use crate::live::{LiveProvider, LivePublisher, LiveView};
 use crate::persist;
 use crate::pipeline_draw::{self, DrawCtx};
 use crate::runs::{Runs, Side};
-use crate::state::{Action, AppState, Notice};
+use crate::state::{Action, AppState, Notice, Tab};
 use crate::stepping::StepTarget;
 use crate::texts::{self, Kind, Status};
 use crate::theme::{DARK, LIGHT};
@@ -145,10 +145,11 @@ fn see_state(l: &mut LoopState, state: &AppState) {
     l.side = state.side;
     l.selected.clone_from(&state.selected);
     l.embed = state.url.embed;
+    l.inspecting = state.tab == Tab::Inspect;
 }
 
 /// Refreshes the live view at once when what it shows depends on changes (play or pause, another
-/// side or object, the language, the theme, texts that arrived), even while paused.
+/// side, object or panel, the language, the theme, texts that arrived), even while paused.
 #[hook]
 fn use_refresh_when_shown_changes(ctx: &Ctx) {
     let s = &ctx.state;
@@ -156,6 +157,7 @@ fn use_refresh_when_shown_changes(ctx: &Ctx) {
         s.playing,
         s.side,
         s.selected.clone(),
+        s.tab,
         s.lang,
         ctx.dark(),
         s.redraws,

@@ -47,6 +47,8 @@ pub struct LoopState {
     pub selected: Option<String>,
     /// Whether the page is an embed (two charts instead of four).
     pub embed: bool,
+    /// Whether the inspect panel is open (only then does the live view read an object).
+    pub inspecting: bool,
     /// The pipeline animation's clock (ms): it runs with the simulation and stands still while
     /// paused, so a paused pipeline keeps its tokens and its loop edge as they were.
     pub anim_ms: f64,

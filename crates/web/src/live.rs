@@ -69,7 +69,7 @@ pub struct LiveView {
     pub achieved_speed: Option<f64>,
     /// The charts as drawn, by kind.
     pub charts: Vec<(ChartKind, Rc<ChartSpec>)>,
-    /// The inspect panel's object.
+    /// The inspect panel's object (while that panel is open).
     pub inspect: Option<InspectView>,
 }
 
@@ -136,7 +136,9 @@ impl LiveView {
             finished: runs.is_finished(),
             achieved_speed: seen.pace.short_of_requested(),
             charts,
-            inspect: Some(InspectView::read(shown, seen.selected.as_deref())),
+            inspect: seen
+                .inspecting
+                .then(|| InspectView::read(shown, seen.selected.as_deref())),
         }
     }
 
