@@ -4,6 +4,7 @@ mod args;
 mod bench;
 mod output;
 mod plot;
+mod size;
 mod stream;
 mod why;
 
@@ -70,6 +71,7 @@ fn execute(command: Option<Command>) -> Result<(), Failure> {
         Command::Completions { shell } => args::completions(shell, &mut std::io::stdout()),
         Command::Swarm(a) => swarm(&a)?,
         Command::Why(a) => why::why(&a).map_err(Failure::Usage)?,
+        Command::Size(a) => print!("{}", size::run(&a).map_err(Failure::Usage)?),
     }
     Ok(())
 }

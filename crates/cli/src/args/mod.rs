@@ -10,6 +10,7 @@
 //! Every error is clap's: `error: …` naming the flag and what it accepts, exit status 2.
 
 mod run;
+pub(crate) mod size;
 pub(crate) mod values;
 
 #[cfg(test)]
@@ -21,6 +22,7 @@ use flywheel_engine::cluster::intervention::DO_HELP;
 use flywheel_engine::settings::SETTINGS;
 
 pub use run::{CompareArgs, Format, RunArgs, RunFlags};
+pub use size::SizeArgs;
 
 /// `flywheel`: the Flywheel engine, headless.
 #[derive(Debug, Parser)]
@@ -66,6 +68,12 @@ pub enum Command {
     /// merged causes back to their origin, and whether it is self-triggered (a write loop).
     #[command(after_long_help = set_notes())]
     Why(crate::why::WhyArgs),
+    /// Run your cluster's numbers in a preset family and print what they cost
+    ///
+    /// First LIST size and time, informer cache bytes by owner, the relist spike, steady QPS,
+    /// peak memory and whether the memory limit is crossed (OOMKilled), measured by running the
+    /// engine for a bounded window (incident: 60 s, list-full-scan: 90 s, relist by restart).
+    Size(SizeArgs),
     /// Print a shell completion script
     ///
     /// e.g. flywheel completions bash > ~/.local/share/bash-completion/completions/flywheel
@@ -151,6 +159,9 @@ where
                 "--from + --seeds must stay below 2^64",
             ));
         }
+    }
+    if let Some(Command::Size(a)) = &cli.command {
+        size::check(a).map_err(|e| usage_error("size", &e))?;
     }
     Ok(cli.command)
 }
