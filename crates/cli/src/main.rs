@@ -12,7 +12,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use args::{BenchFormat, Command, Format, RunFlags};
+use args::{BenchFormat, BenchGroup, Command, Format, RunFlags};
 use flywheel_engine::cluster::code::go_code;
 use flywheel_engine::cluster::intervention::Intervention;
 use flywheel_engine::cluster::report::RunReport;
@@ -67,7 +67,7 @@ fn execute(command: Option<Command>) -> Result<(), Failure> {
         Command::Code { target } => code(&target)?,
         Command::Run(a) => run(&[a.target], &a.flags)?,
         Command::Compare(a) => run(&[a.a, a.b], &a.flags)?,
-        Command::Bench { format } => print_bench(format),
+        Command::Bench { format, only } => print_bench(format, &only),
         Command::Completions { shell } => args::completions(shell, &mut std::io::stdout()),
         Command::Swarm(a) => swarm(&a)?,
         Command::Why(a) => why::why(&a).map_err(Failure::Usage)?,
@@ -76,8 +76,8 @@ fn execute(command: Option<Command>) -> Result<(), Failure> {
     Ok(())
 }
 
-fn print_bench(format: BenchFormat) {
-    let rows = bench::native_rows();
+fn print_bench(format: BenchFormat, only: &[BenchGroup]) {
+    let rows = bench::native_rows(only);
     if format == BenchFormat::Json {
         println!(
             "{}",

@@ -59,6 +59,9 @@ pub enum Command {
         /// Output format
         #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
         format: BenchFormat,
+        /// Only these groups of rows (all when absent)
+        #[arg(long, value_enum, value_delimiter = ',', value_name = "GROUP")]
+        only: Vec<BenchGroup>,
     },
     /// Run random scenarios with invariant checks, or replay one seed
     Swarm(SwarmArgs),
@@ -92,6 +95,23 @@ pub enum BenchFormat {
     Table,
     /// One JSON array.
     Json,
+}
+
+/// Groups of rows `bench --only` can run alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchGroup {
+    /// Bytes per cached object and per pending delta.
+    Memory,
+    /// Checkpoint size and copy time, and the longest seek.
+    Checkpoints,
+    /// Resident memory growth over a simulated day.
+    LongRun,
+    /// Events per second of each scenario against the bare heap loop.
+    EventRate,
+    /// The incident's cost per event with causality on against off.
+    Causality,
+    /// The longest single engine event of the incident.
+    LongestEvent,
 }
 
 /// What `swarm` was asked to do.
