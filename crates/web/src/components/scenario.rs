@@ -52,6 +52,7 @@ fn title_of(name: &str, lang: crate::i18n::Lang) -> String {
 /// The sidebar.
 #[function_component(ScenarioPanel)]
 pub fn scenario_panel() -> Html {
+    crate::renders::count("ScenarioPanel");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
@@ -130,6 +131,7 @@ pub fn scenario_panel() -> Html {
 /// The parameter sliders.
 #[function_component(Params)]
 fn params() -> Html {
+    crate::renders::count("Params");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
