@@ -202,7 +202,7 @@ impl MarkerLog {
             self.push(MarkerKind::Converged, self.next_check_at, last_event, None);
         }
         self.converged = converged;
-        self.next_check_at = self.next_check_at + VERDICT_CHECK_INTERVAL;
+        self.next_check_at += VERDICT_CHECK_INTERVAL;
     }
 
     fn push(&mut self, kind: MarkerKind, at: SimTime, event: EventId, key: Option<Key>) {
@@ -223,7 +223,11 @@ impl MarkerLog {
                 None
             }
             EventKind::Reconcile { .. } => self.first_self_triggered(r),
-            EventKind::ApiRequest { code: 429, .. } if !self.seen_429 => {
+            // The API server's 429 is traced as the client's retry (`client Retry429`); a
+            // request traced with its code counts too.
+            EventKind::Retry429 { .. } | EventKind::ApiRequest { code: 429, .. }
+                if !self.seen_429 =>
+            {
                 self.seen_429 = true;
                 Some(MarkerKind::First429)
             }

@@ -9,13 +9,16 @@
 //!  flywheel.1.explain      Each Reconcile writes …
 //! ```
 
+#[cfg(feature = "toml")]
 use std::fmt::Write as _;
 
+#[cfg(feature = "toml")]
 use super::Text;
 
 /// The languages of the files: `en` and `zh-CN`.
 pub const LANGUAGES: &[&str] = &["en", "zh-CN"];
 
+#[cfg(feature = "toml")]
 fn pick<'a>(t: &'a Text, code: &str) -> &'a str {
     if code == "en" {
         &t.en
@@ -24,6 +27,7 @@ fn pick<'a>(t: &'a Text, code: &str) -> &'a str {
     }
 }
 
+#[cfg(feature = "toml")]
 fn line(out: &mut String, address: &str, text: &str) {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let _ = writeln!(out, "{address}\t{one_line}");
@@ -92,9 +96,6 @@ mod tests {
             "status.observedGeneration",
             "ObservedGeneration",
             "API",
-            "Too",
-            "Many",
-            "Requests",
             "DeltaFIFO",
             "kubelet",
             "CrashLoopBackOff",

@@ -8,10 +8,10 @@ use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::scenario::presets;
 use flywheel_engine::sim::EventKind;
 
-fn run_of(preset: &str) -> Run {
+fn run_of(preset: &str, seconds: u64) -> Run {
     let scenario = presets::load(preset, &[]).expect("preset loads");
     let options = RunOptions {
-        duration: Some(Duration::from_secs(30)),
+        duration: Some(Duration::from_secs(seconds)),
         seed: Some(7),
         ..RunOptions::default()
     };
@@ -19,13 +19,16 @@ fn run_of(preset: &str) -> Run {
 }
 
 #[test]
-fn flywheel_and_predicate_only_part_at_the_first_modified_the_predicate_drops() {
-    let (mut a, mut b) = (run_of("flywheel"), run_of("predicate-only"));
+fn subresource_runs_with_and_without_the_predicate_part_at_the_first_modified_it_drops() {
+    let (mut a, mut b) = (
+        run_of("subresource-only", 30),
+        run_of("subresource+predicate", 30),
+    );
     let mut finder = DivergenceFinder::new();
     let mut calls = 0;
     while finder.found().is_none() && !(a.is_finished() && b.is_finished()) {
-        a.advance(500);
-        b.advance(500);
+        a.advance(20);
+        b.advance(20);
         finder.advance(&a, &b).expect("compared in time");
         calls += 1;
     }
@@ -50,7 +53,7 @@ fn flywheel_and_predicate_only_part_at_the_first_modified_the_predicate_drops() 
 
 #[test]
 fn two_runs_of_the_same_preset_and_seed_never_part() {
-    let (mut a, mut b) = (run_of("flywheel"), run_of("flywheel"));
+    let (mut a, mut b) = (run_of("flywheel", 30), run_of("flywheel", 30));
     let mut finder = DivergenceFinder::new();
     while !a.advance(2_000) {
         b.advance(2_000);
@@ -61,7 +64,8 @@ fn two_runs_of_the_same_preset_and_seed_never_part() {
 
 #[test]
 fn a_finder_called_too_rarely_says_the_records_were_lost() {
-    let (mut a, mut b) = (run_of("flywheel"), run_of("flywheel"));
+    // Ten simulated minutes of the flywheel trace far more records than the ring keeps.
+    let (mut a, mut b) = (run_of("flywheel", 600), run_of("flywheel", 600));
     while !a.advance(u64::MAX) {}
     while !b.advance(u64::MAX) {}
     let err = DivergenceFinder::new().advance(&a, &b).expect_err("lost");

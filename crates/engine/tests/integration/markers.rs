@@ -63,7 +63,7 @@ fn markers_do_not_depend_on_how_the_run_is_stepped() {
     let mut frames = run_of("flywheel", 30, &[]);
     let mut t = SimTime::ZERO;
     while !frames.is_finished() {
-        t = t + Duration::from_millis(137);
+        t += Duration::from_millis(137);
         frames.advance_to(t, 777);
     }
     let mut steps = run_of("flywheel", 30, &[]);
