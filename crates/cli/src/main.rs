@@ -6,6 +6,7 @@ mod output;
 mod plot;
 mod size;
 mod stream;
+mod tour;
 mod why;
 
 use std::io::{IsTerminal, Write};
@@ -71,6 +72,7 @@ fn execute(command: Option<Command>) -> Result<(), Failure> {
         Command::Completions { shell } => args::completions(shell, &mut std::io::stdout()),
         Command::Swarm(a) => swarm(&a)?,
         Command::Why(a) => why::why(&a).map_err(Failure::Usage)?,
+        Command::Tour(a) => tour::tour(&a).map_err(Failure::Usage)?,
         Command::Size(a) => print!("{}", size::run(&a).map_err(Failure::Usage)?),
     }
     Ok(())

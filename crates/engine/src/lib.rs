@@ -56,6 +56,7 @@ pub mod sizing;
 )]
 pub mod swarm;
 pub mod time;
+pub mod tour;
 pub mod workqueue;
 
 pub use error::ConfigError;

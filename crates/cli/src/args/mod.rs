@@ -71,6 +71,11 @@ pub enum Command {
     /// merged causes back to their origin, and whether it is self-triggered (a write loop).
     #[command(after_long_help = set_notes())]
     Why(crate::why::WhyArgs),
+    /// Run every step of a guided tour headless and print what each reached
+    ///
+    /// For tour authors: each step's state, what it reached and when, and whether the run shows
+    /// its prediction's declared answer.
+    Tour(crate::tour::TourArgs),
     /// Run your cluster's numbers in a preset family and print what they cost
     ///
     /// First LIST size and time, informer cache bytes by owner, the relist spike, steady QPS,

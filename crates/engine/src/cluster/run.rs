@@ -41,6 +41,8 @@ pub(super) struct State {
     pub(super) sim: Simulation<Cluster>,
     pub(super) checker: Option<Box<InvariantChecker>>,
     pub(super) next_check_at: u64,
+    /// The timeline markers found so far ([`super::markers`]).
+    pub(super) markers: super::markers::MarkerLog,
 }
 
 /// A scenario being run.
@@ -91,6 +93,7 @@ impl Run {
                 sim,
                 checker: None,
                 next_check_at: check_interval,
+                markers: super::markers::MarkerLog::default(),
             },
             end,
             seed,
@@ -159,12 +162,22 @@ impl Run {
         let mut left = max_events.min(budget_left);
         let mut handled = 0;
         loop {
-            let chunk = left.min(self.events_to_next_stop());
+            let chunk = left
+                .min(self.events_to_next_stop())
+                .min(super::markers::SCAN_EVENTS);
+            // Stops at each verdict check of the markers, every event before it handled.
+            let stop_at = deadline.min(self.state.markers.next_check_at());
             // Stops early after an event split into parts, so the page draws between them.
-            let n = self.state.sim.step_until_yield(deadline, chunk);
+            let n = self.state.sim.step_until_yield(stop_at, chunk);
             handled += n;
             left -= n;
             self.at_stop();
+            if self.reached(stop_at) {
+                self.check_marker_verdict(stop_at);
+                if stop_at < deadline {
+                    continue;
+                }
+            }
             if n < chunk || left == 0 {
                 return handled;
             }
@@ -191,6 +204,7 @@ impl Run {
             self.state.next_check_at = steps + self.check_interval;
             check(self);
         }
+        self.scan_markers();
         self.mark_if_due();
     }
 
@@ -230,7 +244,9 @@ impl Run {
         if self.is_finished() || self.budget_exhausted() {
             return false;
         }
+        self.check_marker_verdicts_before_next_event();
         let stepped = self.state.sim.step();
+        self.scan_markers();
         self.mark_if_due();
         stepped
     }
