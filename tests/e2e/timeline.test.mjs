@@ -35,7 +35,7 @@ test('seeking back to 5 s shows the counters a fresh run shows at 5 s', async ()
   await clickAt(page, 5, end);
   await settled(page);
   const t = urlT(page);
-  assert.ok(Math.abs(t - 5) < 0.3, `the URL holds the instant: t=${t}`);
+  assert.ok(Math.abs(t - 5) < 0.6, `the URL holds the instant: t=${t}`);
   assert.equal((await clock(page)).toFixed(1), t.toFixed(1), 'the clock reads the instant');
   await page.waitForTimeout(300);
   const back = await counters(page);
