@@ -13,7 +13,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::components::{Layout, Notices};
-use crate::ctx::{Ctx, LoopState, RunsCell};
+use crate::ctx::{Ctx, LoopState, RunsCell, SEEK_FRAME_BUDGET_MS};
 use crate::i18n::{Lang, Msg};
 use crate::live::{LiveProvider, LivePublisher, LiveView};
 use crate::persist;
@@ -193,7 +193,11 @@ fn use_engine_builder(ctx: &Ctx) {
             Runs::new(&plain, *compare)
         });
         *runs.borrow_mut() = built.ok();
-        looping.borrow_mut().dirty = true;
+        let mut l = looping.borrow_mut();
+        l.dirty = true;
+        l.seeking = None;
+        l.reached_s = 0.0;
+        l.pending_seek_s = state.url.t;
     });
 }
 
@@ -233,6 +237,11 @@ struct Timing {
 }
 
 fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>) {
+    let pending = ctx.looping.borrow_mut().pending_seek_s.take();
+    if let Some(t) = pending {
+        ctx.seek(t);
+    }
+    let seeking = ctx.seek_frame(SEEK_FRAME_BUDGET_MS);
     let seen = ctx.looping.borrow().clone();
     let t = *timing.borrow();
     let wall_ms = t.last_ms.map_or(0.0, |l| (ts - l).max(0.0));
@@ -246,16 +255,20 @@ fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>
     };
     let mut finished = false;
     if let Some(runs) = ctx.runs.borrow_mut().as_mut() {
-        if seen.playing && !runs.is_finished() {
+        if seen.playing && !seeking && !runs.is_finished() {
             finished = advance(ctx, runs, &seen, wall_ms, dt);
         } else {
             ctx.looping.borrow_mut().pace.reset();
         }
-        runs.ingest(anim, seen.motion);
+        runs.ingest(anim, seen.motion && !seeking);
+        let now_s = runs.now().as_secs_f64();
+        let mut l = ctx.looping.borrow_mut();
+        l.reached_s = l.reached_s.max(now_s);
+        drop(l);
         draw_pipes(ctx, runs, &seen, anim);
     }
     // playing: every REFRESH_MS; changed outside the loop, or just finished: at once
-    let due = seen.playing && ts - t.refreshed_ms >= REFRESH_MS;
+    let due = (seen.playing || seeking) && ts - t.refreshed_ms >= REFRESH_MS;
     let refresh = due || seen.dirty || finished;
     let published = t.published + u64::from(refresh);
     *timing.borrow_mut() = Timing {
@@ -335,7 +348,7 @@ fn draw_pipes(ctx: &Ctx, runs: &Runs, seen: &LoopState, ts: f64) {
     }
 }
 
-/// Space, →, n, w, + / −, r, ?, Escape — each only when the focused control does not use it.
+/// Space, ←, →, n, w, + / −, r, ?, Escape — each only when the focused control does not use it.
 #[hook]
 fn use_keyboard(ctx: &Ctx) {
     let ctx = ctx.clone();
@@ -367,6 +380,10 @@ fn on_key(ctx: &Ctx, e: &KeyboardEvent) {
     let action = match e.key().as_str() {
         " " | "Spacebar" => Some(Action::TogglePlay),
         "ArrowRight" | "Right" => step(StepTarget::Event),
+        "ArrowLeft" | "Left" => {
+            ctx.step_back();
+            None
+        }
         "n" | "N" => step(StepTarget::Reconcile),
         "w" | "W" => step(StepTarget::Write),
         "+" | "=" => Some(Action::StepSpeed(true)),

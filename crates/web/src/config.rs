@@ -194,6 +194,15 @@ pub fn variant_from_str(s: &str) -> Result<Variant, String> {
     Ok(v)
 }
 
+/// The latest instant `t=` accepts (simulated seconds; a seek past a run's end stops at it).
+pub const MAX_INSTANT_S: f64 = 1_000_000.0;
+
+/// An instant as the URL keeps it: to a tenth of a second, rounded down (so a link never opens
+/// after the event it names).
+pub fn round_instant_s(t: f64) -> f64 {
+    (t * 10.0 + 1e-6).floor() / 10.0
+}
+
 /// The page state that the URL carries.
 #[derive(Clone, Debug, PartialEq)]
 pub struct UrlState {
@@ -213,6 +222,8 @@ pub struct UrlState {
     pub autoplay: bool,
     /// The panel opened (`tab=`); an embed shows it under its charts, and none when absent.
     pub tab: Option<Tab>,
+    /// The instant shown (`t=`, simulated seconds): the page opens paused there.
+    pub t: Option<f64>,
 }
 
 impl Default for UrlState {
@@ -226,6 +237,7 @@ impl Default for UrlState {
             embed: false,
             autoplay: false,
             tab: None,
+            t: None,
         }
     }
 }
@@ -272,7 +284,7 @@ impl UrlState {
         st.read_view(&get, &mut bad);
         let known = [
             "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
-            "tab",
+            "tab", "t",
         ];
         for (k, _) in &pairs {
             if !known.contains(&k.as_str()) && spec(k).is_none() {
@@ -351,6 +363,12 @@ impl UrlState {
                 None => bad.push(ignored("tab", Reason::UnknownTab(t.to_owned()))),
             }
         }
+        if let Some(t) = get("t") {
+            match Reason::number_in(t, 0.0, MAX_INSTANT_S) {
+                Ok(v) => self.t = Some(round_instant_s(v)),
+                Err(why) => bad.push(ignored("t", why)),
+            }
+        }
         self.embed = flag(get("embed"), "embed", bad);
         self.autoplay = flag(get("autoplay"), "autoplay", bad);
     }
@@ -391,6 +409,9 @@ impl UrlState {
         }
         if let Some(t) = self.tab {
             q.push(("tab".into(), t.as_str().into()));
+        }
+        if let Some(t) = self.t {
+            q.push(("t".into(), trim_float(t)));
         }
         if self.embed {
             q.push(("embed".into(), "1".into()));

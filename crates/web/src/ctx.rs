@@ -11,15 +11,22 @@ use crate::i18n::Lang;
 use crate::pace::Pace;
 use crate::pipeline_draw;
 use crate::runs::{Runs, Side};
+use crate::seeking::SeekJob;
 use crate::state::{Action, AppState};
 use crate::stepping::StepTarget;
 use crate::web;
+use flywheel_engine::SimTime;
 
 /// How far a step moves the pipeline's animation (ms): the step's tokens show halfway along
 /// their edges, and the tokens already there move on a little.
 pub const STEP_ANIM_MS: f64 = 350.0;
 /// Wall-clock ms one step may spend looking for its target before it reports where it got.
 pub const STEP_BUDGET_MS: f64 = 400.0;
+
+/// Wall-clock ms a seek replays at once when asked, before the animation loop takes over.
+pub const SEEK_FIRST_BUDGET_MS: f64 = 40.0;
+/// Wall-clock ms a seek replays per animation frame (a frame stays well under 50 ms).
+pub const SEEK_FRAME_BUDGET_MS: f64 = 30.0;
 
 /// The runs, shared by the animation loop and the callbacks, outside the components.
 pub type RunsCell = Rc<RefCell<Option<Runs>>>;
@@ -54,6 +61,12 @@ pub struct LoopState {
     pub anim_ms: f64,
     /// The speed the loop achieves.
     pub pace: Pace,
+    /// The seek under way, if any.
+    pub seeking: Option<SeekJob>,
+    /// An instant to seek to once the runs are built (the URL's `t`).
+    pub pending_seek_s: Option<f64>,
+    /// The furthest instant the runs reached (simulated seconds).
+    pub reached_s: f64,
 }
 
 /// The context every component reads.
@@ -108,6 +121,72 @@ impl Ctx {
             Some(r) => self.dispatch(Action::Stepped(r)),
             None => self.dispatch(Action::Pause),
         }
+    }
+
+    /// Sends the runs to `t_s` (simulated seconds), paused: what the replay can do at once is
+    /// done now, the rest over the next frames ([`Ctx::seek_frame`]).
+    pub fn seek(&self, t_s: f64) {
+        let job = self
+            .runs
+            .borrow_mut()
+            .as_mut()
+            .and_then(|r| r.begin_seek(SimTime::from_secs_f64(t_s.max(0.0))));
+        let Some(job) = job else { return };
+        self.dispatch(Action::Seeked(job.to.as_secs_f64()));
+        self.looping.borrow_mut().seeking = Some(job);
+        self.seek_frame(SEEK_FIRST_BUDGET_MS);
+    }
+
+    /// Replays the seek under way for at most `budget_ms`; returns whether one is still under way.
+    pub fn seek_frame(&self, budget_ms: f64) -> bool {
+        let Some(job) = self.looping.borrow().seeking else {
+            return false;
+        };
+        let done = self.runs.borrow_mut().as_mut().is_none_or(|r| {
+            let start = web::now_ms();
+            let done = r.continue_seek(&job, &mut || web::now_ms() - start > budget_ms);
+            if done {
+                r.finish_seek();
+            }
+            done
+        });
+        let mut l = self.looping.borrow_mut();
+        if done {
+            l.seeking = None;
+            l.dirty = true;
+        }
+        !done
+    }
+
+    /// Stops the seek under way where its replay got.
+    pub fn cancel_seek(&self) {
+        let job = self.looping.borrow_mut().seeking.take();
+        if job.is_some() {
+            if let Some(r) = self.runs.borrow_mut().as_mut() {
+                r.finish_seek();
+                let now_s = r.now().as_secs_f64();
+                self.dispatch(Action::Seeked(now_s));
+            }
+            self.looping.borrow_mut().dirty = true;
+        }
+    }
+
+    /// Goes back to the newest event before the clock on the side shown.
+    pub fn step_back(&self) {
+        let side = self.looping.borrow().side;
+        let at = self
+            .runs
+            .borrow()
+            .as_ref()
+            .and_then(|r| r.previous_event_s(side));
+        if let Some(at) = at {
+            self.seek(at);
+        }
+    }
+
+    /// Whether a seek is under way.
+    pub fn seeking(&self) -> bool {
+        self.looping.borrow().seeking.is_some()
     }
 
     /// The object drawn at (`x`, `y`) (pipeline coordinates) on `side`'s pipeline, if any.

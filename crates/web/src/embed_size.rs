@@ -23,6 +23,8 @@ const PAD: f64 = 6.0;
 const CAPTION: f64 = 43.0;
 /// The control bar in one row, and in two.
 const CONTROLS: (f64, f64) = (42.0, 69.0);
+/// The timeline under the control bar, with its margins.
+const TIMELINE: f64 = 30.0;
 /// Width of the frame from which the control bar fits in one row.
 const CONTROLS_ONE_ROW_MIN: f64 = 1200.0;
 /// The counters under a pipeline in one row, and in two.
@@ -50,11 +52,12 @@ const SLACK: f64 = 24.0;
 pub fn embed_height(l: &EmbedLayout) -> u32 {
     let frame = f64::from(l.width);
     let inner = frame - 2.0 * PAD;
-    let controls = if frame >= CONTROLS_ONE_ROW_MIN {
-        CONTROLS.0
-    } else {
-        CONTROLS.1
-    };
+    let controls = TIMELINE
+        + if frame >= CONTROLS_ONE_ROW_MIN {
+            CONTROLS.0
+        } else {
+            CONTROLS.1
+        };
     let (pipes, pipe_w) = match (l.compare, frame >= AB_SIDE_BY_SIDE_ABOVE) {
         (true, true) => (1.0, (inner - GAP) / 2.0),
         (true, false) => (2.0, inner),

@@ -176,6 +176,14 @@ messages! {
     Off => "off", "关闭";
     NoLimit => "none", "无";
     Play => "Play", "播放";
+    Timeline => "Timeline", "时间线";
+    TimelineValue => "{now} s of {end} s", "{now} 秒 / 共 {end} 秒";
+    TimelineAfter => "after {}", "{}之后";
+    MarkFirst429 => "the first 429", "首次 429";
+    MarkOomKilled => "OOMKilled", "OOMKilled";
+    MarkRestart => "a restart", "一次重启";
+    Seeking => "Going to {} s…", "正在前往第 {} 秒…";
+    CancelSeek => "Cancel", "取消";
     Pause => "Pause", "暂停";
     Step => "Step", "单步";
     Reset => "Reset", "重置";

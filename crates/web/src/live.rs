@@ -17,6 +17,7 @@ use yew::prelude::*;
 use crate::chart::ChartSpec;
 use crate::chart_data::{self, ChartKind};
 use crate::ctx::LoopState;
+use crate::marks::TimelineMark;
 use crate::runs::{Lane, LogLine, Runs, Side};
 use crate::theme::{DARK, LIGHT};
 use crate::verdict::LaneStats;
@@ -71,6 +72,12 @@ pub struct LiveView {
     pub charts: Vec<(ChartKind, Rc<ChartSpec>)>,
     /// The inspect panel's object (while that panel is open).
     pub inspect: Option<InspectView>,
+    /// The furthest instant the runs reached (simulated seconds).
+    pub reached_s: f64,
+    /// How much of a seek under way is done (0 … 1).
+    pub seek_progress: Option<f64>,
+    /// The timeline's marks of the side shown.
+    pub marks: Vec<TimelineMark>,
 }
 
 /// Views are told apart by their refresh number: each refresh publishes a new one.
@@ -128,7 +135,11 @@ impl LiveView {
             .map(|&k| (k, Rc::new(chart_data::build(k, runs, seen.lang, palette))))
             .collect();
         let shown = runs.side(seen.side).unwrap_or(&runs.a);
+        let now_s = runs.now().as_secs_f64();
         LiveView {
+            reached_s: seen.reached_s.max(now_s),
+            seek_progress: seen.seeking.map(|j| j.progress(now_s)),
+            marks: shown.marks.list.clone(),
             seq,
             lanes: runs.lanes().map(LaneView::read).collect(),
             now_s: runs.now().as_secs_f64(),

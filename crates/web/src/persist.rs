@@ -131,7 +131,12 @@ pub fn save(url: &UrlState) {
         return;
     }
     if let Some(s) = storage() {
-        let _ = s.set_item(STORAGE_KEY, &encode(url));
+        // the instant shown belongs to a link, not to the next visit
+        let url = UrlState {
+            t: None,
+            ..url.clone()
+        };
+        let _ = s.set_item(STORAGE_KEY, &encode(&url));
     }
 }
 

@@ -6,12 +6,14 @@ use std::collections::VecDeque;
 use flywheel_engine::apiserver::Verb;
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::cluster::snapshot::Snapshot;
+use flywheel_engine::cluster::timeline::TimelineOptions;
 use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::scenario::ScenarioError;
 use flywheel_engine::sim::{EventKind, TerminatedReason, TraceEvent};
 use flywheel_engine::SimTime;
 
 use crate::config::RunConfig;
+use crate::marks::Marks;
 use crate::stepping::{self, StepReport, StepTarget};
 use crate::tokens::Tokens;
 use crate::verdict::LaneStats;
@@ -67,13 +69,16 @@ pub struct Lane {
     pub log: VecDeque<LogLine>,
     /// The latest snapshot (refreshed each frame).
     pub snapshot: Snapshot,
+    /// The timeline's marks, as far as the run has been.
+    pub marks: Marks,
 }
 
 impl Lane {
     /// A fresh lane of `config` with `variant`.
     pub fn new(config: &RunConfig, variant: Variant) -> Result<Lane, ScenarioError> {
         let scenario = config.scenario_with(variant)?;
-        let run = Run::new(scenario, &RunOptions::default())?;
+        let mut run = Run::new(scenario, &RunOptions::default())?;
+        run.keep_timeline(TimelineOptions::default());
         let snapshot = run.snapshot();
         Ok(Lane {
             run,
@@ -89,6 +94,7 @@ impl Lane {
             tokens: Tokens::default(),
             log: VecDeque::new(),
             snapshot,
+            marks: Marks::default(),
         })
     }
 
@@ -102,9 +108,23 @@ impl Lane {
                 self.tokens.offer(ev, wall_ms);
             }
             self.count(ev, wall_ms);
+            self.marks.offer(ev);
         }
+        self.marks.read_until(self.run.now().as_secs_f64());
         self.snapshot = self.run.snapshot();
         self.loop_count = self.snapshot.counts.self_triggered_enqueues;
+    }
+
+    /// Reads the run again from the events it still holds, after it was put back to another
+    /// instant: the log, the OOM kills and the counters show that instant; tokens stop.
+    pub fn reread(&mut self) {
+        self.seen = 0;
+        self.log.clear();
+        self.oom_times.clear();
+        self.tokens = Tokens::default();
+        self.last_result.clear();
+        self.marks.rewind();
+        self.ingest(0.0, false);
     }
 
     /// Reads the numbers the stats bar and the pipeline show (once per refresh, so both agree).
@@ -268,7 +288,8 @@ impl Runs {
         std::iter::once(&self.a).chain(self.b.as_ref())
     }
 
-    fn lanes_mut(&mut self) -> impl Iterator<Item = &mut Lane> {
+    /// The lanes, to change.
+    pub fn lanes_mut(&mut self) -> impl Iterator<Item = &mut Lane> {
         std::iter::once(&mut self.a).chain(self.b.as_mut())
     }
 

@@ -191,6 +191,8 @@ pub enum Action {
     Dismiss(usize),
     /// The link was copied.
     Copied(bool),
+    /// The runs were sent to this instant (simulated seconds): they pause there.
+    Seeked(f64),
     /// A step ran (the run pauses and the line says what the step did).
     Stepped(StepReport),
     /// Settings imported from a file (the page's embed flags stay).
@@ -205,8 +207,16 @@ impl Reducible for AppState {
         match action {
             Action::Redraw => s.redraws += 1,
             Action::Finished => s.playing = false,
+            Action::Seeked(t) => {
+                s.playing = false;
+                s.step_note = None;
+                s.url.t = Some(crate::config::round_instant_s(t));
+            }
             Action::TogglePlay => {
                 s.playing = !s.playing;
+                if s.playing {
+                    s.url.t = None;
+                }
                 s.step_note = None;
             }
             Action::Stepped(report) => {
@@ -263,6 +273,7 @@ impl AppState {
     fn restart(&mut self) {
         self.epoch += 1;
         self.step_note = None;
+        self.url.t = None;
     }
 
     fn set_param(&mut self, key: String, v: f64) {

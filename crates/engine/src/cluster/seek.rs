@@ -88,6 +88,32 @@ impl Run {
     /// from the current state is shorter, then replays. Before the current branch's base it
     /// lands on the ancestor that holds `t`. Returns the time reached.
     pub fn seek(&mut self, t: SimTime) -> Result<SimTime, SeekError> {
+        let t = self.begin_seek(t)?;
+        self.replay_to(t);
+        Ok(self.now())
+    }
+
+    /// The first half of [`Run::seek`], for a caller that must not block (the page): restores
+    /// the checkpoint a seek to `t` starts from and returns the instant to reach (`t` capped at
+    /// the end) without replaying. The caller then calls [`Run::continue_seek`] with a few
+    /// events at a time until it says the instant is reached; the state is then exactly the one
+    /// [`Run::seek`] reaches.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use flywheel_engine::cluster::run::{Run, RunOptions};
+    /// # use flywheel_engine::cluster::timeline::TimelineOptions;
+    /// # use flywheel_engine::{scenario::presets, SimTime};
+    /// # let scenario = presets::load("flywheel", &[]).unwrap();
+    /// # let options = RunOptions { duration: Some(Duration::from_secs(20)), ..RunOptions::default() };
+    /// # let mut run = Run::new(scenario, &options).unwrap();
+    /// run.keep_timeline(TimelineOptions::default());
+    /// while !run.advance(100_000) {}
+    /// let to = run.begin_seek(SimTime::from_secs_f64(5.0)).unwrap();
+    /// while !run.continue_seek(to, 500) {}
+    /// assert_eq!(run.now(), to);
+    /// ```
+    pub fn begin_seek(&mut self, t: SimTime) -> Result<SimTime, SeekError> {
         let t = t.min(self.end());
         let (events, now) = (self.events(), self.now());
         if let Some(timeline) = self.timeline.as_mut() {
@@ -101,8 +127,15 @@ impl Run {
         } else if now > t {
             return Err(SeekError::NoTimeline);
         }
-        self.replay_to(t);
-        Ok(self.now())
+        Ok(t)
+    }
+
+    /// Handles at most `max_events` more of the events a seek to `t` replays (after
+    /// [`Run::begin_seek`]); returns whether `t` is reached (or the event budget ran out).
+    pub fn continue_seek(&mut self, t: SimTime, max_events: u64) -> bool {
+        self.advance_to(t, max_events);
+        let pending = self.state.sim.next_event_time().is_some_and(|at| at <= t);
+        !pending || self.budget_exhausted()
     }
 
     /// Starts a new branch at the current instant and moves onto it; the branch left is kept

@@ -216,3 +216,31 @@ fn beyond_the_branch_limit_the_oldest_other_branch_is_dropped() {
     assert_eq!(kept, [main, b], "main is b's parent, a is unrelated");
     assert!(run.switch_branch(a).is_err());
 }
+
+#[test]
+fn a_seek_in_small_chunks_ends_identical_to_one_seek() {
+    for preset in ["flywheel", "seed-000-incident"] {
+        let mut whole = run_of(preset, 3);
+        whole.keep_timeline(timeline(2_000));
+        finish(&mut whole);
+        let mut chunked = run_of(preset, 3);
+        chunked.keep_timeline(timeline(2_000));
+        finish(&mut chunked);
+        for f in [0.3, 0.8, 0.1] {
+            let at = fraction(&whole, f);
+            let reached = whole.seek(at).expect("timeline kept");
+            let to = chunked.begin_seek(at).expect("timeline kept");
+            let mut calls = 0;
+            while !chunked.continue_seek(to, 97) {
+                calls += 1;
+            }
+            assert_eq!(to, reached, "{preset} at {f}");
+            assert_eq!(chunked.now(), whole.now(), "{preset} at {f}");
+            assert_eq!(
+                (chunked.trace().hash(), chunked.events()),
+                (whole.trace().hash(), whole.events()),
+                "{preset} at {f} after {calls} chunks"
+            );
+        }
+    }
+}

@@ -11,6 +11,7 @@ use super::header::Header;
 use super::pipelines::Pipelines;
 use super::scenario::ScenarioPanel;
 use super::tabs::Tabs;
+use super::timeline::Timeline;
 use super::use_ctx;
 use crate::i18n::Msg;
 use crate::web;
@@ -30,6 +31,7 @@ pub fn layout() -> Html {
             <div class={classes!("app", "embed", s.url.compare.is_some().then_some("ab"))}>
                 <EmbedCaption />
                 <Controls />
+                <Timeline />
                 <Pipelines />
                 <Charts />
                 if s.url.tab.is_some() { <Tabs /> }
@@ -55,6 +57,7 @@ pub fn layout() -> Html {
                 </aside>
                 <main class="main">
                     <Controls />
+                    <Timeline />
                     <Pipelines />
                     <div class="below">
                         <Tabs />

@@ -21,6 +21,7 @@ pub(crate) mod scenario;
 mod settings_file;
 mod side_picker;
 mod tabs;
+mod timeline;
 
 pub use layout::Layout;
 pub use notices::Notices;
