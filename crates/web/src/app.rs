@@ -230,13 +230,11 @@ fn use_engine_builder(ctx: &Ctx) {
     let deps = (s.url.config.clone(), s.url.compare, s.epoch);
     let (engine, state, live) = (ctx.engine.clone(), ctx.state.clone(), ctx.live.clone());
     use_effect_with(deps, move |(config, compare, _)| {
-        let built = Engine::new(config, *compare).or_else(|e| {
-            state.dispatch(Action::Notify(Notice::Invalid(e.to_string())));
-            let mut plain = config.clone();
-            plain.params.clear();
-            Engine::new(&plain, *compare)
-        });
-        *engine.borrow_mut() = built.ok();
+        // a configuration the engine refuses never replaces the run: the last accepted one stays
+        match Engine::new(config, *compare) {
+            Ok(built) => *engine.borrow_mut() = Some(built),
+            Err(e) => state.dispatch(Action::Notify(Notice::Invalid(e.to_string()))),
+        }
         live.borrow_mut().dirty = true;
     });
 }

@@ -261,6 +261,9 @@ messages! {
     NoticeStored => "Saved settings could not be read and were set aside (localStorage flywheel.settings.corrupt)", "已保存的设置无法读取，已另存到 localStorage 的 flywheel.settings.corrupt";
     NoticeImport => "The settings file was not imported", "设置文件未导入";
     ExportSettings => "Export settings", "导出设置";
+    ShowPaths => "Show setting paths", "显示设置路径";
+    NotSet => "not set", "未设置";
+    Rejected => "Not accepted:", "不被接受：";
     ImportSettings => "Import settings…", "导入设置…";
     NoticeInvalid => "The scenario rejected a parameter, using the preset's value", "场景拒绝了一个参数，已改用预设值";
     Dismiss => "Dismiss", "关闭";

@@ -15,6 +15,7 @@ pub mod incident_params;
 pub mod keys;
 pub mod myth_cards;
 pub mod objects;
+pub mod old_keys;
 pub mod outcome;
 pub mod pace;
 pub mod panic;

@@ -18,10 +18,14 @@
 //! ([`nearest`]); a value is then checked by the scenario's validation, which names the path
 //! and what it accepts.
 
+#[cfg(feature = "toml")]
+mod current;
 mod kind;
 mod nearest;
 mod table;
 
+#[cfg(feature = "toml")]
+pub use current::current;
 pub use kind::{Choice, Kind, Number, Scale, Unit};
 pub use nearest::nearest;
 pub use table::SETTINGS;
