@@ -23,6 +23,8 @@ use flywheel_engine::object::Object;
 use flywheel_engine::scenario::presets;
 use serde::Serialize;
 
+use crate::args::BenchGroup;
+
 /// One row of the benchmark table.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
@@ -442,14 +444,21 @@ fn checkpoint_rows(rows: &mut Vec<Row>) {
     }
 }
 
-/// Every native figure.
-pub fn native_rows() -> Vec<Row> {
+/// The native figures of the groups in `only` (every group when it is empty), in table order.
+pub fn native_rows(only: &[BenchGroup]) -> Vec<Row> {
+    let groups: [(BenchGroup, fn(&mut Vec<Row>)); 6] = [
+        (BenchGroup::Memory, memory_rows),
+        (BenchGroup::Checkpoints, checkpoint_rows),
+        (BenchGroup::LongRun, long_run_row),
+        (BenchGroup::EventRate, event_rate_rows),
+        (BenchGroup::Causality, causality_rows),
+        (BenchGroup::LongestEvent, longest_event_row),
+    ];
     let mut rows = Vec::new();
-    memory_rows(&mut rows);
-    checkpoint_rows(&mut rows);
-    long_run_row(&mut rows);
-    event_rate_rows(&mut rows);
-    causality_rows(&mut rows);
-    longest_event_row(&mut rows);
+    for (group, add) in groups {
+        if only.is_empty() || only.contains(&group) {
+            add(&mut rows);
+        }
+    }
     rows
 }

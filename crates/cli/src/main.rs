@@ -4,6 +4,7 @@ mod args;
 mod bench;
 mod output;
 mod plot;
+mod size;
 mod stream;
 mod why;
 
@@ -11,7 +12,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use args::{BenchFormat, Command, Format, RunFlags};
+use args::{BenchFormat, BenchGroup, Command, Format, RunFlags};
 use flywheel_engine::cluster::code::go_code;
 use flywheel_engine::cluster::intervention::Intervention;
 use flywheel_engine::cluster::report::RunReport;
@@ -66,16 +67,17 @@ fn execute(command: Option<Command>) -> Result<(), Failure> {
         Command::Code { target } => code(&target)?,
         Command::Run(a) => run(&[a.target], &a.flags)?,
         Command::Compare(a) => run(&[a.a, a.b], &a.flags)?,
-        Command::Bench { format } => print_bench(format),
+        Command::Bench { format, only } => print_bench(format, &only),
         Command::Completions { shell } => args::completions(shell, &mut std::io::stdout()),
         Command::Swarm(a) => swarm(&a)?,
         Command::Why(a) => why::why(&a).map_err(Failure::Usage)?,
+        Command::Size(a) => print!("{}", size::run(&a).map_err(Failure::Usage)?),
     }
     Ok(())
 }
 
-fn print_bench(format: BenchFormat) {
-    let rows = bench::native_rows();
+fn print_bench(format: BenchFormat, only: &[BenchGroup]) {
+    let rows = bench::native_rows(only);
     if format == BenchFormat::Json {
         println!(
             "{}",

@@ -48,6 +48,7 @@ pub mod scenario;
 pub mod settings;
 #[allow(clippy::format_collect)]
 pub mod sim;
+pub mod sizing;
 #[allow(
     clippy::format_push_string,
     clippy::too_many_lines,

@@ -1,5 +1,6 @@
-//! The root component: the reducer, the engine beside it, the animation loop that advances the
-//! runs within a per-frame budget and draws the pipelines, the keyboard, and the URL.
+//! The root component: the reducer, the runs beside it, the animation loop that advances them
+//! within a per-frame budget, draws the pipelines and publishes the live view, the keyboard, and
+//! the URL.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,12 +13,13 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::components::{Layout, Notices};
+use crate::ctx::{Ctx, LoopState, RunsCell};
 use crate::i18n::{Lang, Msg};
-use crate::pace::Pace;
+use crate::live::{LiveProvider, LivePublisher, LiveView};
 use crate::persist;
 use crate::pipeline_draw::{self, DrawCtx};
-use crate::sim::Engine;
-use crate::state::{Action, AppState, Notice};
+use crate::runs::{Runs, Side};
+use crate::state::{Action, AppState, Notice, Tab};
 use crate::stepping::StepTarget;
 use crate::texts::{self, Kind, Status};
 use crate::theme::{DARK, LIGHT};
@@ -27,83 +29,8 @@ use crate::web;
 pub const FRAME_BUDGET_MS: f64 = 9.0;
 /// Longest wall-clock step the clock takes after a stall (a hidden tab), in ms.
 pub const MAX_FRAME_MS: f64 = 100.0;
-/// Counters and charts refresh at most this often (ms).
+/// The live view refreshes at most this often (ms).
 pub const REFRESH_MS: f64 = 100.0;
-/// How far a step moves the pipeline's animation (ms): the step's tokens show halfway along
-/// their edges, and the tokens already there move on a little.
-pub const STEP_ANIM_MS: f64 = 350.0;
-/// Wall-clock ms one step may spend looking for its target before it reports where it got.
-pub const STEP_BUDGET_MS: f64 = 400.0;
-
-/// The engine, shared outside the components.
-pub type EngineCell = Rc<RefCell<Option<Engine>>>;
-
-/// What the animation loop reads from the latest render.
-#[derive(Clone, Debug, Default)]
-pub struct Live {
-    playing: bool,
-    speed: f64,
-    dark: bool,
-    lang: Lang,
-    motion: bool,
-    dirty: bool,
-    /// The pipeline animation's clock (ms): it runs with the simulation and stands still while
-    /// paused, so a paused pipeline keeps its tokens and its loop edge as they were.
-    pub anim_ms: f64,
-    /// The speed the loop achieves (written by the loop, read by the control bar).
-    pub pace: Pace,
-}
-
-/// What every component reads: the state, its dispatcher, and the engine.
-#[derive(Clone)]
-pub struct Ctx {
-    /// The reducer.
-    pub state: UseReducerHandle<AppState>,
-    /// The runs.
-    pub engine: EngineCell,
-    /// The pipeline canvases (A, B).
-    pub pipes: [NodeRef; 2],
-    /// Marks the engine changed outside the loop (a step): the loop refreshes once.
-    pub live: Rc<RefCell<Live>>,
-}
-
-impl PartialEq for Ctx {
-    fn eq(&self, other: &Self) -> bool {
-        self.state == other.state && Rc::ptr_eq(&self.engine, &other.engine)
-    }
-}
-
-impl Ctx {
-    /// Dispatches an action.
-    pub fn dispatch(&self, a: Action) {
-        self.state.dispatch(a);
-    }
-
-    /// Pauses and steps the run shown to `target` (one event, the next Reconcile, the next
-    /// write); the step's tokens appear on the paused pipeline and a line says what it did.
-    pub fn step(&self, target: StepTarget) {
-        let side = self.state.side;
-        let report = self.engine.borrow_mut().as_mut().map(|e| {
-            let start = web::now_ms();
-            let r = e.step_to(side, target, &mut || web::now_ms() - start > STEP_BUDGET_MS);
-            let mut live = self.live.borrow_mut();
-            e.ingest(live.anim_ms, live.motion);
-            live.anim_ms += STEP_ANIM_MS;
-            live.dirty = true;
-            r
-        });
-        match report {
-            Some(r) => self.dispatch(Action::Stepped(r)),
-            None => self.dispatch(Action::Pause),
-        }
-    }
-
-    /// Whether the theme in effect is dark.
-    pub fn dark(&self) -> bool {
-        self.state
-            .dark(web::prefers("(prefers-color-scheme: dark)"))
-    }
-}
 
 /// The state from the address bar, else from the settings stored by the last visit; unreadable
 /// stored settings are set aside with a notice.
@@ -172,26 +99,22 @@ pub fn mount_when_labels_arrive(root: web_sys::Element) {
 /// The page.
 #[function_component(App)]
 pub fn app() -> Html {
+    crate::renders::count("App");
     let state = use_reducer(initial_state);
-    let engine: EngineCell = use_mut_ref(|| None);
-    let live = use_mut_ref(Live::default);
+    let runs: RunsCell = use_mut_ref(|| None);
+    let looping = use_mut_ref(LoopState::default);
     let pipes = [use_node_ref(), use_node_ref()];
-    {
-        let mut l = live.borrow_mut();
-        l.playing = state.playing;
-        l.speed = state.url.speed;
-        l.dark = state.dark(web::prefers("(prefers-color-scheme: dark)"));
-        l.lang = state.lang;
-        l.motion = !web::prefers("(prefers-reduced-motion: reduce)");
-    }
+    let publisher = use_memo((), |()| LivePublisher::default());
+    see_state(&mut looping.borrow_mut(), &state);
     let ctx = Ctx {
         state: state.clone(),
-        engine: engine.clone(),
-        pipes: pipes.clone(),
-        live: live.clone(),
+        runs,
+        pipes,
+        looping,
     };
     use_engine_builder(&ctx);
-    use_frame_loop(&ctx);
+    use_frame_loop(&ctx, &publisher);
+    use_refresh_when_shown_changes(&ctx);
     use_keyboard(&ctx);
     use_url_sync(&state);
     use_labels(&state);
@@ -201,13 +124,46 @@ pub fn app() -> Html {
     };
     html! {
         <ContextProvider<Ctx> context={ctx}>
-            if let Some(why) = labels_failed {
-                <p id="labels-error" class="load-error" role="alert">{ why }</p>
-            }
-            <Notices />
-            <Layout />
+            <LiveProvider publisher={(*publisher).clone()}>
+                if let Some(why) = labels_failed {
+                    <p id="labels-error" class="load-error" role="alert">{ why }</p>
+                }
+                <Notices />
+                <Layout />
+            </LiveProvider>
         </ContextProvider<Ctx>>
     }
+}
+
+/// Copies what the animation loop needs of the state.
+fn see_state(l: &mut LoopState, state: &AppState) {
+    l.playing = state.playing;
+    l.speed = state.url.speed;
+    l.dark = state.dark(web::prefers("(prefers-color-scheme: dark)"));
+    l.lang = state.lang;
+    l.motion = !web::prefers("(prefers-reduced-motion: reduce)");
+    l.side = state.side;
+    l.selected.clone_from(&state.selected);
+    l.embed = state.url.embed;
+    l.inspecting = state.tab == Tab::Inspect;
+}
+
+/// Refreshes the live view at once when what it shows depends on changes (play or pause, another
+/// side, object or panel, the language, the theme, texts that arrived), even while paused.
+#[hook]
+fn use_refresh_when_shown_changes(ctx: &Ctx) {
+    let s = &ctx.state;
+    let deps = (
+        s.playing,
+        s.side,
+        s.selected.clone(),
+        s.tab,
+        s.lang,
+        ctx.dark(),
+        s.redraws,
+    );
+    let looping = ctx.looping.clone();
+    use_effect_with(deps, move |_| looping.borrow_mut().dirty = true);
 }
 
 /// Fetches the labels of the language in effect when it changes (the page redraws once they
@@ -218,7 +174,7 @@ fn use_labels(state: &UseReducerHandle<AppState>) {
     let state = state.clone();
     use_effect_with(state.lang, move |&lang| {
         let redraw = state.clone();
-        texts::request(Kind::Labels, lang, move || redraw.dispatch(Action::Frame));
+        texts::request(Kind::Labels, lang, move || redraw.dispatch(Action::Redraw));
         texts::request(Kind::Labels, lang.other(), || {});
     });
 }
@@ -228,26 +184,27 @@ fn use_labels(state: &UseReducerHandle<AppState>) {
 fn use_engine_builder(ctx: &Ctx) {
     let s = &ctx.state;
     let deps = (s.url.config.clone(), s.url.compare, s.epoch);
-    let (engine, state, live) = (ctx.engine.clone(), ctx.state.clone(), ctx.live.clone());
+    let (runs, state, looping) = (ctx.runs.clone(), ctx.state.clone(), ctx.looping.clone());
     use_effect_with(deps, move |(config, compare, _)| {
         // a configuration the engine refuses never replaces the run: the last accepted one stays
-        match Engine::new(config, *compare) {
-            Ok(built) => *engine.borrow_mut() = Some(built),
+        match Runs::new(config, *compare) {
+            Ok(built) => *runs.borrow_mut() = Some(built),
             Err(e) => state.dispatch(Action::Notify(Notice::Invalid(e.to_string()))),
         }
-        live.borrow_mut().dirty = true;
+        looping.borrow_mut().dirty = true;
     });
 }
 
-/// Advances the runs each animation frame, draws the pipelines, and bumps the frame counter at
+/// Advances the runs each animation frame, draws the pipelines, and publishes the live view at
 /// most every [`REFRESH_MS`].
 #[hook]
-fn use_frame_loop(ctx: &Ctx) {
-    let ctx = ctx.clone();
+fn use_frame_loop(ctx: &Ctx, publisher: &LivePublisher) {
+    let (ctx, publisher) = (ctx.clone(), publisher.clone());
     use_effect_with((), move |_| {
         let handle: Rc<RefCell<Option<AnimationFrame>>> = Rc::new(RefCell::new(None));
-        let timing = Rc::new(RefCell::new((None::<f64>, 0.0f64)));
-        schedule(handle.clone(), Rc::new(move |ts| frame(&ctx, ts, &timing)));
+        let timing = Rc::new(RefCell::new(Timing::default()));
+        let tick = move |ts| frame(&ctx, &publisher, ts, &timing);
+        schedule(handle.clone(), Rc::new(tick));
         move || drop(handle.borrow_mut().take())
     });
 }
@@ -265,56 +222,88 @@ fn schedule(handle: Rc<RefCell<Option<AnimationFrame>>>, f: FrameFn) {
     *handle.borrow_mut() = Some(raf);
 }
 
-fn frame(ctx: &Ctx, ts: f64, timing: &RefCell<(Option<f64>, f64)>) {
-    let live = ctx.live.borrow().clone();
-    let (last, last_refresh) = *timing.borrow();
-    let wall_ms = last.map_or(0.0, |l| (ts - l).max(0.0));
+/// When the loop last ran and last refreshed, and how many views it published.
+#[derive(Clone, Copy, Debug, Default)]
+struct Timing {
+    last_ms: Option<f64>,
+    refreshed_ms: f64,
+    published: u64,
+}
+
+fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>) {
+    let seen = ctx.looping.borrow().clone();
+    let t = *timing.borrow();
+    let wall_ms = t.last_ms.map_or(0.0, |l| (ts - l).max(0.0));
     let dt = wall_ms.min(MAX_FRAME_MS);
     let anim = {
-        let mut l = ctx.live.borrow_mut();
-        if live.playing {
+        let mut l = ctx.looping.borrow_mut();
+        if seen.playing {
             l.anim_ms += dt;
         }
         l.anim_ms
     };
     let mut finished = false;
-    if let Some(engine) = ctx.engine.borrow_mut().as_mut() {
-        if live.playing && !engine.is_finished() {
-            let before = engine.now().as_secs_f64();
-            let deadline = SimTime::from_secs_f64(before + dt / 1000.0 * live.speed);
-            let start = web::now_ms();
-            engine.advance(deadline, &mut || web::now_ms() - start > FRAME_BUDGET_MS);
-            finished = engine.is_finished();
-            // a stall (a hidden tab) is not the engine's pace: the clock skipped it
-            if wall_ms <= MAX_FRAME_MS {
-                let advanced = engine.now().as_secs_f64() - before;
-                let mut l = ctx.live.borrow_mut();
-                l.pace.record(live.speed, advanced, wall_ms);
-            }
+    if let Some(runs) = ctx.runs.borrow_mut().as_mut() {
+        if seen.playing && !runs.is_finished() {
+            finished = advance(ctx, runs, &seen, wall_ms, dt);
         } else {
-            ctx.live.borrow_mut().pace.reset();
+            ctx.looping.borrow_mut().pace.reset();
         }
-        engine.ingest(anim, live.motion);
-        draw_pipes(ctx, engine, &live, anim);
+        runs.ingest(anim, seen.motion);
+        draw_pipes(ctx, runs, &seen, anim);
     }
-    let refresh = (live.playing || live.dirty) && ts - last_refresh >= REFRESH_MS;
-    *timing.borrow_mut() = (Some(ts), if refresh { ts } else { last_refresh });
+    // playing: every REFRESH_MS; changed outside the loop, or just finished: at once
+    let due = seen.playing && ts - t.refreshed_ms >= REFRESH_MS;
+    let refresh = due || seen.dirty || finished;
+    let published = t.published + u64::from(refresh);
+    *timing.borrow_mut() = Timing {
+        last_ms: Some(ts),
+        refreshed_ms: if refresh { ts } else { t.refreshed_ms },
+        published,
+    };
     if refresh {
-        if let Some(engine) = ctx.engine.borrow_mut().as_mut() {
-            engine.refresh_stats();
-        }
-        ctx.live.borrow_mut().dirty = false;
-        ctx.dispatch(Action::Frame);
+        publish(ctx, publisher, published);
     }
     if finished {
         ctx.dispatch(Action::Finished);
     }
 }
 
-fn draw_pipes(ctx: &Ctx, engine: &Engine, live: &Live, ts: f64) {
-    let palette = if live.dark { &DARK } else { &LIGHT };
-    for (i, lane) in engine.lanes().enumerate() {
-        let Some(canvas) = ctx.pipes[i].cast::<HtmlCanvasElement>() else {
+/// Moves the runs on by `dt` wall ms at the speed asked for, within the frame budget; records the
+/// pace reached and returns whether every run is finished.
+fn advance(ctx: &Ctx, runs: &mut Runs, seen: &LoopState, wall_ms: f64, dt: f64) -> bool {
+    let before = runs.now().as_secs_f64();
+    let deadline = SimTime::from_secs_f64(before + dt / 1000.0 * seen.speed);
+    let start = web::now_ms();
+    runs.advance(deadline, &mut || web::now_ms() - start > FRAME_BUDGET_MS);
+    // a stall (a hidden tab) is not the runs' pace: the clock skipped it
+    if wall_ms <= MAX_FRAME_MS {
+        let advanced = runs.now().as_secs_f64() - before;
+        ctx.looping
+            .borrow_mut()
+            .pace
+            .record(seen.speed, advanced, wall_ms);
+    }
+    runs.is_finished()
+}
+
+/// Reads the runs' stats and publishes the live view numbered `seq`.
+fn publish(ctx: &Ctx, publisher: &LivePublisher, seq: u64) {
+    let view = ctx.runs.borrow_mut().as_mut().map(|runs| {
+        runs.refresh_stats();
+        let mut l = ctx.looping.borrow_mut();
+        l.dirty = false;
+        LiveView::read(runs, &l, seq)
+    });
+    if let Some(view) = view {
+        publisher.publish(view);
+    }
+}
+
+fn draw_pipes(ctx: &Ctx, runs: &Runs, seen: &LoopState, ts: f64) {
+    let palette = if seen.dark { &DARK } else { &LIGHT };
+    for (side, lane) in Side::BOTH.into_iter().zip(runs.lanes()) {
+        let Some(canvas) = ctx.pipe(side).cast::<HtmlCanvasElement>() else {
             continue;
         };
         let Some(c2d) = canvas
@@ -335,9 +324,9 @@ fn draw_pipes(ctx: &Ctx, engine: &Engine, live: &Live, ts: f64) {
         let caption = None;
         let d = DrawCtx {
             palette,
-            lang: live.lang,
+            lang: seen.lang,
             now_ms: ts,
-            motion: live.motion,
+            motion: seen.motion,
             caption,
         };
         pipeline_draw::draw(&c2d, lane, &d);

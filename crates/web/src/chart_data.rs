@@ -5,7 +5,7 @@ use flywheel_engine::metrics::names;
 
 use crate::chart::{nice_max, snug_max, ChartSpec, Line, Mark};
 use crate::i18n::{Lang, Msg};
-use crate::sim::{Engine, Lane};
+use crate::runs::{Lane, Runs};
 use crate::theme::Palette;
 
 /// Which chart.
@@ -298,7 +298,7 @@ fn reconcile(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
 }
 
 /// The chart `kind` for the engine's lanes.
-pub fn build(kind: ChartKind, engine: &Engine, lang: Lang, p: &Palette) -> ChartSpec {
+pub fn build(kind: ChartKind, engine: &Runs, lang: Lang, p: &Palette) -> ChartSpec {
     let mut bl = Builder {
         lines: Vec::new(),
         marks: Vec::new(),

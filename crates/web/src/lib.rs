@@ -9,10 +9,12 @@ pub mod chart;
 pub mod chart_data;
 pub mod components;
 pub mod config;
+pub mod ctx;
 pub mod embed_size;
 pub mod i18n;
 pub mod incident_params;
 pub mod keys;
+pub mod live;
 pub mod myth_cards;
 pub mod objects;
 pub mod old_keys;
@@ -24,7 +26,8 @@ pub mod persist;
 pub mod pipeline_draw;
 pub mod pipeline_words;
 pub mod reasons;
-pub mod sim;
+pub mod renders;
+pub mod runs;
 pub mod state;
 pub mod stepping;
 pub mod story;
@@ -43,6 +46,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(start)]
 pub fn start() {
     panic::install();
+    renders::install();
     let Some(root) = gloo::utils::document().get_element_by_id("app") else {
         return;
     };

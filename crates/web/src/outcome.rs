@@ -33,7 +33,7 @@ impl Departure {
         if settled && f.workers_all_busy && f.reconcile_rate == 0.0 && story != PresetStory::Stuck {
             return Some(Departure::Stuck);
         }
-        let loops = s.story?.loops();
+        let loops = f.expectation.loops();
         if story != PresetStory::WriteLoop || f.oom_kills > 0 {
             return None;
         }
@@ -69,7 +69,7 @@ impl Departure {
 mod tests {
     use super::*;
     use crate::config::RunConfig;
-    use crate::sim::Engine;
+    use crate::runs::Runs;
     use flywheel_engine::SimTime;
 
     #[test]
@@ -101,7 +101,7 @@ mod tests {
         ] {
             c.params.insert(k.into(), v.into());
         }
-        let mut e = Engine::new(&c, None).expect("engine");
+        let mut e = Runs::new(&c, None).expect("engine");
         e.advance(SimTime::from_secs_f64(60.0), &mut || false);
         e.ingest(0.0, false);
         e.refresh_stats();

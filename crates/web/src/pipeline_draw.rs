@@ -10,7 +10,7 @@ use web_sys::CanvasRenderingContext2d;
 
 use crate::i18n::{Lang, Msg};
 use crate::pipeline_words::{reconcile_result, reflector_state, Word};
-use crate::sim::Lane;
+use crate::runs::Lane;
 use crate::theme::Palette;
 use crate::tokens::{Carry, Edge, Token, Tokens};
 

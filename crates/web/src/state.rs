@@ -1,5 +1,5 @@
-//! The page's state as a reducer: every user action (and the animation loop's frame tick) is an
-//! [`Action`]; the engine itself lives outside, in [`crate::sim::Engine`].
+//! The page's state as a reducer: what the user chose, changed by [`Action`]s. The runs live
+//! outside, in [`crate::runs::Runs`], and what they show now in [`crate::live::LiveView`].
 
 use std::rc::Rc;
 
@@ -10,6 +10,7 @@ use yew::Reducible;
 use crate::config::{Ignored, RunConfig, Theme, UrlState, MAX_SPEED, MIN_SPEED};
 use crate::i18n::Lang;
 use crate::reasons::Reason;
+use crate::runs::Side;
 use crate::stepping::StepReport;
 
 /// The panel shown under the charts.
@@ -73,16 +74,16 @@ pub struct AppState {
     pub playing: bool,
     /// Bumped to rebuild the runs (reset, or a change of what they run).
     pub epoch: u64,
-    /// Bumped by the animation loop (at most 10 times a second) to refresh counters and charts.
-    pub frame: u64,
+    /// Bumped when texts arrive (labels, narrations), so everything redraws in their words.
+    pub redraws: u64,
     /// The keyboard help overlay is open.
     pub help: bool,
     /// The embed dialog is open.
     pub embed_dialog: bool,
     /// The inspected object.
     pub selected: Option<String>,
-    /// Which run the inspect panel and the event log show when comparing: 0 is A, 1 is B.
-    pub side: usize,
+    /// Which run the inspect panel and the event log show when comparing.
+    pub side: Side,
     /// The panel shown.
     pub tab: Tab,
     /// Notices.
@@ -115,11 +116,11 @@ impl AppState {
             tab: url.tab.unwrap_or_default(),
             url,
             epoch: 0,
-            frame: 0,
+            redraws: 0,
             help: false,
             embed_dialog: false,
             selected: None,
-            side: 0,
+            side: Side::A,
             notices: ignored.into_iter().map(Notice::Ignored).collect(),
             copied: false,
             step_note: None,
@@ -153,8 +154,8 @@ pub fn step_speed(speed: f64, up: bool) -> f64 {
 /// Something that happens to the page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// The animation loop refreshed the runs.
-    Frame,
+    /// Texts arrived: everything redraws once in their words.
+    Redraw,
     /// Every run reached its end.
     Finished,
     /// Play or pause.
@@ -196,8 +197,8 @@ pub enum Action {
     CloseDialogs,
     /// Inspect an object.
     Select(String),
-    /// Show run A (0) or B (1) in the inspect panel and the event log.
-    SetSide(usize),
+    /// Show run A or B in the inspect panel and the event log.
+    SetSide(Side),
     /// Show a panel.
     SetTab(Tab),
     /// Add a notice.
@@ -218,7 +219,7 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            Action::Frame => s.frame += 1,
+            Action::Redraw => s.redraws += 1,
             Action::Finished => s.playing = false,
             Action::TogglePlay => {
                 s.playing = !s.playing;
@@ -280,7 +281,6 @@ impl Reducible for AppState {
 impl AppState {
     fn restart(&mut self) {
         self.epoch += 1;
-        self.frame += 1;
         self.step_note = None;
     }
 
@@ -319,7 +319,7 @@ impl AppState {
                 self.show_tab(Tab::Inspect);
             }
             Action::SetTab(t) => self.show_tab(t),
-            Action::SetSide(side) => self.side = side.min(1),
+            Action::SetSide(side) => self.side = side,
             Action::Notify(n) if !self.notices.contains(&n) => self.notices.push(n),
             Action::Dismiss(i) if i < self.notices.len() => {
                 self.notices.remove(i);

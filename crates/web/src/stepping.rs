@@ -186,11 +186,11 @@ impl StepReport {
 mod tests {
     use super::*;
     use crate::config::RunConfig;
-    use crate::sim::Engine;
+    use crate::runs::Runs;
 
     #[test]
     fn stepping_to_the_next_reconcile_stops_at_a_worker_starting_one() {
-        let mut e = Engine::new(&RunConfig::preset("flywheel"), None).expect("engine");
+        let mut e = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
         let r = step_run(&mut e.a.run, StepTarget::Reconcile, &mut || false);
         assert!(r.reached, "{r:?}");
         assert!(
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn a_step_that_runs_out_of_time_says_it_did_not_get_there() {
-        let mut e = Engine::new(&RunConfig::preset("flywheel"), None).expect("engine");
+        let mut e = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
         let r = step_run(&mut e.a.run, StepTarget::Reconcile, &mut || true);
         if !r.reached {
             assert!(r.line(Lang::En).starts_with("No Reconcile within"));

@@ -1,7 +1,9 @@
-//! What a combination of the fixes does, in words: whether the write loop closes and why, the
-//! "status never persisted" trap, and a caption that names a variant. The page's narration, hints,
-//! verdict and A/B captions follow it, so they always describe the switches as they are.
+//! What a combination of the fixes does, in words: whether the write loop closes (the engine's
+//! [`LoopExpectation`]) and why, the "status never persisted" trap, and a caption that names a
+//! variant. The page's narration, hints and A/B captions follow it, so they always describe the
+//! switches as they are.
 
+use flywheel_engine::cluster::expectation::LoopExpectation;
 use flywheel_engine::controller::program::WriteVerb;
 use flywheel_engine::scenario::variant::Variant;
 
@@ -26,33 +28,18 @@ pub enum LoopStory {
 }
 
 impl LoopStory {
-    /// The story of `v`.
+    /// The story of `v`: the engine decides whether the loop closes
+    /// ([`LoopExpectation::of`]); the story names why.
     pub fn of(v: Variant) -> LoopStory {
-        let sub = v.status_subresource;
-        match (sub, v.write.is_status()) {
-            (true, false) => return LoopStory::StatusDropped,
-            (false, true) => return LoopStory::NoStatusEndpoint,
-            _ => {}
+        match LoopExpectation::of(v) {
+            LoopExpectation::StatusDropped => LoopStory::StatusDropped,
+            LoopExpectation::NoStatusEndpoint => LoopStory::NoStatusEndpoint,
+            LoopExpectation::Loops => LoopStory::Closes {
+                change: change_why(v),
+                requeue: requeue_why(v),
+            },
+            LoopExpectation::Converges => LoopStory::Opens(open_why(v)),
         }
-        let change = if v.timestamp {
-            Msg::StoryChangeTimestamp
-        } else if v.observed_generation_guard && !sub {
-            Msg::StoryChangeGuard
-        } else {
-            return LoopStory::Opens(Msg::StoryOpenIdempotent);
-        };
-        if v.generation_predicate && sub {
-            return LoopStory::Opens(Msg::StoryOpenPredicate);
-        }
-        if v.observed_generation_guard && sub {
-            return LoopStory::Opens(Msg::StoryOpenGuard);
-        }
-        let requeue = if v.generation_predicate {
-            Msg::StoryRequeuePredicate
-        } else {
-            Msg::StoryRequeueNoPredicate
-        };
-        LoopStory::Closes { change, requeue }
     }
 
     /// Whether the operator's own writes keep re-triggering Reconcile.
@@ -72,6 +59,37 @@ impl LoopStory {
             LoopStory::StatusDropped => Msg::StoryStatusDropped.text(lang).replace("{}", go),
             LoopStory::NoStatusEndpoint => Msg::StoryNoStatusEndpoint.text(lang).replace("{}", go),
         }
+    }
+}
+
+/// Why each write of a closing loop changes the object.
+fn change_why(v: Variant) -> Msg {
+    if v.timestamp {
+        Msg::StoryChangeTimestamp
+    } else {
+        Msg::StoryChangeGuard
+    }
+}
+
+/// Why the event of a write re-enqueues the key in a closing loop.
+fn requeue_why(v: Variant) -> Msg {
+    if v.generation_predicate {
+        Msg::StoryRequeuePredicate
+    } else {
+        Msg::StoryRequeueNoPredicate
+    }
+}
+
+/// Why the loop stays open.
+fn open_why(v: Variant) -> Msg {
+    let sub = v.status_subresource;
+    let changes_object = v.timestamp || (v.observed_generation_guard && !sub);
+    if !changes_object {
+        Msg::StoryOpenIdempotent
+    } else if v.generation_predicate && sub {
+        Msg::StoryOpenPredicate
+    } else {
+        Msg::StoryOpenGuard
     }
 }
 
@@ -140,7 +158,7 @@ pub fn caption(v: Variant, lang: Lang) -> String {
 mod tests {
     use super::*;
     use crate::config::RunConfig;
-    use crate::sim::Engine;
+    use crate::runs::Runs;
     use flywheel_engine::SimTime;
 
     fn preset(name: &str) -> Variant {
@@ -203,7 +221,7 @@ mod tests {
                 };
                 let mut config = RunConfig::preset("flywheel");
                 config.variant = v;
-                let mut e = Engine::new(&config, None).expect("engine");
+                let mut e = Runs::new(&config, None).expect("engine");
                 e.advance(SimTime::from_secs_f64(30.0), &mut || false);
                 e.ingest(0.0, false);
                 let early = e.a.loop_count;

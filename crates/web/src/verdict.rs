@@ -8,8 +8,8 @@ use flywheel_engine::metrics::names;
 use flywheel_engine::process::TerminationReason;
 
 use crate::i18n::{Lang, Msg};
-use crate::sim::Lane;
-use crate::story::{go_name, LoopStory};
+use crate::runs::Lane;
+use crate::story::go_name;
 
 pub use flywheel_engine::cluster::verdict::LOOP_WINDOW_S;
 
@@ -24,8 +24,6 @@ pub struct LaneStats {
     pub revision: u64,
     /// Pod state, back-off, last exit reason and restarts, as the stats bar shows it.
     pub pod: String,
-    /// What the switches make of the loop.
-    pub story: Option<LoopStory>,
     /// The Go call that writes status.
     pub write_go: &'static str,
     /// The engine's verdict and the figures it rests on.
@@ -39,7 +37,6 @@ impl Default for LaneStats {
             reconciles: 0.0,
             revision: 0,
             pod: String::new(),
-            story: None,
             write_go: "",
             verdict: RunVerdict::of(Default::default()),
         }
@@ -57,7 +54,6 @@ impl LaneStats {
             reconciles: lane.run.rate_matching(&reconciles, "", 3),
             revision: s.revision,
             pod: pod_text(s.pod_state, s.last_exit, s.restart_in_s, s.restarts),
-            story: Some(LoopStory::of(lane.variant)),
             write_go: go_name(lane.variant.write),
             verdict: lane.run.verdict(),
         }
@@ -203,40 +199,6 @@ mod tests {
     fn a_status_dropped_warning_is_drawn_as_a_warning() {
         assert_eq!(Verdict::StatusDropped.class(), "warning");
         assert_eq!(Verdict::WritesOutrun.class(), "looping");
-    }
-
-    #[test]
-    fn the_engines_expectation_agrees_with_the_story_the_page_tells_for_every_switch() {
-        use flywheel_engine::cluster::expectation::LoopExpectation;
-        use flywheel_engine::controller::program::WriteVerb;
-        use flywheel_engine::scenario::variant::Variant;
-        let verbs = [
-            WriteVerb::Update,
-            WriteVerb::Patch,
-            WriteVerb::StatusUpdate,
-            WriteVerb::StatusPatch,
-        ];
-        for bits in 0..16u8 {
-            for write in verbs {
-                let v = Variant {
-                    status_subresource: bits & 1 != 0,
-                    write,
-                    generation_predicate: bits & 2 != 0,
-                    observed_generation_guard: bits & 4 != 0,
-                    timestamp: bits & 8 != 0,
-                };
-                let (story, expected) = (LoopStory::of(v), LoopExpectation::of(v));
-                assert_eq!(story.loops(), expected.loops(), "{v:?}");
-                let dropped = story == LoopStory::StatusDropped;
-                assert_eq!(dropped, expected == LoopExpectation::StatusDropped, "{v:?}");
-                let missing = story == LoopStory::NoStatusEndpoint;
-                assert_eq!(
-                    missing,
-                    expected == LoopExpectation::NoStatusEndpoint,
-                    "{v:?}"
-                );
-            }
-        }
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! Every error is clap's: `error: …` naming the flag and what it accepts, exit status 2.
 
 mod run;
+pub(crate) mod size;
 pub(crate) mod values;
 
 #[cfg(test)]
@@ -21,6 +22,7 @@ use flywheel_engine::cluster::intervention::DO_HELP;
 use flywheel_engine::settings::SETTINGS;
 
 pub use run::{CompareArgs, Format, RunArgs, RunFlags};
+pub use size::SizeArgs;
 
 /// `flywheel`: the Flywheel engine, headless.
 #[derive(Debug, Parser)]
@@ -57,6 +59,9 @@ pub enum Command {
         /// Output format
         #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
         format: BenchFormat,
+        /// Only these groups of rows (all when absent)
+        #[arg(long, value_enum, value_delimiter = ',', value_name = "GROUP")]
+        only: Vec<BenchGroup>,
     },
     /// Run random scenarios with invariant checks, or replay one seed
     Swarm(SwarmArgs),
@@ -66,6 +71,12 @@ pub enum Command {
     /// merged causes back to their origin, and whether it is self-triggered (a write loop).
     #[command(after_long_help = set_notes())]
     Why(crate::why::WhyArgs),
+    /// Run your cluster's numbers in a preset family and print what they cost
+    ///
+    /// First LIST size and time, informer cache bytes by owner, the relist spike, steady QPS,
+    /// peak memory and whether the memory limit is crossed (OOMKilled), measured by running the
+    /// engine for a bounded window (incident: 60 s, list-full-scan: 90 s, relist by restart).
+    Size(SizeArgs),
     /// Print a shell completion script
     ///
     /// e.g. flywheel completions bash > ~/.local/share/bash-completion/completions/flywheel
@@ -84,6 +95,23 @@ pub enum BenchFormat {
     Table,
     /// One JSON array.
     Json,
+}
+
+/// Groups of rows `bench --only` can run alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchGroup {
+    /// Bytes per cached object and per pending delta.
+    Memory,
+    /// Checkpoint size and copy time, and the longest seek.
+    Checkpoints,
+    /// Resident memory growth over a simulated day.
+    LongRun,
+    /// Events per second of each scenario against the bare heap loop.
+    EventRate,
+    /// The incident's cost per event with causality on against off.
+    Causality,
+    /// The longest single engine event of the incident.
+    LongestEvent,
 }
 
 /// What `swarm` was asked to do.
@@ -151,6 +179,9 @@ where
                 "--from + --seeds must stay below 2^64",
             ));
         }
+    }
+    if let Some(Command::Size(a)) = &cli.command {
+        size::check(a).map_err(|e| usage_error("size", &e))?;
     }
     Ok(cli.command)
 }

@@ -38,6 +38,8 @@ impl Cluster {
         let incarnation = self.incarnations;
         let sync_period = jittered_sync_period(DEFAULT_SYNC_PERIOD, ctx.rng);
         let mut op = Operator::new(&self.scenario, incarnation, sync_period, ctx.now());
+        op.queue.keep_causes(ctx.trace.causal().is_on());
+        op.queue.reserve(self.scenario.objects.count as usize);
         let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
         self.op = Some(op);
         self.causes.operator_started();
@@ -120,7 +122,7 @@ impl Cluster {
                         && self
                             .op
                             .as_mut()
-                            .is_some_and(|op| op.informer.begin_replace()) =>
+                            .is_some_and(|op| op.informer.begin_replace(items.len())) =>
                 {
                     self.replace_part(ctx, items, 0, actions.collect());
                     return;

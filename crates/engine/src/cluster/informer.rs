@@ -177,11 +177,13 @@ impl SimInformer {
         self.fifo_bytes += listed_bytes;
     }
 
-    /// Starts a `store.Replace` whose LIST is queued in parts (continuation events); `false`
-    /// when the queue replaces only at once (RealFIFO), or one is already under way.
-    pub fn begin_replace(&mut self) -> bool {
-        match &self.fifo {
+    /// Starts a `store.Replace` of `listed` objects whose LIST is queued in parts (continuation
+    /// events); `false` when the queue replaces only at once (RealFIFO), or one is already under
+    /// way.
+    pub fn begin_replace(&mut self, listed: usize) -> bool {
+        match &mut self.fifo {
             Fifo::Delta(f) if self.partial.is_none() => {
+                f.reserve(listed);
                 self.partial = Some((f.begin_replace(), 0));
                 true
             }

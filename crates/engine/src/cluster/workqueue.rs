@@ -10,7 +10,7 @@ use crate::sim::{CauseNote, EventId};
 use crate::time::SimTime;
 use crate::workqueue::set::ItemMap;
 
-use super::pending_causes::PendingCauses;
+use super::pending_causes::{CauseIds, PendingCauses};
 use crate::workqueue::{
     default_controller_rate_limiter, AddOpts, PriorityQueue, QueueMetrics, RateLimitingInterface,
     RateLimitingQueue,
@@ -206,8 +206,24 @@ impl WorkQueue {
 
     /// The adds merged into `key` since it was last handed out ([`PendingCauses`]): the causes
     /// of the Reconcile it is handed out for now.
-    pub fn take_causes(&mut self, key: &Key, now: SimTime) -> (Vec<EventId>, CauseNote) {
+    pub fn take_causes(&mut self, key: &Key, now: SimTime) -> (CauseIds, CauseNote) {
         self.causes.take(key, now)
+    }
+
+    /// Makes room for `additional` keys at once: a queue that will hold every object of a large
+    /// scenario never rehashes its item maps inside one event.
+    pub fn reserve(&mut self, additional: usize) {
+        self.q().reserve(additional);
+        self.causes.reserve(additional);
+    }
+
+    /// Keeps the causes of pending adds (`on`, the default) or nothing (the causal ring is off).
+    pub fn keep_causes(&mut self, on: bool) {
+        self.causes = if on {
+            PendingCauses::on()
+        } else {
+            PendingCauses::off()
+        };
     }
 
     /// `Done`.

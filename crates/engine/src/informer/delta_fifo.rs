@@ -97,14 +97,13 @@ pub struct PoppedDeltas {
 ///
 /// Invariant (as upstream): a key is in the key queue exactly once iff it has a non-empty
 /// accumulator. Upstream keeps the accumulators in a map beside the queue of keys; here each
-/// accumulator sits in the queue with its key, and the map gives a key's place in the queue, so
-/// the head of the queue is read and popped without a lookup: a popped key's place is left in
-/// the map, where a place before the head means "not queued", and such places are dropped in
-/// bulk once they outnumber the live ones.
+/// accumulator sits in the queue with its key, and the map gives a key's place in the queue (the
+/// sequence number of its slot). A Pop takes the head slot and drops its key's place, as
+/// upstream's `Pop` deletes the key from `items`: each Pop costs one map removal, never a pass
+/// over the map.
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
-    /// The place of every queued key (`items`): the sequence number of its queue slot. Keys
-    /// popped since the last purge keep a place before `head_seq`.
+    /// The place of every queued key (`items`): the sequence number of its queue slot.
     items: ItemMap<Key, u64>,
     /// Keys in pop order, each at most once, with their deltas (`queue`).
     queue: VecDeque<Slot>,
@@ -195,8 +194,8 @@ impl DeltaFifo {
     /// [`DeltaFifo::has_synced`] waits for: the number of distinct listed keys plus the tombstones.
     /// The resource version is unused, as upstream.
     ///
-    /// The spec (`kubernetes-semantics.md` §2.2) counts `len(list)`; upstream counts distinct keys
-    /// (`keys.Len()`), which differs only for a list with duplicate keys. Upstream wins.
+    /// Upstream counts distinct listed keys (`keys.Len()`), not `len(list)`; the two differ only
+    /// for a list with duplicate keys (`docs/behaviour.md` §2.2).
     pub fn replace<K: KnownObjects + ?Sized>(
         &mut self,
         objects: Vec<ObjectRef>,
@@ -216,6 +215,13 @@ impl DeltaFifo {
             queued_before: self.queue.len(),
             listed_keys: Vec::new(),
         }
+    }
+
+    /// Makes room for `additional` more queued keys at once: a LIST of `additional` objects
+    /// queued in parts then never rehashes the key map inside one part.
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
+        self.queue.reserve(additional);
     }
 
     /// Queues one part of a LIST, in list order: a `Replaced` (or `Sync`) delta per object.
@@ -324,7 +330,7 @@ impl DeltaFifo {
         if self.queue.is_empty() {
             self.greatest = None;
         }
-        self.purge_popped_places();
+        self.items.remove(&key);
         self.pending = self.pending.saturating_sub(deltas.len());
         Some(PoppedDeltas {
             key,
@@ -418,17 +424,6 @@ impl DeltaFifo {
     /// Whether `key` has queued deltas.
     fn is_queued(&self, key: &str) -> bool {
         self.place(key).is_some()
-    }
-
-    /// Drops the places of popped keys once they are more than half of the map's capacity and
-    /// outnumber the queued keys: each purge walks the map once after at least that many pops.
-    fn purge_popped_places(&mut self) {
-        let popped = self.items.len() - self.queue.len();
-        if popped <= self.queue.len() || popped <= self.items.capacity() / 2 {
-            return;
-        }
-        let head_seq = self.head_seq;
-        self.items.retain(|_, seq| *seq >= head_seq);
     }
 
     /// Queues `key` at the tail with its first delta (the key must not be queued).
@@ -667,7 +662,7 @@ mod tests {
     }
 
     #[test]
-    fn a_popped_key_is_no_longer_queued_and_popped_places_are_purged_as_the_queue_moves_on() {
+    fn a_popped_key_is_no_longer_queued_and_its_place_is_dropped_as_it_pops() {
         let mut f = DeltaFifo::new();
         for round in 0..20u64 {
             for i in 0..1000u64 {
@@ -675,8 +670,8 @@ mod tests {
             }
             while f.pop().is_some() {}
             assert!(
-                f.items.len() < 4 * 1000,
-                "round {round}: popped places were purged, not kept for all {} keys",
+                f.items.is_empty(),
+                "round {round}: no place is kept for the {} popped keys",
                 (round + 1) * 1000
             );
         }

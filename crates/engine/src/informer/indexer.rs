@@ -6,7 +6,7 @@
 //! processDeltas, processReplacedAllInfo).
 //!
 //! Deviations from upstream: every listing is sorted by key (upstream ranges over Go maps and sets,
-//! so its order is random — `kubernetes-semantics.md` §0.5); index functions cannot fail (upstream
+//! so its order is random — `docs/behaviour.md` §0.5); index functions cannot fail (upstream
 //! panics when one returns an error); the store is keyed by `MetaNamespaceKeyFunc` only; there are
 //! no locks (the engine is single-threaded) and no transformer. The `namespace` index of
 //! [`Indexer::with_namespace_index`] keeps no key sets: a namespace's keys are one range of the
@@ -277,7 +277,7 @@ impl Indexer {
 
     /// Every stored object, sorted by key (client-go `tools/cache/thread_safe_store.go` `List`).
     /// Upstream ranges over a Go map, so the real order is random; the simulation sorts by key to
-    /// stay deterministic (`kubernetes-semantics.md` §0.5).
+    /// stay deterministic (`docs/behaviour.md` §0.5).
     pub fn list(&self) -> Vec<ObjectRef> {
         self.items.values().cloned().collect()
     }

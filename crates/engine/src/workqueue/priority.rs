@@ -146,6 +146,12 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
         }
     }
 
+    /// Makes room for `additional` more items at once (no rehash of the item map while they are
+    /// added).
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
+    }
+
     /// Adds `item` (controller-runtime `priorityqueue.go` `AddWithOpts`/`lockedAddWithOpts`):
     /// ignored after shutdown; a positive delay makes it wait (and counts a retry); an existing
     /// entry is merged (max priority, min ready time, "now" beats any delay).

@@ -74,6 +74,13 @@ impl<T: Ord + Clone + Hash> Queue<T> {
         }
     }
 
+    /// Makes room for `additional` more dirty items at once (no rehash of `dirty` while they
+    /// are added).
+    pub fn reserve(&mut self, additional: usize) {
+        self.dirty.reserve(additional);
+        self.queue.reserve(additional);
+    }
+
     /// Hands out the head of the queue (client-go `queue.go` `Get`): the item stops being dirty
     /// and starts being processed; the caller must call [`Queue::done`] with it. After shutdown
     /// the remaining items are still handed out. Never blocks: `None` when nothing is queued.

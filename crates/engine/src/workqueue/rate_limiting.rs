@@ -149,6 +149,11 @@ impl<T: Ord + Clone + Hash> RateLimitingQueue<T> {
     pub fn metrics(&self) -> &QueueMetrics {
         self.queue.metrics()
     }
+
+    /// Makes room for `additional` more items at once ([`crate::workqueue::Queue::reserve`]).
+    pub fn reserve(&mut self, additional: usize) {
+        self.queue.reserve(additional);
+    }
 }
 
 #[cfg(test)]

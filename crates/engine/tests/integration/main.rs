@@ -43,6 +43,7 @@ mod reflector_resync;
 mod reflector_state_machine;
 mod release_dead;
 mod seed_000_incident;
+mod sizing;
 mod swarm_invariants;
 mod trace_goldens;
 mod workqueue_interface;

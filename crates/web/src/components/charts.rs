@@ -1,5 +1,5 @@
-//! The live charts (plotters-canvas), redrawn after render at most 10 times a second, with a hover
-//! read-out of the values at the pointer's time.
+//! The live charts (plotters-canvas), redrawn from each live view (at most 10 times a second),
+//! with a hover read-out of the values at the pointer's time.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,6 +10,7 @@ use yew::prelude::*;
 use super::use_ctx;
 use crate::chart::{self, ChartSpec, PlotArea};
 use crate::chart_data::{self, ChartKind};
+use crate::live::use_live;
 use crate::theme::{DARK, LIGHT};
 use crate::web;
 
@@ -42,32 +43,31 @@ fn fit_to_box(canvas: &HtmlCanvasElement) -> f64 {
     f64::from(w) / f64::from(cw)
 }
 
+/// A chart as last drawn: what it shows and where its plot lies on the canvas.
+type Drawn = (Rc<ChartSpec>, PlotArea);
+
 /// One chart.
 #[function_component(Chart)]
 pub fn chart_view(props: &ChartProps) -> Html {
+    crate::renders::count("Chart");
     let ctx = use_ctx();
+    let live = use_live();
     let canvas = use_node_ref();
-    let drawn: Rc<RefCell<Option<(ChartSpec, PlotArea)>>> = use_mut_ref(|| None);
+    let drawn: Rc<RefCell<Option<Drawn>>> = use_mut_ref(|| None);
     let readout = use_state(String::new);
     let kind = props.kind;
     {
-        let (canvas, drawn, engine) = (canvas.clone(), drawn.clone(), ctx.engine.clone());
-        let (lang, dark) = (ctx.state.lang, ctx.dark());
-        let deps = (ctx.state.frame, ctx.state.epoch, lang, dark);
-        use_effect_with(deps, move |_| {
+        let (canvas, drawn) = (canvas.clone(), drawn.clone());
+        let dark = ctx.dark();
+        let spec = live.chart(kind);
+        use_effect_with((live.seq, dark), move |_| {
             let palette = if dark { &DARK } else { &LIGHT };
-            let (Some(el), Some(e)) = (
-                canvas.cast::<HtmlCanvasElement>(),
-                engine
-                    .borrow()
-                    .as_ref()
-                    .map(|e| chart_data::build(kind, e, lang, palette)),
-            ) else {
+            let (Some(el), Some(spec)) = (canvas.cast::<HtmlCanvasElement>(), spec) else {
                 return;
             };
             let k = fit_to_box(&el);
-            match chart::draw(el, &e, palette, k) {
-                Ok(area) => *drawn.borrow_mut() = Some((e, area)),
+            match chart::draw(el, &spec, palette, k) {
+                Ok(area) => *drawn.borrow_mut() = Some((spec, area)),
                 Err(err) => gloo::console::warn!(format!("chart {}: {err}", kind.id())),
             }
         });
@@ -103,6 +103,7 @@ pub fn chart_view(props: &ChartProps) -> Html {
 /// The charts: all four, or two in an embed.
 #[function_component(Charts)]
 pub fn charts() -> Html {
+    crate::renders::count("Charts");
     let ctx = use_ctx();
     let kinds: &[ChartKind] = if ctx.state.url.embed {
         &[ChartKind::Memory, ChartKind::Requests]

@@ -37,6 +37,7 @@ fn code_of(config: &RunConfig, v: Variant) -> Option<Vec<String>> {
 /// The code panel.
 #[function_component(CodePanel)]
 pub fn code_panel() -> Html {
+    crate::renders::count("CodePanel");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let view = use_state(|| View::A);

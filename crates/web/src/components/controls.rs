@@ -1,8 +1,9 @@
-//! Play / pause, step, speed (log scale), reset, seed and the simulated clock.
+//! Play / pause, step, speed (log scale), reset, seed, and the live clock and achieved speed.
 
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::clock::{AchievedSpeed, Clock};
 use super::use_ctx;
 use crate::config::{MAX_SPEED, MIN_SPEED};
 use crate::i18n::{format_speed, Msg};
@@ -22,24 +23,13 @@ pub fn pos_to_speed(pos: f64) -> f64 {
     ((v / p).round() * p).clamp(MIN_SPEED, MAX_SPEED)
 }
 
-fn clock(secs: f64) -> String {
-    let s = secs.max(0.0);
-    format!("{:02}:{:04.1}", (s / 60.0).floor() as u64, s % 60.0)
-}
-
 /// The control bar.
 #[function_component(Controls)]
 pub fn controls() -> Html {
+    crate::renders::count("Controls");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
-    let (now, end, finished) = ctx.engine.borrow().as_ref().map_or((0.0, 0.0, false), |e| {
-        (
-            e.now().as_secs_f64(),
-            e.a.run.end().as_secs_f64(),
-            e.is_finished(),
-        )
-    });
     let on = |a: Action| {
         let st = ctx.state.clone();
         Callback::from(move |_: MouseEvent| st.dispatch(a.clone()))
@@ -57,30 +47,18 @@ pub fn controls() -> Html {
             }
         })
     };
-    // What the user is typing: kept across the page's per-frame re-renders until committed.
-    let seed_draft = use_state(|| None::<String>);
-    let on_seed_input = {
-        let draft = seed_draft.clone();
-        Callback::from(move |e: InputEvent| {
-            let v: HtmlInputElement = e.target_unchecked_into();
-            draft.set(Some(v.value()));
-        })
-    };
     let on_seed = {
-        let (st, draft) = (ctx.state.clone(), seed_draft.clone());
+        let st = ctx.state.clone();
         Callback::from(move |e: Event| {
             let v: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(seed) = v.value().trim().parse::<u64>() {
-                st.dispatch(Action::SetSeed(seed));
+            match v.value().trim().parse::<u64>() {
+                Ok(seed) => st.dispatch(Action::SetSeed(seed)),
+                // not a seed: the box shows the seed in effect again
+                Err(_) => v.set_value(&st.url.config.seed.to_string()),
             }
-            draft.set(None);
         })
     };
-    let seed_shown = (*seed_draft)
-        .clone()
-        .unwrap_or_else(|| s.url.config.seed.to_string());
     let play_label = if s.playing { Msg::Pause } else { Msg::Play };
-    let achieved = ctx.live.borrow().pace.short_of_requested();
     html! {
         <section class="controls" aria-label={Msg::Clock.text(lang)}>
             <button id="play" class="primary" aria-pressed={s.playing.to_string()} aria-keyshortcuts="Space"
@@ -102,22 +80,14 @@ pub fn controls() -> Html {
                 aria-valuetext={format_speed(s.url.speed)} aria-keyshortcuts="+ -" />
             <span class="speed-readout">
                 <output id="speed-value" for="speed">{ format_speed(s.url.speed) }</output>
-                if let Some(x) = achieved {
-                    <output id="speed-achieved" class="achieved" data-value={format!("{x:.3}")}
-                        title={Msg::AchievedSpeedWhy.text(lang)}>
-                        { Msg::AchievedSpeed.text(lang).replace("{}", &format_speed(x)) }
-                    </output>
-                }
+                <AchievedSpeed />
             </span>
             if !s.url.embed {
                 <label for="seed">{ Msg::Seed.text(lang) }</label>
                 <input id="seed" class="seed" type="number" min="0" step="1"
-                    value={seed_shown} oninput={on_seed_input} onchange={on_seed} />
+                    value={s.url.config.seed.to_string()} onchange={on_seed} />
             }
-            <output id="clock" class="clock" aria-label={Msg::Clock.text(lang)} data-seconds={format!("{now:.3}")}>
-                { format!("{} / {}", clock(now), clock(end)) }
-                if finished { <span class="done">{ format!(" · {}", Msg::Finished.text(lang)) }</span> }
-            </output>
+            <Clock />
             if let Some(note) = s.step_note.as_ref().filter(|_| !s.playing) {
                 <output id="step-note" class="step-note" aria-live="polite"
                     data-events={note.events.to_string()} data-reached={note.reached.to_string()}>

@@ -21,6 +21,7 @@ fn use_focus(node: &NodeRef) {
 /// The keyboard shortcuts.
 #[function_component(HelpOverlay)]
 pub fn help_overlay() -> Html {
+    crate::renders::count("HelpOverlay");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let close_ref = use_node_ref();

@@ -10,6 +10,7 @@ use crate::variant_words::side_caption;
 /// Two lines above an embed: the scenario's title and name, then each side's fixes in words.
 #[function_component(EmbedCaption)]
 pub fn embed_caption() -> Html {
+    crate::renders::count("EmbedCaption");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

@@ -40,6 +40,7 @@ enum CopiedWhat {
 /// The embed dialog.
 #[function_component(EmbedDialog)]
 pub fn embed_dialog() -> Html {
+    crate::renders::count("EmbedDialog");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

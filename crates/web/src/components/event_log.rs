@@ -4,7 +4,8 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::use_ctx;
-use crate::sim::LogLine;
+use crate::live::use_live;
+use crate::runs::LogLine;
 
 /// Formats one log line in fixed columns.
 pub fn format_line(l: &LogLine) -> String {
@@ -23,7 +24,9 @@ pub const HEADER: &str = "EVENT       NAMESPACE NAME            RV   GEN      TI
 /// The event log panel.
 #[function_component(EventLog)]
 pub fn event_log() -> Html {
+    crate::renders::count("EventLog");
     let ctx = use_ctx();
+    let live = use_live();
     let pre = use_node_ref();
     // whether the log follows its newest line: until the user scrolls up, and again at the bottom
     let follow = use_mut_ref(|| true);
@@ -46,13 +49,9 @@ pub fn event_log() -> Html {
             }
         })
     };
-    let engine = ctx.engine.borrow();
-    let lines: Vec<String> = engine
-        .as_ref()
-        .map(|e| {
-            let lane = e.lane(ctx.state.side);
-            lane.log.iter().rev().take(120).map(format_line).collect()
-        })
+    let lines: Vec<String> = live
+        .shown(ctx.state.side)
+        .map(|lane| lane.log.iter().map(format_line).collect())
         .unwrap_or_default();
     html! {
         <div class="log">
@@ -60,7 +59,7 @@ pub fn event_log() -> Html {
             <p class="cmd"><code>{ "$ kubectl get mycrd -A -w --output-watch-events" }</code></p>
             <pre id="event-log" tabindex="0" aria-label={crate::i18n::Msg::EventLog.text(ctx.state.lang)} ref={pre} onscroll={on_scroll}><code>
                 { format!("{HEADER}\n") }
-                { for lines.iter().rev().map(|l| html! { <span class={classes!("line", l.starts_with("RECONCILED").then_some("rec"))}>{ format!("{l}\n") }</span> }) }
+                { for lines.iter().map(|l| html! { <span class={classes!("line", l.starts_with("RECONCILED").then_some("rec"))}>{ format!("{l}\n") }</span> }) }
             </code></pre>
         </div>
     }

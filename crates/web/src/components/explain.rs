@@ -9,6 +9,7 @@ use yew::prelude::*;
 use super::use_ctx;
 use crate::config::RunConfig;
 use crate::i18n::{preset_title, Lang, Msg};
+use crate::live::use_live;
 use crate::outcome::Departure;
 use crate::story::{self, LoopStory};
 use crate::texts::{self, Kind, Status};
@@ -35,6 +36,7 @@ fn story_line(id: &str, side: Option<&str>, v: Variant, lang: Lang) -> Html {
 /// The narration panel.
 #[function_component(Explain)]
 pub fn explain() -> Html {
+    crate::renders::count("Explain");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
@@ -58,10 +60,6 @@ pub fn explain() -> Html {
             Some(Msg::NarrationFailed.text(lang).replace("{}", &why)),
         ),
     };
-    let departure = ctx.engine.borrow().as_ref().and_then(|e| {
-        let lane = e.lane(s.side);
-        Departure::of(&name, &lane.stats, lane.snapshot.memory_limit_bytes)
-    });
     let a = s.url.config.variant;
     let differs = a != *shipped || s.url.compare.is_some();
     let warns = |v: Variant| {
@@ -75,9 +73,7 @@ pub fn explain() -> Html {
         <article class="explain" lang={lang.code()}>
             <h2>{ preset_title(&name, &title, lang) }</h2>
             <p class="muted">{ format!("{name} · {}: {group}", Msg::Group.text(lang)) }</p>
-            if let Some(d) = departure {
-                <p id="outcome" class="outcome">{ d.text(lang) }</p>
-            }
+            <OutcomeLine />
             if show_a {
                 { story_line("story", s.url.compare.map(|_| "A"), a, lang) }
             }
@@ -92,5 +88,21 @@ pub fn explain() -> Html {
             }
             <p id="narration">{ text }</p>
         </article>
+    }
+}
+
+/// What the shown run does that its preset's story does not (nothing when it keeps to it).
+#[function_component(OutcomeLine)]
+fn outcome_line() -> Html {
+    crate::renders::count("OutcomeLine");
+    let ctx = use_ctx();
+    let live = use_live();
+    let s = &ctx.state;
+    let departure = live
+        .shown(s.side)
+        .and_then(|lane| Departure::of(&s.url.config.preset, &lane.stats, lane.memory_limit_bytes));
+    match departure {
+        Some(d) => html! { <p id="outcome" class="outcome">{ d.text(s.lang) }</p> },
+        None => html! {},
     }
 }

@@ -43,6 +43,7 @@ pub fn toggled(v: Variant, which: &str, on: bool) -> Variant {
 /// The toggles.
 #[function_component(Fixes)]
 pub fn fixes(props: &FixesProps) -> Html {
+    crate::renders::count("Fixes");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

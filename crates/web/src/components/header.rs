@@ -12,6 +12,7 @@ use crate::web;
 /// The page header.
 #[function_component(Header)]
 pub fn header() -> Html {
+    crate::renders::count("Header");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
@@ -44,7 +45,7 @@ pub fn header() -> Html {
                 if texts::is_loaded(Kind::Labels, other) {
                     waiting.dispatch(Action::SetLang(other));
                 } else {
-                    waiting.dispatch(Action::Frame);
+                    waiting.dispatch(Action::Redraw);
                 }
             });
             if texts::is_loaded(Kind::Labels, other) {

@@ -4,33 +4,29 @@ use yew::prelude::*;
 
 use super::use_ctx;
 use crate::i18n::Msg;
+use crate::live::use_live;
 use crate::state::Action;
 
 /// The inspect panel.
 #[function_component(Inspect)]
 pub fn inspect() -> Html {
+    crate::renders::count("Inspect");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
-    let engine = ctx.engine.borrow();
-    let Some(run) = engine.as_ref().map(|e| &e.lane(ctx.state.side).run) else {
+    let live = use_live();
+    let Some(view) = live.inspect.as_ref() else {
         return html! {};
     };
-    let mut keys = run.object_keys(60);
-    let chosen = ctx.state.selected.clone();
-    let inspected = chosen.as_deref().and_then(|k| run.inspect(k));
-    let (selected, inspected) = match (chosen, inspected) {
-        (Some(k), Some(i)) => (k, Some(i)),
-        _ => match keys.first() {
-            Some(k) => (k.clone(), run.inspect(k)),
-            None => return html! { <p class="muted">{ Msg::InspectNothing.text(lang) }</p> },
-        },
+    let Some(selected) = view.selected.clone() else {
+        return html! { <p class="muted">{ Msg::InspectNothing.text(lang) }</p> };
     };
+    let mut keys = view.keys.clone();
     if !keys.contains(&selected) {
         keys.push(selected.clone());
     }
-    let deleted = inspected.as_ref().is_some_and(|i| i.deleted);
-    let yaml = inspected.as_ref().map(crate::objects::yaml);
-    let resource = run.resource_name();
+    let deleted = view.inspected.as_ref().is_some_and(|i| i.deleted);
+    let yaml = view.inspected.as_ref().map(crate::objects::yaml);
+    let resource = &view.resource;
     let buttons = keys.iter().map(|k| {
         let st = ctx.state.clone();
         let key = k.clone();

@@ -21,6 +21,7 @@ pub const NARROW: &str = "(max-width: 700px)";
 /// The whole page.
 #[function_component(Layout)]
 pub fn layout() -> Html {
+    crate::renders::count("Layout");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

@@ -1,6 +1,8 @@
-//! The page's components, one per file. Each reads the [`crate::app::Ctx`] context.
+//! The page's components, one per file. Each reads the [`crate::ctx::Ctx`] context; those that
+//! draw live data also read the [`crate::live::LiveView`].
 
 mod charts;
+mod clock;
 mod code;
 mod controls;
 mod dialogs;
@@ -25,12 +27,4 @@ mod tabs;
 pub use layout::Layout;
 pub use notices::Notices;
 
-use yew::prelude::*;
-
-use crate::app::Ctx;
-
-/// The context every component reads.
-#[hook]
-pub fn use_ctx() -> Ctx {
-    use_context::<Ctx>().expect("components are rendered inside the App's context provider")
-}
+pub use crate::ctx::use_ctx;

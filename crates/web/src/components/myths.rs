@@ -12,7 +12,7 @@ use crate::state::Action;
 use crate::texts::{self, Kind, Status};
 
 /// One card.
-fn card(card: &Card<'_>, ctx: &crate::app::Ctx, lang: Lang) -> Html {
+fn card(card: &Card<'_>, ctx: &crate::ctx::Ctx, lang: Lang) -> Html {
     let st = ctx.state.clone();
     let playing = ctx.state.playing;
     let preset = card.preset.to_owned();
@@ -38,6 +38,7 @@ fn card(card: &Card<'_>, ctx: &crate::app::Ctx, lang: Lang) -> Html {
 /// The cards.
 #[function_component(Myths)]
 pub fn myths() -> Html {
+    crate::renders::count("Myths");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let update = use_force_update();

@@ -9,6 +9,7 @@ use crate::state::{Action, Notice};
 /// The notice bar (absent when there is nothing to say).
 #[function_component(Notices)]
 pub fn notices() -> Html {
+    crate::renders::count("Notices");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     if ctx.state.notices.is_empty() {

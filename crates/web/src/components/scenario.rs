@@ -54,6 +54,7 @@ fn title_of(name: &str, lang: crate::i18n::Lang) -> String {
 /// The sidebar.
 #[function_component(ScenarioPanel)]
 pub fn scenario_panel() -> Html {
+    crate::renders::count("ScenarioPanel");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
@@ -178,6 +179,7 @@ pub fn group_settings(group: &str, fixes: &[&str], logic: bool) -> Vec<&'static 
 /// The settings, grouped.
 #[function_component(Params)]
 fn params() -> Html {
+    crate::renders::count("Params");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

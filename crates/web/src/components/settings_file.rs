@@ -30,6 +30,7 @@ fn download(text: &str) -> Option<()> {
 /// The export and import buttons.
 #[function_component(SettingsFile)]
 pub fn settings_file() -> Html {
+    crate::renders::count("SettingsFile");
     let ctx = use_ctx();
     let lang = ctx.state.lang;
     let export = {

@@ -46,6 +46,7 @@ fn tab_id(t: Tab) -> String {
 /// The tabbed panel.
 #[function_component(Tabs)]
 pub fn tabs() -> Html {
+    crate::renders::count("Tabs");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;

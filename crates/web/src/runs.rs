@@ -1,4 +1,4 @@
-//! The engine as the page holds it, outside the components: one [`Lane`] per run (A, and B when
+//! The page's pair of runs, held outside the components: one [`Lane`] per [`Side`] (A, and B when
 //! comparing), stepped together on one virtual clock within a per-frame budget.
 
 use std::collections::VecDeque;
@@ -192,30 +192,74 @@ impl Lane {
     }
 }
 
+/// One of the page's two runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The run of the page's settings.
+    #[default]
+    A,
+    /// The run compared with A (its own fixes, the same scenario and clock).
+    B,
+}
+
+impl Side {
+    /// Both sides, A first.
+    pub const BOTH: [Side; 2] = [Side::A, Side::B];
+
+    /// 0 for A, 1 for B.
+    pub fn index(self) -> usize {
+        match self {
+            Side::A => 0,
+            Side::B => 1,
+        }
+    }
+
+    /// `A` or `B`, as captions name it.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Side::A => "A",
+            Side::B => "B",
+        }
+    }
+
+    /// `a` or `b`, as element ids end.
+    pub fn id(self) -> &'static str {
+        match self {
+            Side::A => "a",
+            Side::B => "b",
+        }
+    }
+}
+
 /// The page's runs: A, and B when comparing.
-pub struct Engine {
+pub struct Runs {
     /// The A side.
     pub a: Lane,
     /// The B side.
     pub b: Option<Lane>,
 }
 
-impl Engine {
+impl Runs {
     /// Builds A from `config`, and B with `compare`'s fixes.
-    pub fn new(config: &RunConfig, compare: Option<Variant>) -> Result<Engine, ScenarioError> {
+    pub fn new(config: &RunConfig, compare: Option<Variant>) -> Result<Runs, ScenarioError> {
         let a = Lane::new(config, config.variant)?;
         let b = match compare {
             Some(v) => Some(Lane::new(config, v)?),
             None => None,
         };
-        Ok(Engine { a, b })
+        Ok(Runs { a, b })
     }
 
-    /// The lane the panels show: B for `side` 1 when comparing, A otherwise.
-    pub fn lane(&self, side: usize) -> &Lane {
-        match (side, &self.b) {
-            (1, Some(b)) => b,
-            _ => &self.a,
+    /// The lane the panels show: B for [`Side::B`] when comparing, A otherwise.
+    pub fn lane(&self, side: Side) -> &Lane {
+        self.side(side).unwrap_or(&self.a)
+    }
+
+    /// The lane of `side`, if it runs.
+    pub fn side(&self, side: Side) -> Option<&Lane> {
+        match side {
+            Side::A => Some(&self.a),
+            Side::B => self.b.as_ref(),
         }
     }
 
@@ -262,17 +306,17 @@ impl Engine {
         }
     }
 
-    /// Steps the lane shown on `side` (B for 1 when comparing) to `target`, then brings the
+    /// Steps the lane shown on `side` (B only when comparing) to `target`, then brings the
     /// other lane to the same simulated time.
     pub fn step_to(
         &mut self,
-        side: usize,
+        side: Side,
         target: StepTarget,
         out_of_time: &mut dyn FnMut() -> bool,
     ) -> StepReport {
         let (a, b) = (&mut self.a, self.b.as_mut());
         let (main, other) = match (side, b) {
-            (1, Some(b)) => (b, Some(a)),
+            (Side::B, Some(b)) => (b, Some(a)),
             (_, b) => (a, b),
         };
         let report = stepping::step_run(&mut main.run, target, out_of_time);
@@ -306,7 +350,7 @@ mod tests {
 
     #[test]
     fn a_rate_over_no_series_reads_plus_zero_not_minus_zero() {
-        let e = Engine::new(&RunConfig::preset("flywheel"), None).expect("engine");
+        let e = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
         let prefix = names::labeled_prefix(names::RECONCILE_TOTAL);
         let r = e.a.rate_matching(&prefix, "", 3);
         assert_eq!(format!("{r:.1}"), "0.0");
@@ -316,7 +360,7 @@ mod tests {
     fn the_flywheel_loops_and_the_fixed_variant_converges() {
         let c = RunConfig::preset("flywheel");
         let fixed = RunConfig::preset("fixed").variant;
-        let mut e = Engine::new(&c, Some(fixed)).expect("engine");
+        let mut e = Runs::new(&c, Some(fixed)).expect("engine");
         e.advance(SimTime::from_secs_f64(60.0), &mut || false);
         e.ingest(0.0, true);
         assert!(e.a.loop_count > 50, "A loops: {}", e.a.loop_count);

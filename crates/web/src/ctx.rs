@@ -1,0 +1,132 @@
+//! What every component reads: the reducer's state and its dispatcher, plus the handles the
+//! callbacks use to act on the runs (step, pick an object on a pipeline). Components read the runs'
+//! live numbers from [`crate::live::LiveView`], never from the runs themselves.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::i18n::Lang;
+use crate::pace::Pace;
+use crate::pipeline_draw;
+use crate::runs::{Runs, Side};
+use crate::state::{Action, AppState};
+use crate::stepping::StepTarget;
+use crate::web;
+
+/// How far a step moves the pipeline's animation (ms): the step's tokens show halfway along
+/// their edges, and the tokens already there move on a little.
+pub const STEP_ANIM_MS: f64 = 350.0;
+/// Wall-clock ms one step may spend looking for its target before it reports where it got.
+pub const STEP_BUDGET_MS: f64 = 400.0;
+
+/// The runs, shared by the animation loop and the callbacks, outside the components.
+pub type RunsCell = Rc<RefCell<Option<Runs>>>;
+
+/// What the animation loop reads of the state (copied at each render of the page) and what it
+/// keeps between frames.
+#[derive(Clone, Debug, Default)]
+pub struct LoopState {
+    /// Whether the clock runs.
+    pub playing: bool,
+    /// Simulated seconds per wall second asked for.
+    pub speed: f64,
+    /// Whether the theme in effect is dark.
+    pub dark: bool,
+    /// The language in effect.
+    pub lang: Lang,
+    /// Whether tokens move (no reduced-motion preference).
+    pub motion: bool,
+    /// The runs changed outside the loop (built, stepped, another side or object shown): the
+    /// loop publishes a fresh live view once.
+    pub dirty: bool,
+    /// The side the panels show.
+    pub side: Side,
+    /// The object the inspect panel shows, if one was picked.
+    pub selected: Option<String>,
+    /// Whether the page is an embed (two charts instead of four).
+    pub embed: bool,
+    /// Whether the inspect panel is open (only then does the live view read an object).
+    pub inspecting: bool,
+    /// The pipeline animation's clock (ms): it runs with the simulation and stands still while
+    /// paused, so a paused pipeline keeps its tokens and its loop edge as they were.
+    pub anim_ms: f64,
+    /// The speed the loop achieves.
+    pub pace: Pace,
+}
+
+/// The context every component reads.
+#[derive(Clone)]
+pub struct Ctx {
+    /// The reducer.
+    pub state: UseReducerHandle<AppState>,
+    /// The runs (read by callbacks and the animation loop only).
+    pub runs: RunsCell,
+    /// The pipeline canvases (A, B).
+    pub pipes: [NodeRef; 2],
+    /// What the animation loop reads and keeps.
+    pub looping: Rc<RefCell<LoopState>>,
+}
+
+/// Two contexts are equal when they hold the same state and the same runs: the other handles
+/// never change over the page's life.
+impl PartialEq for Ctx {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+            && Rc::ptr_eq(&self.runs, &other.runs)
+            && Rc::ptr_eq(&self.looping, &other.looping)
+    }
+}
+
+impl Ctx {
+    /// Dispatches an action.
+    pub fn dispatch(&self, a: Action) {
+        self.state.dispatch(a);
+    }
+
+    /// The canvas of `side`'s pipeline.
+    pub fn pipe(&self, side: Side) -> &NodeRef {
+        &self.pipes[side.index()]
+    }
+
+    /// Pauses and steps the run shown to `target` (one event, the next Reconcile, the next
+    /// write); the step's tokens appear on the paused pipeline and a line says what it did.
+    pub fn step(&self, target: StepTarget) {
+        // the side as the page last rendered it (a keyboard handler holds an older state)
+        let side = self.looping.borrow().side;
+        let report = self.runs.borrow_mut().as_mut().map(|r| {
+            let start = web::now_ms();
+            let report = r.step_to(side, target, &mut || web::now_ms() - start > STEP_BUDGET_MS);
+            let mut l = self.looping.borrow_mut();
+            r.ingest(l.anim_ms, l.motion);
+            l.anim_ms += STEP_ANIM_MS;
+            l.dirty = true;
+            report
+        });
+        match report {
+            Some(r) => self.dispatch(Action::Stepped(r)),
+            None => self.dispatch(Action::Pause),
+        }
+    }
+
+    /// The object drawn at (`x`, `y`) (pipeline coordinates) on `side`'s pipeline, if any.
+    pub fn object_at(&self, side: Side, x: f64, y: f64) -> Option<String> {
+        let anim_ms = self.looping.borrow().anim_ms;
+        let runs = self.runs.borrow();
+        let lane = runs.as_ref()?.side(side)?;
+        pipeline_draw::hit(lane, x, y, anim_ms)
+    }
+
+    /// Whether the theme in effect is dark.
+    pub fn dark(&self) -> bool {
+        self.state
+            .dark(web::prefers("(prefers-color-scheme: dark)"))
+    }
+}
+
+/// The context every component reads.
+#[hook]
+pub fn use_ctx() -> Ctx {
+    use_context::<Ctx>().expect("components are rendered inside the App's context provider")
+}
