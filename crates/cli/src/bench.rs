@@ -444,9 +444,12 @@ fn checkpoint_rows(rows: &mut Vec<Row>) {
     }
 }
 
+/// A function that appends one group's figures to the table.
+type AddRows = fn(&mut Vec<Row>);
+
 /// The native figures of the groups in `only` (every group when it is empty), in table order.
 pub fn native_rows(only: &[BenchGroup]) -> Vec<Row> {
-    let groups: [(BenchGroup, fn(&mut Vec<Row>)); 6] = [
+    let groups: [(BenchGroup, AddRows); 6] = [
         (BenchGroup::Memory, memory_rows),
         (BenchGroup::Checkpoints, checkpoint_rows),
         (BenchGroup::LongRun, long_run_row),
