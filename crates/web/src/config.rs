@@ -90,8 +90,9 @@ impl RunConfig {
         }
     }
 
-    /// The scenario to run with `variant` (A's or B's), built by the engine's own parser and
-    /// validation (the CLI's `--set`), so a value is accepted or refused as there.
+    /// The scenario to run with `variant` (A's or B's), its settings applied and checked by the
+    /// engine's validation (that of `--set` and a scenario file), so a value is accepted or
+    /// refused as there, with the same message.
     pub fn scenario_with(&self, variant: Variant) -> Result<Scenario, ScenarioError> {
         let sets: Vec<(String, String)> = self
             .params
@@ -99,7 +100,7 @@ impl RunConfig {
             .filter(|(k, v)| *k != LOGIC_KEY && !v.is_empty())
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        let mut s = presets::load(&self.preset, &sets)?;
+        let mut s = flywheel_engine::settings::apply(&presets::load(&self.preset, &[])?, &sets)?;
         s.profile = self.profile;
         if let Some(raw) = self.params.get(LOGIC_KEY) {
             set_heavy_logic(&mut s, raw).map_err(|message| ScenarioError {
@@ -564,10 +565,9 @@ mod tests {
     fn a_bad_setting_is_named_in_the_words_the_engine_uses() {
         let (st, bad) = UrlState::from_query("controller.workers=1.5&objects.count=150000");
         assert_eq!(bad.len(), 1, "{bad:?}");
-        let engine = presets::load("flywheel", &[("controller.workers".into(), "1.5".into())])
-            .expect_err("the engine refuses it");
         assert_eq!(bad[0].key, "controller.workers");
-        assert_eq!(bad[0].reason, Reason::Refused(engine.to_string()));
+        let said = "controller.workers: must be a whole number from 1 to 1000 (got 1.5)";
+        assert_eq!(bad[0].reason, Reason::Refused(said.to_owned()));
         assert_eq!(st.config.scenario().expect("valid").objects.count, 150_000);
     }
 

@@ -125,9 +125,12 @@ impl Number {
         v.is_finite().then_some(v)
     }
 
-    /// `v` as `--set` takes it: a duration or a size quoted as text is written bare (`200ms`),
-    /// a whole number without a fraction.
+    /// `v` as `--set` takes it: a size exactly (`1700Mi`), a duration or a size quoted as text
+    /// bare (`200ms`), a whole number without a fraction.
     pub fn write(&self, v: f64) -> String {
+        if self.unit == Unit::Bytes {
+            return crate::scenario::units::exact_bytes(v.max(0.0).round() as u64);
+        }
         if self.is_whole() {
             return format!("{}", v.round());
         }
