@@ -134,7 +134,9 @@ test('screenshots of the Parameters panel in English and Chinese', async () => {
   await open('?preset=flywheel&paths=1&lang=zh');
   await shoot('ctl-params-zh-1280', 1280, 720);
   await shoot('ctl-params-zh-390', 390, 844);
+  await site.page.setViewportSize({ width: 1280, height: 720 });
   await open('?preset=flywheel&lang=en');
   await shoot('ctl-params-en-1280', 1280, 720);
+  await shoot('ctl-params-en-390', 390, 844);
   await site.page.setViewportSize({ width: 1280, height: 720 });
 });
