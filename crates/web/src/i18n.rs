@@ -262,6 +262,16 @@ messages! {
     NoticeImport => "The settings file was not imported", "设置文件未导入";
     ExportSettings => "Export settings", "导出设置";
     ShowPaths => "Show setting paths", "显示设置路径";
+    GroupObjects => "Custom resources", "自定义资源";
+    GroupController => "Controller", "控制器";
+    GroupClient => "Client", "客户端";
+    GroupApiserver => "API server", "API 服务器";
+    GroupProcess => "Operator process", "operator 进程";
+    GroupCode => "Reconcile code", "Reconcile 代码";
+    GroupCache => "Cache", "缓存";
+    GroupPods => "Pods", "Pod";
+    GroupNodes => "Nodes", "节点";
+    GroupRun => "Run", "运行";
     NotSet => "not set", "未设置";
     Rejected => "Not accepted:", "不被接受：";
     ImportSettings => "Import settings…", "导入设置…";

@@ -162,6 +162,22 @@ pub fn group_of(path: &str) -> &str {
     }
 }
 
+/// The heading of the Parameters panel's `group`.
+fn group_label(group: &str) -> Msg {
+    match group {
+        "objects" => Msg::GroupObjects,
+        "controller" => Msg::GroupController,
+        "client" => Msg::GroupClient,
+        "apiserver" => Msg::GroupApiserver,
+        "process" => Msg::GroupProcess,
+        "code" => Msg::GroupCode,
+        "cache" => Msg::GroupCache,
+        "pods" => Msg::GroupPods,
+        "nodes" => Msg::GroupNodes,
+        _ => Msg::GroupRun,
+    }
+}
+
 /// The settings the Parameters panel lists under `group`: every one not shown elsewhere and not
 /// among the Fixes panel's `fixes`; the heavy-logic time under `controller` when the Reconcile has it.
 pub fn group_settings(group: &str, fixes: &[&str], logic: bool) -> Vec<&'static Setting> {
@@ -191,8 +207,8 @@ fn params() -> Html {
     let groups = GROUPS.iter().enumerate().map(|(i, g)| {
         let list = group_settings(g, &fixes, logic);
         html! {
-            <details class="setting-group" open={i < 3}>
-                <summary>{ *g }</summary>
+            <details class="setting-group" open={i < 3} data-group={*g}>
+                <summary>{ group_label(g).text(lang) }</summary>
                 { for list.into_iter().map(|st| view.control(st)) }
             </details>
         }

@@ -124,12 +124,65 @@ fn bool_control(props: &SettingProps, id: &str) -> Html {
     }
 }
 
+/// A value as a screen reader says it: as written in English (`5m`, `4Ki`), with the units in
+/// words in Chinese (`5 分钟`, `4 KiB`); a value it cannot read stays as written.
+fn spoken(text: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return text.to_owned();
+    }
+    let unit_word = |u: &str| {
+        Some(match u {
+            "" => "",
+            "ns" => " 纳秒",
+            "us" | "µs" => " 微秒",
+            "ms" => " 毫秒",
+            "s" => " 秒",
+            "m" => " 分钟",
+            "h" => " 小时",
+            "Ki" => " KiB",
+            "Mi" => " MiB",
+            "Gi" => " GiB",
+            "Ti" => " TiB",
+            _ => return None,
+        })
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+            .unwrap_or(rest.len());
+        let (number, tail) = rest.split_at(digits);
+        let unit_len = tail
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(tail.len());
+        let (unit, next) = tail.split_at(unit_len);
+        match unit_word(unit) {
+            Some(word) if !number.is_empty() => out.push(format!("{number}{word}")),
+            _ => return text.to_owned(),
+        }
+        rest = next;
+    }
+    out.join(" ")
+}
+
+/// A choice as an option shows it: in English its name (what a file or `--set` writes) and its
+/// meaning; in Chinese its meaning only, as an option cannot mark the name as code.
 fn choice_words(c: &Choice, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => c.zh.to_owned(),
+        Lang::En if c.en == c.name => c.en.to_owned(),
+        Lang::En => format!("{} — {}", c.name, c.en),
+    }
+}
+
+/// A choice next to a checkbox: its name, as code, and its meaning when that says more.
+fn choice_html(c: &Choice, lang: Lang) -> Html {
     let meaning = if lang == Lang::Zh { c.zh } else { c.en };
     if meaning == c.name {
-        meaning.to_owned()
+        html! { <code>{ c.name }</code> }
     } else {
-        format!("{} — {meaning}", c.name)
+        html! { <><code>{ c.name }</code>{ format!(" — {meaning}") }</> }
     }
 }
 
@@ -197,7 +250,7 @@ fn list_control(props: &SettingProps, id: &str, choices: &'static [Choice]) -> H
             <label class="toggle" for={box_id.clone()}>
                 <input type="checkbox" id={box_id} checked={on}
                     onchange={change} />
-                <span>{ choice_words(c, props.lang) }</span>
+                <span>{ choice_html(c, props.lang) }</span>
             </label>
         }
     });
@@ -282,14 +335,15 @@ fn number_control(props: &NumberProps) -> Html {
     let path = props.setting.path;
     let id = control_id(path);
     let box_id = format!("{id}-box");
-    // the slider being dragged shows its value in the box until released
-    let draft = use_state(|| None::<String>);
+    // the slider being dragged stays where it is, and shows its value in the box, until released
+    let draft = use_state(|| None::<(String, f64)>);
     {
         let draft = draft.clone();
         use_effect_with(props.value.clone(), move |_| draft.set(None));
     }
     let shown = (*draft)
-        .clone()
+        .as_ref()
+        .map(|(text, _)| text.clone())
         .or_else(|| props.value.clone())
         .unwrap_or_default();
     let v = props
@@ -306,7 +360,7 @@ fn number_control(props: &NumberProps) -> Html {
         Callback::from(move |e: InputEvent| {
             let el: HtmlInputElement = e.target_unchecked_into();
             if let Ok(pos) = el.value().parse::<f64>() {
-                draft.set(Some(n.write(value_at(&n, pos))));
+                draft.set(Some((n.write(value_at(&n, pos)), pos)));
             }
         })
     };
@@ -348,8 +402,8 @@ fn number_control(props: &NumberProps) -> Html {
             <label for={box_id.clone()} title={help(&sp)}>{ label(&sp) }</label>
             <div class="number">
                 <input type="range" id={id.clone()} min={slider_min.to_string()} max={slider_max.to_string()}
-                    step={slider_step.to_string()} value={position(&n, v).to_string()}
-                    aria-label={label_text(&sp)} aria-valuetext={shown.clone()}
+                    step={slider_step.to_string()} value={draft.as_ref().map_or_else(|| position(&n, v), |d| d.1).to_string()}
+                    aria-label={label_text(&sp)} aria-valuetext={spoken(&shown, props.lang)}
                     oninput={slide} onchange={release} />
                 <input type="text" id={box_id} class="number-box" value={shown} placeholder={placeholder}
                     inputmode={if n.is_whole() { "numeric" } else { "text" }} spellcheck="false"
@@ -371,6 +425,17 @@ mod tests {
             Kind::Number(n) => n,
             _ => panic!("{path} is a number"),
         }
+    }
+
+    #[test]
+    fn a_value_is_spoken_with_its_units_in_words_in_chinese() {
+        assert_eq!(spoken("5m", Lang::Zh), "5 分钟");
+        assert_eq!(spoken("1h30m", Lang::Zh), "1 小时 30 分钟");
+        assert_eq!(spoken("1700Mi", Lang::Zh), "1700 MiB");
+        assert_eq!(spoken("0.5", Lang::Zh), "0.5");
+        assert_eq!(spoken("2us", Lang::Zh), "2 微秒");
+        assert_eq!(spoken("5m", Lang::En), "5m");
+        assert_eq!(spoken("abc", Lang::Zh), "abc");
     }
 
     #[test]
