@@ -59,10 +59,10 @@ test('the maximum objects at the maximum speed stay responsive with a bounded he
 });
 
 test('the minimum slider values and an out-of-range URL fall back cleanly', async () => {
-  await open('?preset=flywheel&objects=0&speed=0');
+  await open('?preset=flywheel&objects=-1&speed=0');
   const named = await site.page.$$eval('#notices .notice', (els) => els.map((e) => e.dataset.param));
   assert.deepEqual(named, ['objects', 'speed']);
-  for (const id of ['#param-objects', '#param-workers', '#param-logic', '#speed']) {
+  for (const id of ['#set-objects-count', '#set-controller-workers', '#set-logic', '#speed']) {
     if (await site.page.isEnabled(id)) await site.page.fill(id, '0');
   }
   await site.page.waitForTimeout(500);

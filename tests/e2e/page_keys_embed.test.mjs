@@ -172,7 +172,7 @@ test('a seed too large, a speed that is no number and a binary settings file are
   const notice = (param) => page.textContent(`#notices .notice[data-param="${param}"] span`);
   assert.match(await notice('seed'), /'99999999999999999999999' is too large \(the largest is 18446744073709551615\)/);
   assert.match(await notice('speed'), /'abc' is not a number/);
-  assert.match(await notice('objects'), /'lots' is not a number/);
+  assert.match(await notice('objects'), /objects\.count: must be a whole number from 0 to 200000 \(got lots\)/);
   // a PNG picked as a settings file: described, its bytes not echoed
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe]);
   await page.setInputFiles('#import-settings', { name: 'flywheel-settings.txt', mimeType: 'text/plain', buffer: png });
@@ -263,12 +263,18 @@ test('the README documents every URL parameter, every setting key and every key 
   const path = await import('node:path');
   const { ROOT } = await import('./harness.mjs');
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const params = fs.readFileSync(path.join(ROOT, 'crates/web/src/params.rs'), 'utf8');
-  const settingKeys = [...params.matchAll(/key: "([a-z]+)"/g)].map((m) => m[1]);
-  assert.ok(settingKeys.length >= 19, settingKeys.join());
-  for (const key of ['preset', 'v', 'b', 'profile', 'seed', 'speed', 'lang', 'theme', 'tab', 'embed', 'autoplay', ...settingKeys]) {
+  // the earlier keys (old_keys.rs) and the registry paths they now stand for
+  const oldKeys = fs.readFileSync(path.join(ROOT, 'crates/web/src/old_keys.rs'), 'utf8');
+  const moved = [...oldKeys.matchAll(/\("([a-z]+)", "([a-z_.]+)"\)|"([a-z]+)"(?: if [^\n]*?)? => \("([a-z_.]+)"/g)]
+    .map((m) => [m[1] ?? m[3], m[2] ?? m[4]]);
+  assert.ok(moved.length >= 18, moved.join());
+  for (const key of ['preset', 'v', 'b', 'profile', 'seed', 'speed', 'lang', 'theme', 'tab', 'embed', 'autoplay']) {
     assert.match(readme, new RegExp(`^\\| \`${key}\` \\|`, 'm'), `the README has a row for ${key}=`);
   }
+  for (const [key, setting] of moved) {
+    assert.match(readme, new RegExp(`^\\| \`${setting}\` \\|.*\`${key}\``, 'm'), `the README has a row for ${setting}= (earlier ${key}=)`);
+  }
+  assert.match(readme, /`logic` is the\s+Reconcile's heavy-logic step/);
   for (const key of ['Space', '→', '`n`', '`w`', '`+` / `−`', '`r`', '`?`', 'Esc', '← / → / Home / End']) {
     assert.ok(readme.includes(`| ${key} |`), `the README's keyboard table has ${key}`);
   }

@@ -124,14 +124,14 @@ test('what the user types or drags is not overwritten by the running page', asyn
   await page.press('#seed', 'Enter');
   await page.waitForFunction(() => location.search.includes('seed=777'));
   // a slider mid-drag: its input events move it, its change event (on release) commits it
-  await page.$eval('#param-workers', (el) => {
+  await page.$eval('#set-controller-workers', (el) => {
     el.value = '600';
     el.dispatchEvent(new Event('input', { bubbles: true }));
   });
   await page.waitForTimeout(300);
-  assert.equal(await page.inputValue('#param-workers'), '600', 'the thumb stays where it was dragged');
+  assert.equal(await page.inputValue('#set-controller-workers'), '600', 'the thumb stays where it was dragged');
   assert.ok(!page.url().includes('workers='), 'nothing is committed before the release');
-  await page.$eval('#param-workers', (el) => el.dispatchEvent(new Event('change', { bubbles: true })));
+  await page.$eval('#set-controller-workers', (el) => el.dispatchEvent(new Event('change', { bubbles: true })));
   await page.waitForFunction(() => location.search.includes('workers='));
   noProblems();
 });

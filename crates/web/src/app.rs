@@ -186,18 +186,18 @@ fn use_engine_builder(ctx: &Ctx) {
     let deps = (s.url.config.clone(), s.url.compare, s.epoch);
     let (runs, state, looping) = (ctx.runs.clone(), ctx.state.clone(), ctx.looping.clone());
     use_effect_with(deps, move |(config, compare, _)| {
-        let built = Runs::new(config, *compare).or_else(|e| {
-            state.dispatch(Action::Notify(Notice::Invalid(e.to_string())));
-            let mut plain = config.clone();
-            plain.params.clear();
-            Runs::new(&plain, *compare)
-        });
-        *runs.borrow_mut() = built.ok();
-        let mut l = looping.borrow_mut();
-        l.dirty = true;
-        l.seeking = None;
-        l.reached_s = 0.0;
-        l.pending_seek_s = state.url.t;
+        // a configuration the engine refuses never replaces the run: the last accepted one stays
+        match Runs::new(config, *compare) {
+            Ok(built) => {
+                *runs.borrow_mut() = Some(built);
+                let mut l = looping.borrow_mut();
+                l.seeking = None;
+                l.reached_s = 0.0;
+                l.pending_seek_s = state.url.t;
+            }
+            Err(e) => state.dispatch(Action::Notify(Notice::Invalid(e.to_string()))),
+        }
+        looping.borrow_mut().dirty = true;
     });
 }
 

@@ -9,7 +9,7 @@ use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::scenario::{presets, Profile, Scenario, ScenarioError};
 
 use crate::i18n::Lang;
-use crate::params::{spec, PARAMS};
+use crate::params::{set_heavy_logic, LOGIC_KEY};
 use crate::reasons::Reason;
 use crate::state::Tab;
 
@@ -68,8 +68,9 @@ pub struct RunConfig {
     pub preset: String,
     /// The fixes (toggles).
     pub variant: Variant,
-    /// Slider overrides by key (absent ⇒ the preset's value).
-    pub params: BTreeMap<String, f64>,
+    /// Settings changed from the preset's, by path (`controller.workers`), each as `--set`
+    /// takes it (`4`, `64Ki`, `field_index`); absent ⇒ the preset's value.
+    pub params: BTreeMap<String, String>,
     /// Version profile.
     pub profile: Profile,
     /// Seed of the random source.
@@ -89,14 +90,23 @@ impl RunConfig {
         }
     }
 
-    /// The scenario to run with `variant` (A's or B's).
+    /// The scenario to run with `variant` (A's or B's), its settings applied and checked by the
+    /// engine's validation (that of `--set` and a scenario file), so a value is accepted or
+    /// refused as there, with the same message.
     pub fn scenario_with(&self, variant: Variant) -> Result<Scenario, ScenarioError> {
-        let mut s = presets::load(&self.preset, &[])?;
+        let sets: Vec<(String, String)> = self
+            .params
+            .iter()
+            .filter(|(k, v)| *k != LOGIC_KEY && !v.is_empty())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut s = flywheel_engine::settings::apply(&presets::load(&self.preset, &[])?, &sets)?;
         s.profile = self.profile;
-        for (key, v) in &self.params {
-            if let Some(p) = spec(key) {
-                (p.set)(&mut s, *v);
-            }
+        if let Some(raw) = self.params.get(LOGIC_KEY) {
+            set_heavy_logic(&mut s, raw).map_err(|message| ScenarioError {
+                field: LOGIC_KEY.to_owned(),
+                message,
+            })?;
         }
         variant.apply(&mut s);
         s.seed = self.seed;
@@ -109,20 +119,31 @@ impl RunConfig {
         self.scenario_with(self.variant)
     }
 
-    /// The preset's scenario with the profile applied (what the sliders show when not overridden).
+    /// The preset's scenario with the profile applied (what the controls show when not changed).
     pub fn base(&self) -> Scenario {
         let mut s = load(&self.preset);
         s.profile = self.profile;
         s
     }
 
-    /// The value a slider shows.
-    pub fn param(&self, key: &str) -> Option<f64> {
-        if let Some(v) = self.params.get(key) {
-            return Some(*v);
-        }
-        spec(key).and_then(|p| (p.get)(&self.base()))
+    /// This config with `path` set to `raw`, when the engine accepts it; else its error.
+    pub fn with_setting(&self, path: &str, raw: &str) -> Result<RunConfig, ScenarioError> {
+        let mut config = self.clone();
+        config.params.insert(path.to_owned(), raw.to_owned());
+        config.scenario()?;
+        Ok(config)
     }
+}
+
+/// The URL key that reads as a setting's path (a path itself, the heavy-logic time, or an old
+/// key); `seed` and `profile` have their own keys.
+fn setting_key(key: &str, raw: &str) -> Option<(String, String)> {
+    if key == LOGIC_KEY
+        || (flywheel_engine::settings::find(key).is_some() && key != "seed" && key != "profile")
+    {
+        return Some((key.to_owned(), raw.to_owned()));
+    }
+    crate::old_keys::translate(key, raw).map(|(p, v)| (p.to_owned(), v))
 }
 
 fn load(name: &str) -> Scenario {
@@ -224,6 +245,8 @@ pub struct UrlState {
     pub tab: Option<Tab>,
     /// The instant shown (`t=`, simulated seconds): the page opens paused there.
     pub t: Option<f64>,
+    /// Each control shows its setting's path (`paths=1`).
+    pub paths: bool,
 }
 
 impl Default for UrlState {
@@ -238,6 +261,7 @@ impl Default for UrlState {
             autoplay: false,
             tab: None,
             t: None,
+            paths: false,
         }
     }
 }
@@ -281,13 +305,14 @@ impl UrlState {
             }
         }
         st.read_run(&get, &mut bad);
+        st.read_settings(&pairs, &mut bad);
         st.read_view(&get, &mut bad);
         let known = [
             "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
-            "tab", "t",
+            "tab", "t", "paths",
         ];
-        for (k, _) in &pairs {
-            if !known.contains(&k.as_str()) && spec(k).is_none() {
+        for (k, v) in &pairs {
+            if !known.contains(&k.as_str()) && setting_key(k, v).is_none() {
                 bad.push(ignored(k, Reason::UnknownParameter));
             }
         }
@@ -319,20 +344,21 @@ impl UrlState {
                 Err(why) => bad.push(ignored("seed", why)),
             }
         }
-        for p in PARAMS {
-            let Some(raw) = get(p.key) else { continue };
-            match Reason::number_in(raw, p.min, p.max) {
-                Ok(v) if p.accepts(v) => {
-                    // The engine's validation is the gate, with its message, as for a file.
-                    let mut config = self.config.clone();
-                    config.params.insert(p.key.to_owned(), v);
-                    match config.scenario() {
-                        Ok(_) => self.config = config,
-                        Err(e) => bad.push(ignored(p.key, Reason::Refused(e.to_string()))),
-                    }
-                }
-                Ok(_) => bad.push(ignored(p.key, Reason::Refused(p.refusal(raw)))),
-                Err(why) => bad.push(ignored(p.key, why)),
+    }
+
+    /// Reads the settings in the order the query gives them; each is checked by the engine's
+    /// validation, as a file's or `--set`'s would be, and a refused one is named with its message.
+    fn read_settings(&mut self, pairs: &[(String, String)], bad: &mut Vec<Ignored>) {
+        for (key, raw) in pairs {
+            let Some((path, value)) = setting_key(key, raw) else {
+                continue;
+            };
+            if value.is_empty() {
+                continue;
+            }
+            match self.config.with_setting(&path, &value) {
+                Ok(config) => self.config = config,
+                Err(e) => bad.push(ignored(key, Reason::Refused(e.to_string()))),
             }
         }
     }
@@ -371,6 +397,7 @@ impl UrlState {
         }
         self.embed = flag(get("embed"), "embed", bad);
         self.autoplay = flag(get("autoplay"), "autoplay", bad);
+        self.paths = flag(get("paths"), "paths", bad);
     }
 
     /// The query string (without `?`) that reproduces this state.
@@ -390,10 +417,8 @@ impl UrlState {
         if c.seed != preset.seed {
             q.push(("seed".into(), c.seed.to_string()));
         }
-        for p in PARAMS {
-            if let Some(v) = c.params.get(p.key) {
-                q.push((p.key.into(), trim_float(*v)));
-            }
+        for (path, v) in &c.params {
+            q.push((path.clone(), v.clone()));
         }
         if self.speed != DEFAULT_SPEED {
             q.push(("speed".into(), trim_float(self.speed)));
@@ -412,6 +437,9 @@ impl UrlState {
         }
         if let Some(t) = self.t {
             q.push(("t".into(), trim_float(t)));
+        }
+        if self.paths {
+            q.push(("paths".into(), "1".into()));
         }
         if self.embed {
             q.push(("embed".into(), "1".into()));
@@ -511,7 +539,13 @@ mod tests {
         let mut st = UrlState::default();
         st.config.variant.status_subresource = true;
         st.config.variant.write = WriteVerb::StatusPatch;
-        st.config.params.insert("workers".into(), 4.0);
+        st.config
+            .params
+            .insert("controller.workers".into(), "4".into());
+        st.config
+            .params
+            .insert("objects.size_bytes".into(), "64Ki".into());
+        st.paths = true;
         st.config.seed = 7;
         st.config.profile = Profile::Modern;
         st.compare = Some(RunConfig::preset("fixed").variant);
@@ -541,7 +575,7 @@ mod tests {
         let keys: Vec<_> = bad.iter().map(|b| b.key.as_str()).collect();
         assert_eq!(
             keys,
-            ["preset", "v", "seed", "objects", "workers", "speed", "lang", "embed", "zzz"]
+            ["preset", "v", "seed", "workers", "objects", "speed", "lang", "embed", "zzz"]
         );
         assert_eq!(st.config, RunConfig::preset(DEFAULT_PRESET));
         assert_eq!(st.speed, DEFAULT_SPEED);
@@ -549,17 +583,33 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_slider_value_is_named_in_the_words_the_engine_uses() {
-        let (_, bad) = UrlState::from_query("workers=1.5&etcd=NaN&objects=abc");
-        let reasons: Vec<_> = bad.iter().map(|b| b.reason.text(Lang::En)).collect();
-        assert_eq!(
-            reasons,
-            [
-                "'abc' is not a number",
-                "must be a whole number from 1 to 64 (got 1.5)",
-                "'NaN' is not a number",
-            ]
-        );
+    fn a_bad_setting_is_named_in_the_words_the_engine_uses() {
+        let (st, bad) = UrlState::from_query("controller.workers=1.5&objects.count=150000");
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert_eq!(bad[0].key, "controller.workers");
+        let said = "controller.workers: must be a whole number from 1 to 1000 (got 1.5)";
+        assert_eq!(bad[0].reason, Reason::Refused(said.to_owned()));
+        assert_eq!(st.config.scenario().expect("valid").objects.count, 150_000);
+    }
+
+    #[test]
+    fn an_old_permalink_key_still_sets_its_setting() {
+        let (st, bad) = UrlState::from_query("preset=flywheel&workers=7&size=64&objects=2000");
+        assert!(bad.is_empty(), "{bad:?}");
+        let s = st.config.scenario().expect("valid");
+        assert_eq!(s.controller.workers, 7);
+        assert_eq!(s.objects.size_bytes, 64 * 1024);
+        assert_eq!(s.objects.count, 2000);
+        assert!(st.to_query().contains("controller.workers=7"));
+    }
+
+    #[test]
+    fn a_setting_path_in_the_url_sets_it() {
+        let (st, bad) = UrlState::from_query("preset=flywheel&controller.workers=3&logic=50");
+        assert!(bad.is_empty(), "{bad:?}");
+        let s = st.config.scenario().expect("valid");
+        assert_eq!(s.controller.workers, 3);
+        assert_eq!(crate::params::heavy_logic_ms(&s), Some(50.0));
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod live;
 pub mod marks;
 pub mod myth_cards;
 pub mod objects;
+pub mod old_keys;
 pub mod outcome;
 pub mod pace;
 pub mod panic;

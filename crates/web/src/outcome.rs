@@ -93,13 +93,13 @@ mod tests {
         let mut c = RunConfig::preset("flywheel");
         c.profile = flywheel_engine::scenario::Profile::Modern;
         for (k, v) in [
-            ("objects", 5000.0),
-            ("workers", 4.0),
-            ("qps", 50.0),
-            ("size", 64.0),
-            ("mem", 256.0),
+            ("objects.count", "5000"),
+            ("controller.workers", "4"),
+            ("client.qps", "50"),
+            ("objects.size_bytes", "64Ki"),
+            ("process.memory_limit", "256Mi"),
         ] {
-            c.params.insert(k.into(), v);
+            c.params.insert(k.into(), v.into());
         }
         let mut e = Runs::new(&c, None).expect("engine");
         e.advance(SimTime::from_secs_f64(60.0), &mut || false);

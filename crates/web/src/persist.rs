@@ -161,8 +161,12 @@ mod tests {
             config: RunConfig::preset("predicate-only"),
             ..UrlState::default()
         };
-        st.config.params.insert("workers".into(), 7.0);
-        st.config.params.insert("objects".into(), 123.0);
+        st.config
+            .params
+            .insert("controller.workers".into(), "7".into());
+        st.config
+            .params
+            .insert("objects.count".into(), "123".into());
         st.config.seed = 4242;
         st.config.profile = Profile::Modern;
         st.config.variant.status_subresource = true;

@@ -9,7 +9,6 @@ use yew::Reducible;
 
 use crate::config::{Ignored, RunConfig, Theme, UrlState, MAX_SPEED, MIN_SPEED};
 use crate::i18n::Lang;
-use crate::params::spec;
 use crate::reasons::Reason;
 use crate::runs::Side;
 use crate::stepping::StepReport;
@@ -93,6 +92,19 @@ pub struct AppState {
     pub copied: bool,
     /// What the last step did (shown while paused).
     pub step_note: Option<StepReport>,
+    /// The last value the engine refused, shown on its control.
+    pub rejected: Option<Rejected>,
+}
+
+/// A setting's value the engine refused: the control keeps showing it, with the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejected {
+    /// The setting's path.
+    pub path: String,
+    /// What the user typed.
+    pub raw: String,
+    /// The engine's message.
+    pub message: String,
 }
 
 impl AppState {
@@ -112,6 +124,7 @@ impl AppState {
             notices: ignored.into_iter().map(Notice::Ignored).collect(),
             copied: false,
             step_note: None,
+            rejected: None,
         }
     }
 }
@@ -161,8 +174,11 @@ pub enum Action {
     SetPreset(String),
     /// Set A's fixes.
     SetVariant(Variant),
-    /// Set a slider.
-    SetParam(String, f64),
+    /// Set a setting (its path, and its value as `--set` takes it); a value the engine refuses
+    /// is kept in [`AppState::rejected`] and the run keeps the last accepted configuration.
+    SetSetting(String, String),
+    /// Show or hide each control's setting path.
+    ShowPaths(bool),
     /// Put every slider back to the preset's value.
     ResetParams,
     /// Set the version profile.
@@ -233,6 +249,7 @@ impl Reducible for AppState {
             }
             Action::SetPreset(name) => {
                 s.url.config = RunConfig::preset(&name);
+                s.rejected = None;
                 s.selected = None;
                 s.restart();
             }
@@ -240,9 +257,11 @@ impl Reducible for AppState {
                 s.url.config.variant = v;
                 s.restart();
             }
-            Action::SetParam(key, v) => s.set_param(key, v),
+            Action::SetSetting(path, raw) => s.set_setting(path, raw),
+            Action::ShowPaths(on) => s.url.paths = on,
             Action::ResetParams => {
                 s.url.config.params.clear();
+                s.rejected = None;
                 s.restart();
             }
             Action::SetProfile(p) => {
@@ -276,11 +295,19 @@ impl AppState {
         self.url.t = None;
     }
 
-    fn set_param(&mut self, key: String, v: f64) {
-        if let Some(p) = spec(&key) {
-            if p.accepts(v) {
-                self.url.config.params.insert(key, v);
+    fn set_setting(&mut self, path: String, raw: String) {
+        match self.url.config.with_setting(&path, &raw) {
+            Ok(config) => {
+                self.url.config = config;
+                self.rejected = None;
                 self.restart();
+            }
+            Err(e) => {
+                self.rejected = Some(Rejected {
+                    path,
+                    raw,
+                    message: e.to_string(),
+                })
             }
         }
     }
@@ -367,9 +394,20 @@ mod tests {
 
     #[test]
     fn a_bad_param_is_refused() {
-        let s = run(&[Action::SetParam("workers".into(), 0.0)]);
+        let s = run(&[Action::SetSetting("controller.workers".into(), "0".into())]);
         assert!(s.url.config.params.is_empty());
-        let s = run(&[Action::SetParam("workers".into(), 4.0), Action::ResetParams]);
+        let rejected = s.rejected.clone().expect("marked rejected");
+        assert_eq!(rejected.path, "controller.workers");
+        assert_eq!(rejected.raw, "0");
+        assert!(
+            rejected.message.contains("controller.workers"),
+            "{}",
+            rejected.message
+        );
+        let s = run(&[
+            Action::SetSetting("controller.workers".into(), "4".into()),
+            Action::ResetParams,
+        ]);
         assert!(s.url.config.params.is_empty());
         assert_eq!(s.epoch, 2);
     }

@@ -3,9 +3,10 @@
 //! state's URL reads back to the same state, and the scenario it describes is valid.
 #![cfg(not(target_arch = "wasm32"))]
 
+use flywheel_engine::settings::SETTINGS;
 use flywheel_web::config::UrlState;
 use flywheel_web::i18n::Lang;
-use flywheel_web::params::PARAMS;
+use flywheel_web::params::LOGIC_KEY;
 use flywheel_web::persist;
 use proptest::prelude::*;
 
@@ -69,8 +70,10 @@ const VALUES: &[&str] = &[
 fn pair() -> impl Strategy<Value = String> {
     let key = prop_oneof![
         4 => proptest::sample::select(KEYS).prop_map(str::to_owned),
-        1 => proptest::sample::select(PARAMS.iter().map(|p| p.key).collect::<Vec<_>>())
-            .prop_map(str::to_owned),
+        1 => proptest::sample::select(
+            SETTINGS.iter().map(|s| s.path).chain([LOGIC_KEY]).collect::<Vec<_>>()
+        )
+        .prop_map(str::to_owned),
         1 => "[a-z%0-9]{0,6}",
     ];
     let value = prop_oneof![

@@ -117,11 +117,11 @@ impl<'de> Deserialize<'de> for Size {
 /// Serde adapter for a byte size written as `"512Mi"` or a plain number.
 pub mod bytes_str {
     use super::{Deserialize, Deserializer, Serializer, Size};
-    use crate::scenario::units::format_bytes;
+    use crate::scenario::units::exact_bytes;
 
     /// Writes a size as text with a binary unit.
     pub fn serialize<S: Serializer>(b: &u64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&format_bytes(*b))
+        s.serialize_str(&exact_bytes(*b))
     }
 
     /// Reads a size from a number or text.
@@ -133,12 +133,12 @@ pub mod bytes_str {
 /// Serde adapter for an optional byte size.
 pub mod opt_bytes_str {
     use super::{Deserialize, Deserializer, Serializer, Size};
-    use crate::scenario::units::format_bytes;
+    use crate::scenario::units::exact_bytes;
 
     /// Writes an optional size as text.
     pub fn serialize<S: Serializer>(b: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
         match b {
-            Some(b) => s.serialize_str(&format_bytes(*b)),
+            Some(b) => s.serialize_str(&exact_bytes(*b)),
             None => s.serialize_none(),
         }
     }

@@ -123,9 +123,30 @@ pub fn format_bytes(bytes: u64) -> String {
     bytes.to_string()
 }
 
+/// A byte count written exactly, in the largest unit that divides it (`1700Mi`, `4Ki`, `1000`),
+/// so that [`parse_bytes`] reads back the same count.
+pub fn exact_bytes(bytes: u64) -> String {
+    const UNITS: [(&str, u64); 3] = [("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)];
+    UNITS
+        .iter()
+        .find(|(_, scale)| bytes != 0 && bytes % scale == 0)
+        .map_or_else(
+            || bytes.to_string(),
+            |(unit, scale)| format!("{}{unit}", bytes / scale),
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exact_size_reads_back_as_the_same_count() {
+        for b in [0, 1, 1000, 4096, 1_782_579_200, 2 << 30, (1 << 30) + 1] {
+            assert_eq!(parse_bytes(&exact_bytes(b)), Ok(b), "{}", exact_bytes(b));
+        }
+        assert_eq!(exact_bytes(1_782_579_200), "1700Mi");
+    }
 
     #[test]
     fn go_style_durations_parse_to_the_same_instant_they_name() {

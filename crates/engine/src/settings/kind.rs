@@ -112,6 +112,37 @@ impl Number {
         }
     }
 
+    /// Reads `text` as the file writes it (`200ms`, `4Ki`, `20`) into the number's unit
+    /// (milliseconds for a duration, bytes for a size); `None` when it is not such a value.
+    pub fn parse(&self, text: &str) -> Option<f64> {
+        use crate::scenario::units::{parse_bytes, parse_duration};
+        let text = text.trim().trim_matches('"');
+        let v = match self.unit {
+            Unit::Duration => parse_duration(text).ok()?.as_secs_f64() * 1e3,
+            Unit::Bytes => parse_bytes(text).ok()? as f64,
+            _ => text.parse::<f64>().ok()?,
+        };
+        v.is_finite().then_some(v)
+    }
+
+    /// `v` as `--set` takes it: a size exactly (`1700Mi`), a duration or a size quoted as text
+    /// bare (`200ms`), a whole number without a fraction.
+    pub fn write(&self, v: f64) -> String {
+        if self.unit == Unit::Bytes {
+            return crate::scenario::units::exact_bytes(v.max(0.0).round() as u64);
+        }
+        if self.is_whole() {
+            return format!("{}", v.round());
+        }
+        let shown = self.show(v);
+        // a zero duration is shown bare (`0`), which the file reads as a number, not a duration
+        if self.unit == Unit::Duration && shown.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            format!("{shown}s")
+        } else {
+            shown
+        }
+    }
+
     /// The range in words.
     pub fn accepts(&self) -> String {
         let what = match self.unit {

@@ -18,10 +18,12 @@
 //! ([`nearest`]); a value is then checked by the scenario's validation, which names the path
 //! and what it accepts.
 
+mod apply;
 mod kind;
 mod nearest;
 mod table;
 
+pub use apply::{apply, current};
 pub use kind::{Choice, Kind, Number, Scale, Unit};
 pub use nearest::nearest;
 pub use table::SETTINGS;

@@ -47,17 +47,6 @@ pub fn controls() -> Html {
             }
         })
     };
-    let on_seed = {
-        let st = ctx.state.clone();
-        Callback::from(move |e: Event| {
-            let v: HtmlInputElement = e.target_unchecked_into();
-            match v.value().trim().parse::<u64>() {
-                Ok(seed) => st.dispatch(Action::SetSeed(seed)),
-                // not a seed: the box shows the seed in effect again
-                Err(_) => v.set_value(&st.url.config.seed.to_string()),
-            }
-        })
-    };
     let play_label = if s.playing { Msg::Pause } else { Msg::Play };
     html! {
         <section class="controls" aria-label={Msg::Clock.text(lang)}>
@@ -84,8 +73,7 @@ pub fn controls() -> Html {
             </span>
             if !s.url.embed {
                 <label for="seed">{ Msg::Seed.text(lang) }</label>
-                <input id="seed" class="seed" type="number" min="0" step="1"
-                    value={s.url.config.seed.to_string()} onchange={on_seed} />
+                <SeedInput seed={s.url.config.seed} />
             }
             <Clock />
             if let Some(note) = s.step_note.as_ref().filter(|_| !s.playing) {
@@ -100,6 +88,47 @@ pub fn controls() -> Html {
                 </a>
             }
         </section>
+    }
+}
+
+/// Props of [`SeedInput`].
+#[derive(Properties, PartialEq)]
+struct SeedProps {
+    /// The seed in effect.
+    seed: u64,
+}
+
+/// The seed box. What the user types is a draft, shown until they commit it (Enter or leaving
+/// the box): Yew keeps an input's `value` in step with the page on every render, so without the
+/// draft a render from the running page would put the seed in effect back while they type.
+#[function_component(SeedInput)]
+fn seed_input(props: &SeedProps) -> Html {
+    let ctx = use_ctx();
+    let draft = use_state(|| None::<String>);
+    let on_input = {
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| {
+            let v: HtmlInputElement = e.target_unchecked_into();
+            draft.set(Some(v.value()));
+        })
+    };
+    let on_seed = {
+        let st = ctx.state.clone();
+        let draft = draft.clone();
+        Callback::from(move |e: Event| {
+            let v: HtmlInputElement = e.target_unchecked_into();
+            draft.set(None);
+            match v.value().trim().parse::<u64>() {
+                Ok(seed) => st.dispatch(Action::SetSeed(seed)),
+                // not a seed: the box shows the seed in effect again
+                Err(_) => v.set_value(&st.url.config.seed.to_string()),
+            }
+        })
+    };
+    let value = (*draft).clone().unwrap_or_else(|| props.seed.to_string());
+    html! {
+        <input id="seed" class="seed" type="number" min="0" step="1"
+            value={value} oninput={on_input} onchange={on_seed} />
     }
 }
 

@@ -5,6 +5,7 @@ use flywheel_engine::scenario::variant::Variant;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::setting_list::use_settings_view;
 use super::use_ctx;
 use crate::config::WRITE_VERBS;
 use crate::i18n::Msg;
@@ -90,6 +91,19 @@ pub fn fixes(props: &FixesProps) -> Html {
         })
     };
     let write_id = format!("{prefix}-write");
+    let view = use_settings_view();
+    let config = s.url.config.clone();
+    let base = use_memo((config.preset.clone(), config.profile), |_| config.base());
+    let incident = crate::incident_params::fixes_of(&base);
+    if side == Side::A && !incident.is_empty() {
+        // the seed-001/004 presets' fixes, drawn from the registry
+        return html! {
+            <fieldset class="fixes">
+                <legend>{ Msg::Fixes.text(lang) }</legend>
+                { for incident.into_iter().filter_map(flywheel_engine::settings::find).map(|st| view.control(st)) }
+            </fieldset>
+        };
+    }
     html! {
         <fieldset class="fixes">
             <legend>{ if side == Side::A { Msg::Fixes.text(lang) } else { Msg::VariantB.text(lang) } }</legend>

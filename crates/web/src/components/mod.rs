@@ -18,6 +18,8 @@ mod myths;
 mod notices;
 pub(crate) mod pipelines;
 pub(crate) mod scenario;
+pub(crate) mod setting;
+mod setting_list;
 mod settings_file;
 mod side_picker;
 mod tabs;

@@ -3,14 +3,16 @@
 use std::sync::OnceLock;
 
 use flywheel_engine::scenario::{presets, Profile};
+use flywheel_engine::settings::{Setting, SETTINGS};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::fixes::{Fixes, Side};
+use super::setting_list::{use_settings_view, SettingsView};
 use super::use_ctx;
 use crate::config::RunConfig;
 use crate::i18n::Msg;
-use crate::params::PARAMS;
+use crate::params::HEAVY_LOGIC;
 use crate::state::Action;
 
 /// A group of presets: `(group, [(name, title)])`.
@@ -128,72 +130,135 @@ pub fn scenario_panel() -> Html {
     }
 }
 
-/// The parameter sliders.
+/// The groups of the Parameters panel, by the path's first segment, the most used first (the
+/// top-level `duration` sits under `run`); the first three start open.
+const GROUPS: &[&str] = &[
+    "objects",
+    "controller",
+    "client",
+    "apiserver",
+    "process",
+    "code",
+    "cache",
+    "pods",
+    "nodes",
+    "run",
+];
+
+/// Settings with a control of their own elsewhere: `seed` and `profile` (their own keys), and
+/// what the seed-000 fixes set (the `/status` subresource, the predicates).
+const ELSEWHERE: &[&str] = &[
+    "seed",
+    "profile",
+    "crd.status_subresource",
+    "controller.predicates",
+];
+
+/// The group a setting is listed under.
+pub fn group_of(path: &str) -> &str {
+    match path.split_once('.') {
+        Some((head, _)) => head,
+        None => "run",
+    }
+}
+
+/// The heading of the Parameters panel's `group`.
+fn group_label(group: &str) -> Msg {
+    match group {
+        "objects" => Msg::GroupObjects,
+        "controller" => Msg::GroupController,
+        "client" => Msg::GroupClient,
+        "apiserver" => Msg::GroupApiserver,
+        "process" => Msg::GroupProcess,
+        "code" => Msg::GroupCode,
+        "cache" => Msg::GroupCache,
+        "pods" => Msg::GroupPods,
+        "nodes" => Msg::GroupNodes,
+        _ => Msg::GroupRun,
+    }
+}
+
+/// The settings the Parameters panel lists under `group`: every one not shown elsewhere and not
+/// among the Fixes panel's `fixes`; the heavy-logic time under `controller` when the Reconcile has it.
+pub fn group_settings(group: &str, fixes: &[&str], logic: bool) -> Vec<&'static Setting> {
+    let mut list: Vec<&'static Setting> = SETTINGS
+        .iter()
+        .filter(|s| group_of(s.path) == group)
+        .filter(|s| !ELSEWHERE.contains(&s.path) && !fixes.contains(&s.path))
+        .collect();
+    if group == "controller" && logic {
+        list.insert(0, &HEAVY_LOGIC);
+    }
+    list
+}
+
+/// The settings, grouped.
 #[function_component(Params)]
 fn params() -> Html {
     crate::renders::count("Params");
     let ctx = use_ctx();
     let s = &ctx.state;
     let lang = s.lang;
+    let view: SettingsView = use_settings_view();
     let config = s.url.config.clone();
     let base = use_memo((config.preset.clone(), config.profile), |_| config.base());
-    // A slider being dragged keeps its position across the page's per-frame re-renders until released.
-    let dragging = use_state(|| None::<(&'static str, String)>);
-    let sliders = PARAMS.iter().map(|p| {
-        let value = config.params.get(p.key).copied().or_else(|| (p.get)(&base));
-        let disabled = value.is_none();
-        if disabled && crate::params::is_incident_switch(p) {
-            // the seed-001/004 switches show only where their step exists
-            return html! {};
-        }
-        let v = value.unwrap_or(p.min);
-        let id = format!("param-{}", p.key);
-        let (st, key, drag) = (ctx.state.clone(), p.key, dragging.clone());
-        let change = Callback::from(move |e: Event| {
-            let el: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(pos) = el.value().parse::<f64>() {
-                let spec = crate::params::spec(key).expect("slider keys come from PARAMS");
-                st.dispatch(Action::SetParam(key.to_owned(), spec.from_position(pos)));
-            }
-            drag.set(None);
-        });
-        let drag = dragging.clone();
-        let input = Callback::from(move |e: InputEvent| {
-            let el: HtmlInputElement = e.target_unchecked_into();
-            drag.set(Some((key, el.value())));
-        });
-        let draft = dragging
-            .as_ref()
-            .filter(|(k, _)| *k == p.key)
-            .map(|(_, pos)| pos.clone());
-        let v = match draft.as_deref().map(str::parse::<f64>) {
-            Some(Ok(pos)) => p.from_position(pos),
-            _ => v,
-        };
-        let position = draft.unwrap_or_else(|| p.to_position(v).to_string());
-        let shown = p.format(v, Msg::Off.text(lang), Msg::NoLimit.text(lang));
+    let fixes = crate::incident_params::fixes_of(&base);
+    let logic = crate::params::heavy_logic_ms(&base).is_some();
+    let groups = GROUPS.iter().enumerate().map(|(i, g)| {
+        let list = group_settings(g, &fixes, logic);
         html! {
-            <div class="param">
-                <label for={id.clone()}>
-                    <span>{ p.label.text(lang) }</span>
-                    <output for={id.clone()} id={format!("{id}-value")}>{ shown.clone() }</output>
-                </label>
-                <input type="range" id={id} min="0" max="1000" step="1" disabled={disabled}
-                    value={position} oninput={input} onchange={change} aria-valuetext={shown} />
-            </div>
+            <details class="setting-group" open={i < 3} data-group={*g}>
+                <summary>{ group_label(g).text(lang) }</summary>
+                { for list.into_iter().map(|st| view.control(st)) }
+            </details>
         }
     });
     let reset = {
         let st = ctx.state.clone();
         Callback::from(move |_: MouseEvent| st.dispatch(Action::ResetParams))
     };
+    let paths = {
+        let st = ctx.state.clone();
+        Callback::from(move |e: Event| {
+            let el: HtmlInputElement = e.target_unchecked_into();
+            st.dispatch(Action::ShowPaths(el.checked()));
+        })
+    };
     html! {
         <fieldset class="params">
             <legend>{ Msg::Parameters.text(lang) }</legend>
-            { for sliders }
-            if !s.url.config.params.is_empty() {
+            <label class="toggle" for="show-paths">
+                <input type="checkbox" id="show-paths" checked={s.url.paths} onchange={paths} />
+                <span>{ Msg::ShowPaths.text(lang) }</span>
+            </label>
+            { for groups }
+            if !s.url.config.params.is_empty() || s.rejected.is_some() {
                 <button class="link" id="reset-params" onclick={reset}>{ Msg::Reset.text(lang) }</button>
             }
         </fieldset>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_is_listed_once_in_the_sidebar() {
+        let fixes = crate::incident_params::FIXES;
+        for s in SETTINGS {
+            let listed = GROUPS
+                .iter()
+                .filter(|g| group_settings(g, &[], false).contains(&s))
+                .count();
+            let elsewhere = usize::from(ELSEWHERE.contains(&s.path));
+            assert_eq!(listed + elsewhere, 1, "{}", s.path);
+            if fixes.contains(&s.path) {
+                let in_params = GROUPS
+                    .iter()
+                    .any(|g| group_settings(g, fixes, false).contains(&s));
+                assert!(!in_params, "{} is in Fixes only", s.path);
+            }
+        }
     }
 }
