@@ -4,6 +4,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::clock::{AchievedSpeed, Clock};
+use super::timeline::Timeline;
 use super::use_ctx;
 use crate::config::{MAX_SPEED, MIN_SPEED};
 use crate::i18n::{format_speed, Msg};
@@ -72,8 +73,13 @@ pub fn controls() -> Html {
                 <AchievedSpeed />
             </span>
             if !s.url.embed {
-                <label for="seed">{ Msg::Seed.text(lang) }</label>
-                <SeedInput seed={s.url.config.seed} />
+                <span class="seed-field">
+                    <label for="seed">{ Msg::Seed.text(lang) }</label>
+                    <SeedInput seed={s.url.config.seed} />
+                </span>
+                // beside the seed, in the room the bar's second row leaves, so the pipeline and the
+                // tab below it stay on a 1280×720 screen (the embed draws it under the bar)
+                <Timeline />
             }
             <Clock />
             if let Some(note) = s.step_note.as_ref().filter(|_| !s.playing) {

@@ -57,7 +57,6 @@ pub fn layout() -> Html {
                 </aside>
                 <main class="main">
                     <Controls />
-                    <Timeline />
                     <Pipelines />
                     <div class="below">
                         <Tabs />
