@@ -193,6 +193,7 @@ fn use_engine_builder(ctx: &Ctx) {
                 let mut l = looping.borrow_mut();
                 l.seeking = None;
                 l.reached_s = 0.0;
+                l.horizon = None;
                 l.pending_seek_s = state.url.t;
             }
             Err(e) => state.dispatch(Action::Notify(Notice::Invalid(e.to_string()))),
@@ -308,7 +309,7 @@ fn publish(ctx: &Ctx, publisher: &LivePublisher, seq: u64) {
         runs.refresh_stats();
         let mut l = ctx.looping.borrow_mut();
         l.dirty = false;
-        LiveView::read(runs, &l, seq)
+        LiveView::read(runs, &mut l, seq)
     });
     if let Some(view) = view {
         publisher.publish(view);

@@ -105,12 +105,15 @@ fn err(e: impl std::fmt::Display) -> String {
 
 /// Draws `spec` on `canvas` in `palette`'s colours, replacing what was there. `k` is the canvas
 /// pixels per CSS pixel (the device pixel ratio when the canvas matches its box), so text, lines
-/// and margins keep their CSS size and stay sharp on high-density screens.
+/// and margins keep their CSS size and stay sharp on high-density screens. `cursor` is the instant
+/// shown when it lies before the end of the run drawn: a vertical line there, and what comes after
+/// it dimmed.
 pub fn draw(
     canvas: HtmlCanvasElement,
     spec: &ChartSpec,
     palette: &Palette,
     k: f64,
+    cursor: Option<f64>,
 ) -> Result<PlotArea, String> {
     let px = |v: f64| (v * k).round() as i32;
     let stroke = |w: f64| ((w * k).round() as u32).max(1);
@@ -162,6 +165,15 @@ pub fn draw(
     for line in &spec.lines {
         draw_line(&mut chart, line, scale2, y0, k)?;
     }
+    if let Some(c) = cursor {
+        draw_cursor(
+            &mut chart,
+            c.clamp(x0, x1),
+            (x1, (y0, y1)),
+            palette,
+            stroke(2.0),
+        )?;
+    }
     root.present().map_err(err)?;
     draw_labels(&ctx, &chart, spec, palette, ((x0, x1), (y0, y1)), k);
     let (left, _) = chart.backend_coord(&(x0, y0));
@@ -171,6 +183,25 @@ pub fn draw(
         right: f64::from(rightpx),
         x_range: (x0, x1),
     })
+}
+
+/// The instant shown on a run drawn further: what follows it veiled, and a line at it.
+fn draw_cursor(
+    chart: &mut Cartesian<'_>,
+    at: f64,
+    (x1, (y0, y1)): (f64, (f64, f64)),
+    palette: &Palette,
+    width: u32,
+) -> Result<(), String> {
+    let veil = color(palette.bg).mix(0.6).filled();
+    chart
+        .draw_series(std::iter::once(Rectangle::new([(at, y0), (x1, y1)], veil)))
+        .map_err(err)?;
+    let style = color(palette.fg).stroke_width(width);
+    chart
+        .draw_series(LineSeries::new([(at, y0), (at, y1)], style))
+        .map_err(err)?;
+    Ok(())
 }
 
 fn draw_line(

@@ -67,6 +67,8 @@ pub struct LoopState {
     pub pending_seek_s: Option<f64>,
     /// The furthest instant the runs reached (simulated seconds).
     pub reached_s: f64,
+    /// The charts at the furthest instant reached, shown with a cursor after a seek back.
+    pub horizon: Option<crate::horizon::Horizon>,
 }
 
 /// The context every component reads.

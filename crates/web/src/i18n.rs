@@ -184,6 +184,7 @@ messages! {
     MarkRestart => "a restart", "一次重启";
     Seeking => "Going to {} s…", "正在前往第 {} 秒…";
     CancelSeek => "Cancel", "取消";
+    Parting => "A and B part at {t} s — {what}", "A 与 B 在第 {t} 秒分开 —— {what}";
     Pause => "Pause", "暂停";
     Step => "Step", "单步";
     Reset => "Reset", "重置";

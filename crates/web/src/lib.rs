@@ -11,6 +11,7 @@ pub mod components;
 pub mod config;
 pub mod ctx;
 pub mod embed_size;
+pub mod horizon;
 pub mod i18n;
 pub mod incident_params;
 pub mod keys;

@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use flywheel_engine::cluster::divergence::Divergence;
 use flywheel_engine::cluster::inspect::Inspected;
 use flywheel_engine::scenario::variant::Variant;
 use yew::prelude::*;
@@ -17,6 +18,8 @@ use yew::prelude::*;
 use crate::chart::ChartSpec;
 use crate::chart_data::{self, ChartKind};
 use crate::ctx::LoopState;
+use crate::horizon::{self, Charts, HorizonKey};
+use crate::i18n::Lang;
 use crate::marks::TimelineMark;
 use crate::runs::{Lane, LogLine, Runs, Side};
 use crate::theme::{DARK, LIGHT};
@@ -70,6 +73,10 @@ pub struct LiveView {
     pub achieved_speed: Option<f64>,
     /// The charts as drawn, by kind.
     pub charts: Vec<(ChartKind, Rc<ChartSpec>)>,
+    /// The instant the charts mark with a cursor, when they show the run further than it.
+    pub cursor_s: Option<f64>,
+    /// Where A and B part (when comparing and found).
+    pub parting: Option<Divergence>,
     /// The inspect panel's object (while that panel is open).
     pub inspect: Option<InspectView>,
     /// The furthest instant the runs reached (simulated seconds).
@@ -121,22 +128,35 @@ impl InspectView {
     }
 }
 
+/// The charts of what `runs` show now: all four, or two in an embed.
+fn build_charts(runs: &Runs, lang: Lang, dark: bool, embed: bool) -> Charts {
+    let palette = if dark { &DARK } else { &LIGHT };
+    let kinds: &[ChartKind] = if embed {
+        &[ChartKind::Memory, ChartKind::Requests]
+    } else {
+        &ChartKind::ALL
+    };
+    kinds
+        .iter()
+        .map(|&k| (k, Rc::new(chart_data::build(k, runs, lang, palette))))
+        .collect()
+}
+
 impl LiveView {
-    /// Reads what `runs` show now, for the page as the loop last saw it.
-    pub fn read(runs: &Runs, seen: &LoopState, seq: u64) -> LiveView {
-        let palette = if seen.dark { &DARK } else { &LIGHT };
-        let kinds: &[ChartKind] = if seen.embed {
-            &[ChartKind::Memory, ChartKind::Requests]
-        } else {
-            &ChartKind::ALL
-        };
-        let charts = kinds
-            .iter()
-            .map(|&k| (k, Rc::new(chart_data::build(k, runs, seen.lang, palette))))
-            .collect();
-        let shown = runs.side(seen.side).unwrap_or(&runs.a);
+    /// Reads what `runs` show now, for the page as the loop last saw it (keeping the charts of
+    /// the furthest instant reached in `seen`).
+    pub fn read(runs: &Runs, seen: &mut LoopState, seq: u64) -> LiveView {
         let now_s = runs.now().as_secs_f64();
+        let key = HorizonKey::of(runs, seen.lang, seen.dark);
+        let (dark, lang, embed) = (seen.dark, seen.lang, seen.embed);
+        let (charts, cursor_s) = horizon::charts_at(&mut seen.horizon, now_s, key, || {
+            build_charts(runs, lang, dark, embed)
+        });
+        let seen = &*seen;
+        let shown = runs.side(seen.side).unwrap_or(&runs.a);
         LiveView {
+            cursor_s,
+            parting: runs.parting.found().cloned(),
             reached_s: seen.reached_s.max(now_s),
             seek_progress: seen.seeking.map(|j| j.progress(now_s)),
             marks: shown.marks.list.clone(),

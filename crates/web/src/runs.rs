@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use flywheel_engine::apiserver::Verb;
+use flywheel_engine::cluster::divergence::{Divergence, DivergenceFinder};
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::cluster::snapshot::Snapshot;
 use flywheel_engine::cluster::timeline::TimelineOptions;
@@ -257,6 +258,32 @@ pub struct Runs {
     pub a: Lane,
     /// The B side.
     pub b: Option<Lane>,
+    /// Where A and B part, found as they advance (when comparing).
+    pub parting: Parting,
+}
+
+/// The search for the first event where A and B differ.
+#[derive(Clone, Debug, Default)]
+pub struct Parting {
+    finder: DivergenceFinder,
+    /// The records left the trace rings before they were compared (the runs went too fast to
+    /// compare): the search stops until the runs are sought back.
+    lost: bool,
+}
+
+impl Parting {
+    /// Compares what A and B recorded since the last call.
+    fn advance(&mut self, a: &Run, b: &Run) {
+        if self.lost && a.trace().total().min(b.trace().total()) > self.finder.compared() {
+            return;
+        }
+        self.lost = self.finder.advance(a, b).is_err();
+    }
+
+    /// The first difference found, if any.
+    pub fn found(&self) -> Option<&Divergence> {
+        self.finder.found()
+    }
 }
 
 impl Runs {
@@ -267,7 +294,11 @@ impl Runs {
             Some(v) => Some(Lane::new(config, v)?),
             None => None,
         };
-        Ok(Runs { a, b })
+        Ok(Runs {
+            a,
+            b,
+            parting: Parting::default(),
+        })
     }
 
     /// The lane the panels show: B for [`Side::B`] when comparing, A otherwise.
@@ -361,6 +392,9 @@ impl Runs {
             lane.tokens.begin_frame(wall_ms);
             lane.ingest(wall_ms, animate);
         }
+        if let Some(b) = &self.b {
+            self.parting.advance(&self.a.run, &b.run);
+        }
     }
 }
 
@@ -375,6 +409,28 @@ mod tests {
         let prefix = names::labeled_prefix(names::RECONCILE_TOTAL);
         let r = e.a.rate_matching(&prefix, "", 3);
         assert_eq!(format!("{r:.1}"), "0.0");
+    }
+
+    #[test]
+    fn compared_runs_part_where_the_predicate_drops_the_own_write() {
+        let c = RunConfig::preset("subresource-only");
+        let b = RunConfig::preset("subresource+predicate").variant;
+        // the URL the page's e2e test opens this comparison with
+        assert_eq!(
+            crate::config::variant_to_str(&b),
+            "sub.status-update.pred.ts"
+        );
+        let mut runs = Runs::new(&c, Some(b)).expect("engine");
+        for s in 1..=10 {
+            runs.advance(SimTime::from_secs_f64(f64::from(s)), &mut || false);
+            runs.ingest(0.0, false);
+        }
+        let d = runs.parting.found().expect("the runs part");
+        assert!(
+            d.en.starts_with("B: GenerationChangedPredicate dropped MODIFIED"),
+            "{}",
+            d.en
+        );
     }
 
     #[test]

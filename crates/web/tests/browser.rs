@@ -97,12 +97,19 @@ fn a_chart_draws_ink_on_the_canvas() {
         limits: vec![(6.0, LIGHT.vermillion)],
         marks: vec![],
     };
-    let area = draw(canvas.clone(), &spec, &LIGHT, 1.0).expect("the chart draws");
+    let area = draw(canvas.clone(), &spec, &LIGHT, 1.0, None).expect("the chart draws");
     assert!(
         inked_pixels(&canvas) > 500,
         "the chart left ink on the canvas"
     );
     assert!(area.left < area.right);
+    let plain = inked_pixels(&canvas);
+    draw(canvas.clone(), &spec, &LIGHT, 1.0, Some(1.0)).expect("the chart draws a cursor");
+    assert_ne!(
+        inked_pixels(&canvas),
+        plain,
+        "a cursor before the end draws a line and veils what follows"
+    );
 }
 
 #[wasm_bindgen_test]

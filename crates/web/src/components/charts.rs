@@ -60,13 +60,14 @@ pub fn chart_view(props: &ChartProps) -> Html {
         let (canvas, drawn) = (canvas.clone(), drawn.clone());
         let dark = ctx.dark();
         let spec = live.chart(kind);
+        let cursor = live.cursor_s;
         use_effect_with((live.seq, dark), move |_| {
             let palette = if dark { &DARK } else { &LIGHT };
             let (Some(el), Some(spec)) = (canvas.cast::<HtmlCanvasElement>(), spec) else {
                 return;
             };
             let k = fit_to_box(&el);
-            match chart::draw(el, &spec, palette, k) {
+            match chart::draw(el, &spec, palette, k, cursor) {
                 Ok(area) => *drawn.borrow_mut() = Some((spec, area)),
                 Err(err) => gloo::console::warn!(format!("chart {}: {err}", kind.id())),
             }
@@ -94,7 +95,8 @@ pub fn chart_view(props: &ChartProps) -> Html {
     html! {
         <figure class="chart">
             <canvas id={kind.id()} ref={canvas} width={CHART_SIZE.0.to_string()} height={CHART_SIZE.1.to_string()}
-                role="img" aria-label={label} onmousemove={hover} onmouseleave={leave}></canvas>
+                role="img" aria-label={label} onmousemove={hover} onmouseleave={leave}
+                data-cursor={live.cursor_s.map(|c| format!("{c:.3}"))}></canvas>
             <output class="readout" id={format!("{}-readout", kind.id())}>{ (*readout).clone() }</output>
         </figure>
     }

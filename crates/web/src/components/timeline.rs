@@ -152,6 +152,7 @@ pub fn timeline() -> Html {
             </div>
         }
     });
+    let (pin, parting) = parting(&ctx, &live, end_s).unzip();
     html! {
         <div class="timeline">
             <div id="timeline" class="tl-track" ref={track} role="slider" tabindex="0"
@@ -166,13 +167,41 @@ pub fn timeline() -> Html {
                     <rect class="tl-reached" x="0" y="0" height="18"
                         width={format!("{:.2}", percent(live.reached_s, end_s) * 10.0)} />
                     { for marks }
+                    { for pin }
                     <rect class="tl-now" y="0" width="4" height="18"
                         x={format!("{:.2}", percent(live.now_s, end_s) * 10.0 - 2.0)} />
                 </svg>
             </div>
             { for progress }
+            { for parting }
         </div>
     }
+}
+
+/// In a comparison, the pin where A and B part on the track, and the sentence naming the
+/// difference (a button that seeks there).
+fn parting(ctx: &Ctx, live: &LiveView, end_s: f64) -> Option<(Html, Html)> {
+    let d = live.parting.as_ref()?;
+    let lang = ctx.state.lang;
+    let at_s = d.at.as_secs_f64();
+    let what = if lang == Lang::Zh { &d.zh } else { &d.en };
+    let words = Msg::Parting
+        .text(lang)
+        .replace("{t}", &format!("{at_s:.1}"))
+        .replace("{what}", what);
+    let go = {
+        let ctx = ctx.clone();
+        Callback::from(move |_: MouseEvent| ctx.seek(at_s))
+    };
+    let pin = html! {
+        <rect class="tl-parting" x={format!("{:.2}", percent(at_s, end_s) * 10.0 - 1.5)}
+            y="0" width="3" height="18"><title>{ words.clone() }</title></rect>
+    };
+    let text = html! {
+        <button id="parting" class="tl-parting-text" data-at={format!("{at_s:.3}")}
+            title={words.clone()} onclick={go}>{ words }</button>
+    };
+    Some((pin, text))
 }
 
 #[cfg(test)]
