@@ -21,19 +21,6 @@
 
 pub mod apiserver;
 pub mod client;
-// `cluster`, `process`, `sim` and `swarm` do not meet these pedantic lints yet; each is allowed
-// there (and only there) until they do.
-#[allow(
-    clippy::doc_markdown,
-    clippy::redundant_closure_for_method_calls,
-    clippy::semicolon_if_nothing_returned,
-    clippy::needless_pass_by_value,
-    clippy::too_many_lines,
-    clippy::assigning_clones,
-    clippy::items_after_statements,
-    clippy::duration_suboptimal_units,
-    clippy::map_unwrap_or
-)]
 pub mod cluster;
 pub mod controller;
 pub mod error;
@@ -42,18 +29,11 @@ pub mod key;
 pub mod metrics;
 pub mod object;
 pub mod predicate;
-#[allow(clippy::doc_markdown)]
 pub mod process;
 pub mod scenario;
 pub mod settings;
-#[allow(clippy::format_collect)]
 pub mod sim;
 pub mod sizing;
-#[allow(
-    clippy::format_push_string,
-    clippy::too_many_lines,
-    clippy::many_single_char_names
-)]
 pub mod swarm;
 pub mod time;
 pub mod tour;

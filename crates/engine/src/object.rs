@@ -158,20 +158,6 @@ impl Object {
     }
 }
 
-/// `MetaNamespaceKeyFunc` on its parts (client-go `tools/cache/store.go`).
-pub fn meta_namespace_key(namespace: &str, name: &str) -> String {
-    if namespace.is_empty() {
-        name.to_owned()
-    } else {
-        // Built by hand rather than with format!: this runs for every informer pop and write.
-        let mut key = String::with_capacity(namespace.len() + 1 + name.len());
-        key.push_str(namespace);
-        key.push('/');
-        key.push_str(name);
-        key
-    }
-}
-
 /// Whether [`field_values`] can read `field`.
 pub fn is_indexable_field(field: &str) -> bool {
     let known = [

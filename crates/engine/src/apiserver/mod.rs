@@ -273,9 +273,7 @@ impl ApiServer {
             namespace,
             name,
         };
-        let result = self.do_patch(target, patch, registry::Endpoint::Main, now);
-        self.record(Verb::Patch, &result, 200);
-        result
+        self.patch_at(registry::Endpoint::Main, target, patch, now)
     }
 
     /// PATCH on `/status`: the merge patch, then the [`ApiServer::update_status`] rules; 404 when
@@ -293,7 +291,18 @@ impl ApiServer {
             namespace,
             name,
         };
-        let result = self.do_patch(target, patch, registry::Endpoint::Status, now);
+        self.patch_at(registry::Endpoint::Status, target, patch, now)
+    }
+
+    /// A PATCH on `endpoint`, recorded in the request metrics.
+    fn patch_at(
+        &mut self,
+        endpoint: registry::Endpoint,
+        target: registry::Target<'_>,
+        patch: &serde_json::Value,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let result = self.do_patch(target, patch, endpoint, now);
         self.record(Verb::Patch, &result, 200);
         result
     }

@@ -215,19 +215,6 @@ impl ApiError {
         Self::new(410, StatusReason::Expired, message.into())
     }
 
-    /// 429 `Too many requests, please try again later.` with `Retry-After`
-    /// (apiserver `pkg/server/filters/priority-and-fairness.go` `tooManyRequests`).
-    pub fn too_many_requests(retry_after_s: u64) -> ApiError {
-        ApiError {
-            retry_after_s: Some(retry_after_s),
-            ..Self::new(
-                429,
-                StatusReason::TooManyRequests,
-                "Too many requests, please try again later.".to_owned(),
-            )
-        }
-    }
-
     /// 504 `Timeout: <message>` with a retry-after (`NewTimeoutError`).
     pub fn timeout(message: &str, retry_after_s: u64) -> ApiError {
         ApiError {
@@ -250,16 +237,6 @@ impl ApiError {
     /// `apierrors.IsNotFound`.
     pub fn is_not_found(&self) -> bool {
         self.reason == StatusReason::NotFound
-    }
-
-    /// `apierrors.IsResourceExpired` (410 Expired).
-    pub fn is_resource_expired(&self) -> bool {
-        self.reason == StatusReason::Expired
-    }
-
-    /// `apierrors.IsTooManyRequests`.
-    pub fn is_too_many_requests(&self) -> bool {
-        self.reason == StatusReason::TooManyRequests
     }
 }
 

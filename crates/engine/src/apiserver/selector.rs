@@ -37,16 +37,6 @@ impl LabelSelector {
         Ok(LabelSelector { requirements })
     }
 
-    /// A selector requiring every `key=value` pair (`metav1.LabelSelector.matchLabels`).
-    pub fn from_match_labels(labels: &BTreeMap<String, String>) -> LabelSelector {
-        LabelSelector {
-            requirements: labels
-                .iter()
-                .map(|(k, v)| Requirement::Equals(k.clone(), v.clone()))
-                .collect(),
-        }
-    }
-
     /// Whether `labels` (a nil map counts as empty) satisfy every requirement.
     pub fn matches(&self, labels: Option<&BTreeMap<String, String>>) -> bool {
         let get = |k: &String| labels.and_then(|l| l.get(k));

@@ -23,7 +23,7 @@ impl Cluster {
             let mut obj = Object::new(&self.scenario.crd.kind, &namespace, &format!("demo-{i}"));
             obj.spec = json!({ "replicas": 1 });
             obj.size_bytes = o.size_bytes;
-            obj.metadata.finalizers = o.finalizers.clone();
+            obj.metadata.finalizers.clone_from(&o.finalizers);
             self.api.create_direct(obj, ctx.now());
             self.count_request("POST", 201);
         }

@@ -390,7 +390,7 @@ impl SimApiServer {
     pub fn newest_event_rv(&self) -> Option<u64> {
         self.server
             .watch_cache(&self.kind)
-            .and_then(|c| c.newest_resource_version())
+            .and_then(crate::apiserver::WatchCache::newest_resource_version)
     }
 
     /// Watch events produced but not yet sent to watchers.

@@ -165,7 +165,7 @@ fn describe(event: EventId, x: &TraceEvent, y: &TraceEvent, a: &Run, b: &Run) ->
     }
 }
 
-/// "B: GenerationChangedPredicate dropped MODIFIED default/demo-3 rv=42", in both languages.
+/// "B: `GenerationChangedPredicate` dropped MODIFIED default/demo-3 rv=42", in both languages.
 fn dropped_sentence(side: Side, r: &TraceEvent, run: &Run) -> (String, String) {
     let predicates = run
         .scenario()

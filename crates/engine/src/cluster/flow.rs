@@ -523,10 +523,10 @@ impl Cluster {
 /// `pkg/cache/internal/cache_reader.go` `List`). Only the matches are copied.
 fn list_from_cache(informer: &super::informer::SimInformer, step: &Step, key: &str) -> (u64, u64) {
     use crate::controller::program::ListScope;
+    use crate::informer::indexer::NAMESPACE_INDEX;
     let Step::List { scope, .. } = step else {
         return (0, 0);
     };
-    use crate::informer::indexer::NAMESPACE_INDEX;
     let (namespace, name) = key.split_once('/').unwrap_or(("", key));
     let indexer = &informer.indexer;
     let items = match scope {

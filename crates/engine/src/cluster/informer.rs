@@ -2,7 +2,7 @@
 //! atomic) → Indexer → the event handler's notification buffer (client-go
 //! `tools/cache/shared_informer.go`). The atomic RealFIFO is popped in batches, as client-go 1.35+
 //! does when `InOrderInformersBatchProcess` is on (`tools/cache/controller.go` processLoop,
-//! `tools/cache/the_real_fifo.go` PopBatch).
+//! `tools/cache/the_real_fifo.go` `PopBatch`).
 //!
 //! This type only holds and moves data; the cluster decides when each loop runs and what it costs.
 //! It keeps byte totals of what each stage retains so the Go process model can account the heap.
@@ -248,7 +248,7 @@ impl SimInformer {
         if let Fifo::Atomic(f) = &mut self.fifo {
             let initial = f.is_in_initial_list();
             let batch = f.pop_batch(DEFAULT_BATCH_SIZE_ITEMS);
-            return self.process_atomic_batch(batch, initial);
+            return self.process_atomic_batch(&batch, initial);
         }
         let (key, deltas, initial, popped_bytes) = match &mut self.fifo {
             Fifo::Delta(f) => {
@@ -324,7 +324,7 @@ impl SimInformer {
     /// the first item's key (`*` for a whole-store item) and the batch's length.
     fn process_atomic_batch(
         &mut self,
-        batch: Vec<AtomicItem>,
+        batch: &[AtomicItem],
         initial: bool,
     ) -> Option<(Key, usize)> {
         let first = batch.first()?;
@@ -334,7 +334,7 @@ impl SimInformer {
         };
         let popped_bytes: u64 = batch.iter().map(atomic_item_bytes).sum();
         self.fifo_bytes = self.fifo_bytes.saturating_sub(popped_bytes);
-        for item in &batch {
+        for item in batch {
             let notifications = match item {
                 AtomicItem::Delta(d) => {
                     let key = d.key();

@@ -25,7 +25,7 @@ impl Cluster {
             .server()
             .keys(&self.scenario.crd.kind)
             .take(limit)
-            .map(|k| k.to_string())
+            .map(std::string::ToString::to_string)
             .collect()
     }
 

@@ -280,7 +280,7 @@ fn edited(
             let replicas = obj
                 .spec
                 .get("replicas")
-                .and_then(|v| v.as_i64())
+                .and_then(serde_json::Value::as_i64)
                 .unwrap_or(0);
             obj.spec = json!({ "replicas": replicas + 1 });
         }

@@ -287,7 +287,10 @@ fn parse_limits(arg: &str) -> Result<Intervention, String> {
 }
 
 fn whole_err(key: &str, field: &str, value: &str) -> String {
-    let words = bounds::accepts(field).map_or_else(|| "a whole number".to_owned(), |a| a.words());
+    let words = bounds::accepts(field).map_or_else(
+        || "a whole number".to_owned(),
+        super::super::scenario::bounds::Accepts::words,
+    );
     format!("{key} must be {words} (got '{value}')")
 }
 

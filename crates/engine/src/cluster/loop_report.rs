@@ -3,7 +3,7 @@
 //!
 //! A fix is a *set* of changes: in the death flywheel no single switch is enough (with a full
 //! `Update` and no `/status`, every status write bumps `metadata.generation`, so neither
-//! `GenerationChangedPredicate` nor an ObservedGeneration guard can tell it from a spec change).
+//! `GenerationChangedPredicate` nor an `ObservedGeneration` guard can tell it from a spec change).
 //! The sets reported are the smallest ones that [`LoopExpectation`] says close the loop for the
 //! running operator's switches — the same matrix the presets run.
 //!
@@ -32,7 +32,7 @@ pub enum LoopCut {
     /// so the predicate can tell it from a spec change.
     StatusSubresource,
     /// Writing status only when `status.observedGeneration` differs from `metadata.generation`
-    /// (the ObservedGeneration guard): no write, no event.
+    /// (the `ObservedGeneration` guard): no write, no event.
     ObservedGenerationGuard,
     /// Returning `ctrl.Result{}` once converged instead of asking for a requeue.
     NoRequeue,

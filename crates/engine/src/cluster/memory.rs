@@ -144,7 +144,7 @@ impl SimProcess {
     /// CPU work stretches by the GC's share of the CPU (mark workers and assists).
     pub fn slowdown(&self, now: SimTime) -> f64 {
         let fraction = self.go.as_ref().map_or(0.0, |g| g.gc_cpu_fraction(now));
-        let unit = std::time::Duration::from_micros(1000);
+        let unit = std::time::Duration::from_millis(1);
         stretch_for_gc(unit, fraction).as_secs_f64() / unit.as_secs_f64()
     }
 
@@ -274,7 +274,10 @@ impl SimProcess {
                 .next_restart_at()
                 .map(|t| t.saturating_since(now).as_secs_f64()),
             heap_bytes: self.go.as_ref().map_or(0, |g| g.heap().heap_bytes()),
-            rss_bytes: self.go.as_ref().map_or(0, |g| g.rss_bytes()),
+            rss_bytes: self
+                .go
+                .as_ref()
+                .map_or(0, super::super::process::runtime::GoProcess::rss_bytes),
             memory_limit_bytes: self.pod.memory_limit_bytes(),
         }
     }

@@ -292,15 +292,15 @@ impl Model for Cluster {
                 incarnation,
                 watch,
                 event,
-            } if self.is_current(incarnation) => self.watch_deliver(ctx, watch, event),
+            } if self.is_current(incarnation) => self.watch_deliver(ctx, watch, &event),
             Ev::WatchTimeout { incarnation, watch } if self.is_current(incarnation) => {
-                self.watch_timeout(ctx, watch)
+                self.watch_timeout(ctx, watch);
             }
             Ev::ReflectorWake { incarnation } if self.is_current(incarnation) => {
-                self.reflector_wake(ctx)
+                self.reflector_wake(ctx);
             }
             Ev::InformerPopped { incarnation } if self.is_current(incarnation) => {
-                self.informer_popped(ctx)
+                self.informer_popped(ctx);
             }
             Ev::Handled { incarnation } if self.is_current(incarnation) => self.handled(ctx),
             Ev::QueueWake { incarnation } if self.is_current(incarnation) => self.queue_wake(ctx),
@@ -310,10 +310,10 @@ impl Model for Cluster {
             } if self.is_current(incarnation) => self.advance_worker(ctx, worker, None),
             Ev::QueueDeadline => self.queue_deadline(ctx),
             Ev::CacheSyncTimeout { incarnation } if self.is_current(incarnation) => {
-                self.cache_sync_timeout(ctx)
+                self.cache_sync_timeout(ctx);
             }
             Ev::ResyncTimer { incarnation, epoch } if self.is_current(incarnation) => {
-                self.resync_timer(ctx, epoch)
+                self.resync_timer(ctx, epoch);
             }
             Ev::Sample => self.sample(ctx),
             Ev::ContainerStart { cause } => self.container_start(ctx, cause),

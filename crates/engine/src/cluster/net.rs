@@ -225,7 +225,7 @@ impl Cluster {
                 self.advance_worker(ctx, worker, Some(reply));
             }
             Origin::Reflector { incarnation } if self.is_current(incarnation) => {
-                self.list_answered(ctx, reply)
+                self.list_answered(ctx, reply);
             }
             _ => {}
         }
@@ -355,7 +355,7 @@ impl Cluster {
         &mut self,
         ctx: &mut Context<'_, Ev>,
         watch: u64,
-        event: WatchEvent,
+        event: &WatchEvent,
     ) {
         let Some(op) = self.op.as_mut() else { return };
         let Some(open) = op.informer.watch.as_mut().filter(|w| w.id == watch) else {

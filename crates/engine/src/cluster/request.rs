@@ -64,11 +64,6 @@ pub enum Call {
 }
 
 impl Call {
-    /// The HTTP verb as `apiserver_request_total` labels it.
-    pub fn verb_label(&self) -> &'static str {
-        self.verb().as_str()
-    }
-
     /// The request's verb.
     pub fn verb(&self) -> Verb {
         match self {

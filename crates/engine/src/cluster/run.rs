@@ -308,7 +308,12 @@ impl Run {
 
     /// One sampled series: `(t_seconds, value)` points, at most 2000, oldest first. Cheap: no copy.
     pub fn series(&self, key: &str) -> Option<&[(f64, f64)]> {
-        self.state.sim.model().series().get(key).map(|s| s.points())
+        self.state
+            .sim
+            .model()
+            .series()
+            .get(key)
+            .map(super::series::Series::points)
     }
 
     /// The scenario being run.

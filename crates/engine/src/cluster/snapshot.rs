@@ -52,7 +52,7 @@ pub struct OperatorSnapshot {
     pub handler_buffer: u64,
     /// Ready keys in the workqueue.
     pub queue_ready: u64,
-    /// Keys waiting for a backoff or RequeueAfter.
+    /// Keys waiting for a backoff or `RequeueAfter`.
     pub queue_waiting: u64,
     /// Busy workers.
     pub workers_busy: u64,

@@ -191,11 +191,11 @@ impl VerdictFigures {
             restart_in_s: s.restart_in_s,
             last_exit: s.last_exit,
             oom_kills: s.counts.oom_kills,
-            operator_idle: op.map(|o| o.is_idle()),
+            operator_idle: op.map(super::snapshot::OperatorSnapshot::is_idle),
             phase: op.map(|o| o.phase),
             since_workers_s: s.workers_started_s.map(|t| (s.time_s - t).max(0.0)),
-            informer_backlog: op.map_or(0, |o| o.informer_backlog()),
-            workers_all_busy: op.is_some_and(|o| o.all_workers_busy()),
+            informer_backlog: op.map_or(0, super::snapshot::OperatorSnapshot::informer_backlog),
+            workers_all_busy: op.is_some_and(super::snapshot::OperatorSnapshot::all_workers_busy),
             expectation: LoopExpectation::of(variant),
         }
     }

@@ -241,8 +241,7 @@ impl Job {
                 let base = self
                     .orig
                     .as_deref()
-                    .map(|o| o.status.clone())
-                    .unwrap_or(Value::Null);
+                    .map_or(Value::Null, |o| o.status.clone());
                 let patch = status_merge_patch(&base, &obj.status);
                 Call::Patch {
                     namespace: obj.metadata.namespace.clone(),

@@ -14,7 +14,7 @@
 //! - A List from the cache deep-copies every item it returns (`pkg/cache/internal/cache_reader.go`
 //!   `List`: no namespace and no field selector ⇒ `indexer.List()`; `InNamespace` ⇒ the
 //!   `namespace` index; `MatchingFields` ⇒ the `field:<name>` index built by `IndexField`).
-//! - A watch a Reconcile opens and never stops keeps its goroutines (the StreamWatcher's receive
+//! - A watch a Reconcile opens and never stops keeps its goroutines (the `StreamWatcher`'s receive
 //!   loop, the HTTP/2 stream) and, since nobody reads its result channel, the frames the server
 //!   keeps sending pile up until the stream's flow-control window is full (client-go
 //!   `tools/watch`/`rest/watch` `StreamWatcher`; golang.org/x/net `http2/transport.go`
@@ -64,7 +64,7 @@ pub const WATCH_BASE_BYTES: u64 = 8 * 1024;
 /// The HTTP/2 stream flow-control window of client-go's transport (golang.org/x/net
 /// `http2/transport.go` `transportDefaultStreamFlow`): what an unread stream buffers at most.
 pub const WATCH_STREAM_WINDOW_BYTES: u64 = 4 << 20;
-/// Goroutines an open watch keeps (the StreamWatcher's receive loop and the stream's reader).
+/// Goroutines an open watch keeps (the `StreamWatcher`'s receive loop and the stream's reader).
 pub const WATCH_GOROUTINES: u64 = 2;
 /// Goroutines a connection hung in a call keeps besides the worker (the transport's read and
 /// write loops).

@@ -1,6 +1,6 @@
 //! The controller's workqueue: client-go's rate-limiting queue (controller-runtime ≤ v0.22, or
 //! `UsePriorityQueue=false`) or controller-runtime's priority queue (default from v0.23), as
-//! `pkg/controller/controller.go` NewTypedUnmanaged chooses.
+//! `pkg/controller/controller.go` `NewTypedUnmanaged` chooses.
 
 use std::time::Duration;
 

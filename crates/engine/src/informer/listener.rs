@@ -211,11 +211,6 @@ impl<T> ProcessorListener<T> {
         Some(next)
     }
 
-    /// The notification waiting for the handler, if any.
-    pub fn peek_notification(&self) -> Option<&T> {
-        self.in_hand.as_ref()
-    }
-
     /// The ring behind the hand (`pendingNotifications`).
     pub fn pending_notifications(&self) -> &RingGrowing<T> {
         &self.pending_notifications

@@ -322,14 +322,6 @@ pub enum AtomicItem {
     },
 }
 
-impl AtomicItem {
-    /// Whether the item may join a batch: only single deltas (client-go
-    /// `tools/cache/the_real_fifo.go` `batchable`).
-    pub fn is_batchable(&self) -> bool {
-        matches!(self, AtomicItem::Delta(_))
-    }
-}
-
 /// client-go's `RealFIFO` with `AtomicEvents: true` and `EmitDeltaTypeBookmark: true`, the 1.36
 /// informer default (client-go `tools/cache/the_real_fifo.go`; `tools/cache/controller.go`
 /// newQueueFIFO). It has no known objects: a relist and a resync are single items that the

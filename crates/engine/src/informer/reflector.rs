@@ -590,11 +590,6 @@ impl Reflector {
         self.counters
     }
 
-    /// Events received by the current watch.
-    pub fn events_in_current_watch(&self) -> u64 {
-        self.events_in_watch
-    }
-
     /// The backoff manager (for displays).
     pub fn backoff(&self) -> &BackoffManager {
         &self.backoff

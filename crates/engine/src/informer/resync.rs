@@ -160,11 +160,6 @@ impl<T> SharedProcessor<T> {
         self.started = true;
     }
 
-    /// Whether the informer has started.
-    pub fn is_started(&self) -> bool {
-        self.started
-    }
-
     /// The reflector's resync timer period (`resyncCheckPeriod`); 0 = no resync timer.
     pub fn resync_check_period(&self) -> Duration {
         self.resync_check_period

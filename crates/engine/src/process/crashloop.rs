@@ -18,12 +18,12 @@
 //!   it expired by the *clock*.
 //! - [`CrashLoopBackOff`]: kubernetes `pkg/kubelet/kubelet.go` `newCrashLoopBackOff` (10 s / 300 s,
 //!   `HasExpiredFunc` 600 s) driven the way `pkg/kubelet/kuberuntime/kuberuntime_manager.go`
-//!   `doBackOff` does: with `t` = the exited container's FinishedAt, the container stays in
+//!   `doBackOff` does: with `t` = the exited container's `FinishedAt`, the container stays in
 //!   CrashLoopBackOff while `IsInBackOffSince(t)`; when that ends the kubelet calls `Next(t)` and
 //!   starts it.
 //! - Housekeeping: every [`HOUSEKEEPING_PERIOD`] (`pkg/kubelet/kubelet.go` `housekeepingPeriod`)
 //!   the sync loop runs `HandlePodCleanups` (`pkg/kubelet/kubelet_pods.go`), which ends with
-//!   `crashLoopBackOff.GC()`. Since `IsInBackOffSince` checks expiry against FinishedAt, which a
+//!   `crashLoopBackOff.GC()`. Since `IsInBackOffSince` checks expiry against `FinishedAt`, which a
 //!   wait does not move, only GC ends a wait early: a 300 s wait that starts 7 minutes after the
 //!   last restart decision ends at the first tick more than 600 s after it, and the restart then
 //!   finds no entry, so the next crash waits 10 s. The kubelet's ticks are counted from time 0.

@@ -363,16 +363,6 @@ impl GcPacer {
         gogc.min(limit)
     }
 
-    /// The goal a cycle is actually started at, at `now`: the GOGC goal, and the GOMEMLIMIT goal
-    /// too unless the CPU limiter is engaged.
-    pub fn enforced_goal_bytes(&self, inputs: LimitInputs, now: SimTime) -> u64 {
-        if self.cpu_limiter_engaged(now) {
-            self.gogc_goal_bytes().unwrap_or(u64::MAX)
-        } else {
-            self.heap_goal_bytes(inputs)
-        }
-    }
-
     /// Whether a heap of `heap_bytes` starts a cycle at `now`, and why.
     pub fn trigger(&self, heap_bytes: u64, inputs: LimitInputs, now: SimTime) -> Option<GcTrigger> {
         if self
@@ -474,11 +464,6 @@ impl GcPacer {
     /// The live heap the last cycle marked.
     pub fn heap_marked_bytes(&self) -> u64 {
         self.heap_marked_bytes
-    }
-
-    /// The most recent cycles, oldest first (at most `history_len`).
-    pub fn recent_cycles(&self) -> impl Iterator<Item = &GcCycle> {
-        self.history.iter()
     }
 
     /// The start times of the most recent cycles, oldest first: marks for a memory chart.

@@ -64,7 +64,7 @@ impl HeapOwner {
         self as usize
     }
 
-    /// A short snake_case label for charts and traces, e.g. `fifo_deltas`.
+    /// A short `snake_case` label for charts and traces, e.g. `fifo_deltas`.
     pub fn label(self) -> &'static str {
         match self {
             HeapOwner::InformerStore => "informer_store",

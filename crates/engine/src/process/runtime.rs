@@ -110,7 +110,7 @@ impl GoProcessConfig {
     }
 }
 
-/// The process's metrics under their Prometheus names (client_golang's Go and process
+/// The process's metrics under their Prometheus names (`client_golang`'s Go and process
 /// collectors, `prometheus/go_collector.go`, `process_collector.go`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GoMetrics {

@@ -143,11 +143,6 @@ impl<E> EventQueue<E> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-
-    /// How many events were ever scheduled.
-    pub fn scheduled_total(&self) -> u64 {
-        self.next_seq
-    }
 }
 
 #[cfg(test)]

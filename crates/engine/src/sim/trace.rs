@@ -126,7 +126,11 @@ impl Trace {
 
     /// The kept events as text, one line each.
     pub fn to_text(&self) -> String {
-        self.ring.iter().map(|e| format!("{e}\n")).collect()
+        use std::fmt::Write as _;
+        self.ring.iter().fold(String::new(), |mut out, e| {
+            let _ = writeln!(out, "{e}");
+            out
+        })
     }
 
     /// How many events were recorded in all (kept or not).

@@ -111,11 +111,6 @@ impl<T: Ord + Clone + Hash> DelayingQueue<T> {
         self.waiting.len()
     }
 
-    /// Whether `item` is waiting for a deadline.
-    pub fn is_waiting(&self, item: &T) -> bool {
-        self.waiting_by_item.contains_key(item)
-    }
-
     /// See [`Queue::add`] (client-go `queue.go` `Add`).
     pub fn add(&mut self, item: T) {
         self.queue.add(item);

@@ -7,6 +7,7 @@ use std::hash::Hash;
 use std::time::Duration;
 
 use crate::time::SimTime;
+use crate::workqueue::delaying::DelayingQueue;
 use crate::workqueue::metrics::QueueMetrics;
 use crate::workqueue::priority::PriorityQueue;
 use crate::workqueue::rate_limiting::RateLimitingQueue;
@@ -57,10 +58,10 @@ pub trait RateLimitingInterface<T> {
 
 impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
     fn add(&mut self, item: T) {
-        RateLimitingQueue::add(self, item);
+        DelayingQueue::add(self, item);
     }
     fn add_after(&mut self, item: T, delay: Duration, now: SimTime) {
-        RateLimitingQueue::add_after(self, item, delay, now);
+        DelayingQueue::add_after(self, item, delay, now);
     }
     fn add_rate_limited(&mut self, item: T, now: SimTime) {
         RateLimitingQueue::add_rate_limited(self, item, now);
@@ -72,31 +73,31 @@ impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
         RateLimitingQueue::num_requeues(self, item)
     }
     fn get(&mut self) -> Option<T> {
-        RateLimitingQueue::get(self)
+        DelayingQueue::get(self)
     }
     fn done(&mut self, item: &T) {
-        RateLimitingQueue::done(self, item);
+        DelayingQueue::done(self, item);
     }
     fn len(&self) -> usize {
-        RateLimitingQueue::len(self)
+        DelayingQueue::len(self)
     }
     fn shut_down(&mut self) {
-        RateLimitingQueue::shut_down(self);
+        DelayingQueue::shut_down(self);
     }
     fn shutting_down(&self) -> bool {
-        RateLimitingQueue::shutting_down(self)
+        DelayingQueue::shutting_down(self)
     }
     fn advance(&mut self, now: SimTime) {
-        RateLimitingQueue::advance(self, now);
+        DelayingQueue::advance(self, now);
     }
     fn next_ready_at(&self) -> Option<SimTime> {
-        RateLimitingQueue::next_ready_at(self)
+        DelayingQueue::next_ready_at(self)
     }
     fn metrics(&self) -> &QueueMetrics {
-        RateLimitingQueue::metrics(self)
+        DelayingQueue::metrics(self)
     }
     fn reserve(&mut self, additional: usize) {
-        RateLimitingQueue::reserve(self, additional);
+        DelayingQueue::reserve(self, additional);
     }
 }
 

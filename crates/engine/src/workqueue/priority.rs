@@ -354,11 +354,6 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
         self.locked.len()
     }
 
-    /// Whether `item` was handed out and is not yet done.
-    pub fn is_locked(&self, item: &T) -> bool {
-        self.locked.contains(item)
-    }
-
     /// The priority of `item`'s entry, ready or waiting.
     pub fn priority_of(&self, item: &T) -> Option<i32> {
         self.items.get(item).map(|entry| entry.priority)

@@ -118,11 +118,6 @@ impl<T: Ord + Clone + Hash> Queue<T> {
         self.metrics.processing_len()
     }
 
-    /// Whether `item` is dirty: queued, or parked while it is being processed.
-    pub fn is_dirty(&self, item: &T) -> bool {
-        self.dirty.contains_key(item)
-    }
-
     /// Whether `item` has been handed out and not yet done.
     pub fn is_processing(&self, item: &T) -> bool {
         self.metrics.is_processing(item)

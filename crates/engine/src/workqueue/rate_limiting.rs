@@ -5,11 +5,11 @@
 //! (it does not touch the queue); `num_requeues` reports the limiter's count.
 
 use std::hash::Hash;
+#[cfg(test)]
 use std::time::Duration;
 
 use crate::time::SimTime;
 use crate::workqueue::delaying::DelayingQueue;
-use crate::workqueue::metrics::QueueMetrics;
 use crate::workqueue::rate_limiter::{default_controller_rate_limiter, RateLimiter};
 
 /// client-go's rate-limiting queue (`util/workqueue/rate_limiting_queue.go` `rateLimitingType`).
@@ -64,95 +64,22 @@ impl<T: Ord + Clone + Hash> RateLimitingQueue<T> {
     pub fn num_requeues(&self, item: &T) -> u32 {
         self.rate_limiter.num_requeues(item)
     }
+}
 
-    /// See [`DelayingQueue::add_after`] (client-go `delaying_queue.go` `AddAfter`).
-    pub fn add_after(&mut self, item: T, delay: Duration, now: SimTime) {
-        self.queue.add_after(item, delay, now);
+/// The delaying queue's methods (`add`, `get`, `done`, `add_after`, `len`, `shut_down`, …) are
+/// the rate-limiting queue's own, as upstream's `rateLimitingType` embeds its
+/// `TypedDelayingInterface` (Go's embedding, which Rust spells as `Deref`).
+impl<T: 'static> std::ops::Deref for RateLimitingQueue<T> {
+    type Target = DelayingQueue<T>;
+
+    fn deref(&self) -> &DelayingQueue<T> {
+        &self.queue
     }
+}
 
-    /// See [`DelayingQueue::advance`] (client-go `delaying_queue.go` `waitingLoop`).
-    pub fn advance(&mut self, now: SimTime) {
-        self.queue.advance(now);
-    }
-
-    /// See [`DelayingQueue::next_ready_at`].
-    pub fn next_ready_at(&self) -> Option<SimTime> {
-        self.queue.next_ready_at()
-    }
-
-    /// The number of items waiting for their deadline.
-    pub fn waiting_len(&self) -> usize {
-        self.queue.waiting_len()
-    }
-
-    /// See [`crate::workqueue::Queue::add`] (client-go `queue.go` `Add`).
-    pub fn add(&mut self, item: T) {
-        self.queue.add(item);
-    }
-
-    /// See [`crate::workqueue::Queue::get`] (client-go `queue.go` `Get`).
-    pub fn get(&mut self) -> Option<T> {
-        self.queue.get()
-    }
-
-    /// See [`crate::workqueue::Queue::done`] (client-go `queue.go` `Done`).
-    pub fn done(&mut self, item: &T) {
-        self.queue.done(item);
-    }
-
-    /// Queued items only, not waiting or parked ones (client-go `queue.go` `Len`).
-    pub fn len(&self) -> usize {
-        self.queue.len()
-    }
-
-    /// Whether nothing is queued.
-    pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
-    }
-
-    /// The number of items handed out and not yet done.
-    pub fn processing_len(&self) -> usize {
-        self.queue.processing_len()
-    }
-
-    /// See [`DelayingQueue::shut_down`] (client-go `delaying_queue.go` `ShutDown`).
-    pub fn shut_down(&mut self) {
-        self.queue.shut_down();
-    }
-
-    /// See [`DelayingQueue::shut_down_with_drain`].
-    pub fn shut_down_with_drain(&mut self) {
-        self.queue.shut_down_with_drain();
-    }
-
-    /// See [`crate::workqueue::Queue::is_drained`].
-    pub fn is_drained(&self) -> bool {
-        self.queue.is_drained()
-    }
-
-    /// Whether the queue has been shut down (client-go `queue.go` `ShuttingDown`).
-    pub fn shutting_down(&self) -> bool {
-        self.queue.shutting_down()
-    }
-
-    /// See [`DelayingQueue::set_now`].
-    pub fn set_now(&mut self, now: SimTime) {
-        self.queue.set_now(now);
-    }
-
-    /// The queue's clock.
-    pub fn now(&self) -> SimTime {
-        self.queue.now()
-    }
-
-    /// The queue's metrics (client-go `util/workqueue/metrics.go`).
-    pub fn metrics(&self) -> &QueueMetrics {
-        self.queue.metrics()
-    }
-
-    /// Makes room for `additional` more items at once ([`crate::workqueue::Queue::reserve`]).
-    pub fn reserve(&mut self, additional: usize) {
-        self.queue.reserve(additional);
+impl<T: 'static> std::ops::DerefMut for RateLimitingQueue<T> {
+    fn deref_mut(&mut self) -> &mut DelayingQueue<T> {
+        &mut self.queue
     }
 }
 
