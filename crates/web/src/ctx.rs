@@ -67,6 +67,8 @@ pub struct LoopState {
     pub pending_seek_s: Option<f64>,
     /// The furthest instant the runs reached (simulated seconds).
     pub reached_s: f64,
+    /// The chain the why panel shows, lit on the side shown's pipeline.
+    pub lit: Option<Rc<crate::why_view::WhyView>>,
 }
 
 /// The context every component reads.

@@ -171,6 +171,7 @@ pub fn timeline() -> Html {
                 </svg>
             </div>
             { for progress }
+            <super::branch_tracks::BranchTracks />
         </div>
     }
 }

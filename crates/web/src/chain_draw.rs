@@ -1,0 +1,75 @@
+//! The chain of the why panel drawn on the pipeline: each hop's edge lit (the write back to the
+//! API server, the watch event, the deltas popped, the add, the work handed to a worker) and
+//! labelled with its event, so the path a Reconcile's cause took is seen where it ran.
+
+use flywheel_engine::cluster::why::Link;
+use web_sys::CanvasRenderingContext2d;
+
+use crate::pipeline_draw::{edge_path, point_at, DrawCtx};
+use crate::tokens::Edge;
+use crate::why_view::{Hop, WhyView};
+
+/// The edge a hop travelled on the pipeline, and its short label.
+pub fn edge_of(hop: &Hop) -> Option<(Edge, String)> {
+    match &hop.link {
+        Link::Write { rv, verb, .. } => Some((Edge::Write, format!("{} rv={rv}", verb.as_str()))),
+        Link::Watch { event_type, .. } => Some((Edge::Watch, event_type.as_str().to_owned())),
+        Link::Pop { deltas, .. } => Some((Edge::Pop, format!("Pop ×{deltas}"))),
+        Link::Enqueue { .. } => Some((Edge::Enqueue, "Add".to_owned())),
+        Link::Reconcile { key, .. } => Some((Edge::Work, format!("Reconcile {key}"))),
+        Link::Other { what, .. } => match what.1 {
+            "Reconcile" => Some((Edge::Work, "Reconcile".to_owned())),
+            "Enqueue" => Some((Edge::Enqueue, "Add".to_owned())),
+            "Pop" => Some((Edge::Pop, "Pop".to_owned())),
+            "ADDED" | "MODIFIED" | "DELETED" => Some((Edge::Watch, what.1.to_owned())),
+            "PUT" | "PATCH" | "POST" | "DELETE" => Some((Edge::Write, what.1.to_owned())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Lights the first chain of `view` (the one with the operator's own write, if any).
+pub fn draw_chain(ctx: &CanvasRenderingContext2d, view: &WhyView, d: &DrawCtx<'_>) {
+    let own = |c: &&Vec<Hop>| {
+        c.iter()
+            .any(|h| matches!(h.link, Link::Write { own: true, .. }))
+    };
+    let Some(chain) = view.chains.iter().find(own).or(view.chains.first()) else {
+        return;
+    };
+    let color = d.palette.orange;
+    let mut labelled = Vec::new();
+    for hop in chain {
+        let Some((edge, label)) = edge_of(hop) else {
+            continue;
+        };
+        let path = edge_path(edge);
+        ctx.set_global_alpha(0.85);
+        ctx.set_line_width(5.0);
+        ctx.set_stroke_style_str(color);
+        ctx.begin_path();
+        for (i, (x, y)) in path.iter().enumerate() {
+            if i == 0 {
+                ctx.move_to(*x, *y);
+            } else {
+                ctx.line_to(*x, *y);
+            }
+        }
+        ctx.stroke();
+        ctx.set_global_alpha(1.0);
+        if labelled.contains(&edge) {
+            continue;
+        }
+        labelled.push(edge);
+        let (x, y) = point_at(path, 0.5);
+        ctx.set_font("700 11px sans-serif");
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("middle");
+        ctx.set_fill_style_str(d.palette.bg);
+        let w = ctx.measure_text(&label).map_or(60.0, |m| m.width()) + 8.0;
+        ctx.fill_rect(x - w / 2.0, y + 6.0, w, 14.0);
+        ctx.set_fill_style_str(color);
+        let _ = ctx.fill_text(&label, x, y + 13.0);
+    }
+}
