@@ -151,11 +151,13 @@ pub fn rollout_of(v: &Variant) -> String {
     )
 }
 
-/// A's branches with the interventions of each: those `known` already has, and for a new one
-/// its parent's up to `step`'s instant and `step`.
+/// A's branches with the interventions of each: those `known` already has, and for the one
+/// `step` just started (the current one) its parent's up to `step`'s instant and `step`.
 pub fn branch_items(runs: &Runs, known: &[BranchItem], step: Option<DoStep>) -> Vec<BranchItem> {
     let mut items: Vec<BranchItem> = Vec::new();
+    let current = runs.a.run.current_branch();
     for info in runs.a.run.branches() {
+        let step = step.as_ref().filter(|_| Some(info.id) == current);
         let dos = match known.iter().find(|b| b.id == info.id.0) {
             Some(b) => b.dos.clone(),
             None => {
@@ -166,7 +168,7 @@ pub fn branch_items(runs: &Runs, known: &[BranchItem], step: Option<DoStep>) -> 
                     .find(|b| Some(b.id) == parent)
                     .map(|b| b.dos.clone())
                     .unwrap_or_default();
-                if let Some(step) = &step {
+                if let Some(step) = step {
                     dos.retain(|d| d.at_s <= step.at_s);
                     dos.push(step.clone());
                 }
@@ -222,6 +224,23 @@ mod tests {
         assert_eq!(intervention_instant_s(12.4371), 12.438);
         assert_eq!(intervention_instant_s(12.4), 12.4);
         assert_eq!(intervention_instant_s(0.0), 0.0);
+    }
+
+    #[test]
+    fn a_fork_carries_its_intervention_and_the_run_as_it_was_none() {
+        let mut runs =
+            Runs::new(&crate::config::RunConfig::preset("flywheel"), None).expect("engine");
+        let step = DoStep {
+            at_s: 0.0,
+            text: "delete".into(),
+        };
+        runs.a
+            .run
+            .intervene(Intervention::parse("delete").expect("a valid intervention"));
+        let items = branch_items(&runs, &[], Some(step.clone()));
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].dos, vec![]);
+        assert_eq!(items[1].dos, vec![step]);
     }
 
     #[test]

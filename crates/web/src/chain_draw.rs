@@ -29,27 +29,24 @@ pub fn edge_of(hop: &Hop) -> Option<(Edge, String)> {
     }
 }
 
-/// Lights the first chain of `view` (the one with the operator's own write, if any).
-pub fn draw_chain(ctx: &CanvasRenderingContext2d, view: &WhyView, d: &DrawCtx<'_>) {
+/// The chain drawn: the one with the operator's own write, if any, else the first.
+fn drawn(view: &WhyView) -> Option<&Vec<Hop>> {
     let own = |c: &&Vec<Hop>| {
         c.iter()
             .any(|h| matches!(h.link, Link::Write { own: true, .. }))
     };
-    let Some(chain) = view.chains.iter().find(own).or(view.chains.first()) else {
-        return;
-    };
-    let color = d.palette.orange;
-    let mut labelled = Vec::new();
-    for hop in chain {
-        let Some((edge, label)) = edge_of(hop) else {
-            continue;
-        };
-        let path = edge_path(edge);
-        ctx.set_global_alpha(0.85);
-        ctx.set_line_width(5.0);
-        ctx.set_stroke_style_str(color);
+    view.chains.iter().find(own).or(view.chains.first())
+}
+
+/// Lights the edges of the drawn chain of `view` (under the stage boxes, as tokens are).
+pub fn draw_chain(ctx: &CanvasRenderingContext2d, view: &WhyView, d: &DrawCtx<'_>) {
+    let Some(chain) = drawn(view) else { return };
+    ctx.set_global_alpha(0.85);
+    ctx.set_line_width(5.0);
+    ctx.set_stroke_style_str(d.palette.orange);
+    for (edge, _) in chain.iter().filter_map(edge_of) {
         ctx.begin_path();
-        for (i, (x, y)) in path.iter().enumerate() {
+        for (i, (x, y)) in edge_path(edge).iter().enumerate() {
             if i == 0 {
                 ctx.move_to(*x, *y);
             } else {
@@ -57,19 +54,27 @@ pub fn draw_chain(ctx: &CanvasRenderingContext2d, view: &WhyView, d: &DrawCtx<'_
             }
         }
         ctx.stroke();
-        ctx.set_global_alpha(1.0);
+    }
+    ctx.set_global_alpha(1.0);
+}
+
+/// Labels each lit edge with its hop's event (over the stage boxes, so every label reads).
+pub fn draw_chain_labels(ctx: &CanvasRenderingContext2d, view: &WhyView, d: &DrawCtx<'_>) {
+    let Some(chain) = drawn(view) else { return };
+    let mut labelled = Vec::new();
+    for (edge, label) in chain.iter().filter_map(edge_of) {
         if labelled.contains(&edge) {
             continue;
         }
         labelled.push(edge);
-        let (x, y) = point_at(path, 0.5);
+        let (x, y) = point_at(edge_path(edge), 0.5);
         ctx.set_font("700 11px sans-serif");
         ctx.set_text_align("center");
         ctx.set_text_baseline("middle");
-        ctx.set_fill_style_str(d.palette.bg);
         let w = ctx.measure_text(&label).map_or(60.0, |m| m.width()) + 8.0;
+        ctx.set_fill_style_str(d.palette.bg);
         ctx.fill_rect(x - w / 2.0, y + 6.0, w, 14.0);
-        ctx.set_fill_style_str(color);
+        ctx.set_fill_style_str(d.palette.orange);
         let _ = ctx.fill_text(&label, x, y + 13.0);
     }
 }

@@ -145,6 +145,9 @@ pub fn draw(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     draw_stages(ctx, lane, d);
     draw_gate(ctx, lane, d);
     draw_loop(ctx, lane, d);
+    if let Some(view) = d.chain {
+        crate::chain_draw::draw_chain_labels(ctx, view, d);
+    }
     if let Some(c) = &d.caption {
         text(ctx, c, 8.0, 16.0, "700 14px sans-serif", p.fg, "left");
     }

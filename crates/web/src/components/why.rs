@@ -119,12 +119,16 @@ pub fn why_panel() -> Html {
                 <h2 id="why-title">{ title.text(lang) }</h2>
                 <button id="why-close" onclick={close}>{ Msg::WhyClose.text(lang) }</button>
             </header>
-            <p class="why-of">{ heading(&v, lang) }</p>
-            if v.direction == Direction::Causes && many {
-                <p class="small">{ Msg::WhyAdds.text(lang).replace("{}", &v.chains.len().to_string()) }</p>
-            }
-            <ol id="why-chains" class="why-chains">{ for chains }</ol>
-            { verdict(&v, lang) }
+            <div class="why-body">
+                <div class="why-causes">
+                    <p class="why-of">{ heading(&v, lang) }</p>
+                    if v.direction == Direction::Causes && many {
+                        <p class="small">{ Msg::WhyAdds.text(lang).replace("{}", &v.chains.len().to_string()) }</p>
+                    }
+                    <ol id="why-chains" class="why-chains">{ for chains }</ol>
+                </div>
+                <div class="why-said">{ verdict(&v, lang) }</div>
+            </div>
         </section>
     }
 }
