@@ -29,6 +29,19 @@ pub fn edge_of(hop: &Hop) -> Option<(Edge, String)> {
     }
 }
 
+/// Where an edge's label goes: in the space between the rows of boxes, beside its edge, so it
+/// never covers a box's numbers.
+fn label_at(edge: Edge) -> (f64, f64) {
+    match edge {
+        Edge::Watch => (300.0, 128.0),
+        Edge::Pop => (600.0, 128.0),
+        Edge::Enqueue => (812.0, 150.0),
+        Edge::Work => (600.0, 272.0),
+        Edge::Write => (258.0, 241.0),
+        other => point_at(edge_path(other), 0.5),
+    }
+}
+
 /// The chain drawn: the one with the operator's own write, if any, else the first.
 fn drawn(view: &WhyView) -> Option<&Vec<Hop>> {
     let own = |c: &&Vec<Hop>| {
@@ -67,14 +80,14 @@ pub fn draw_chain_labels(ctx: &CanvasRenderingContext2d, view: &WhyView, d: &Dra
             continue;
         }
         labelled.push(edge);
-        let (x, y) = point_at(edge_path(edge), 0.5);
+        let (x, y) = label_at(edge);
         ctx.set_font("700 11px sans-serif");
         ctx.set_text_align("center");
         ctx.set_text_baseline("middle");
         let w = ctx.measure_text(&label).map_or(60.0, |m| m.width()) + 8.0;
         ctx.set_fill_style_str(d.palette.bg);
-        ctx.fill_rect(x - w / 2.0, y + 6.0, w, 14.0);
+        ctx.fill_rect(x - w / 2.0, y - 7.0, w, 14.0);
         ctx.set_fill_style_str(d.palette.orange);
-        let _ = ctx.fill_text(&label, x, y + 13.0);
+        let _ = ctx.fill_text(&label, x, y);
     }
 }

@@ -331,6 +331,7 @@ impl AppState {
             Action::CloseDialogs => {
                 self.help = false;
                 self.embed_dialog = false;
+                self.why.command = false;
             }
             Action::Select(key) => {
                 self.selected = Some(key);
