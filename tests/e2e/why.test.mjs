@@ -4,7 +4,8 @@
 // refuses what it does not know and completes what it does.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSite } from './harness.mjs';
+import path from 'node:path';
+import { openSite, ARTIFACTS } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -41,6 +42,9 @@ test('the causal chain of a flywheel reconcile names its own write, says self-tr
   assert.ok((await page.$$('#why-chains li.hop')).length >= 5);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'why');
   await site.screenshot('why-1280-en');
+  // the screen a trainer projects: the pipeline with the chain lit above the panel
+  await page.evaluate(() => window.scrollTo(0, 150));
+  await page.screenshot({ path: path.join(ARTIFACTS, 'why-screen-1280x720-en.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(300);
   await site.screenshot('why-390-en');
