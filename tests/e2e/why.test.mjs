@@ -122,3 +122,19 @@ test('the command bar refuses kubectl frobnicate with a message and completes ku
   await site.screenshot('command-1280-zh');
   assert.deepEqual(site.problems, []);
 });
+
+test('the inspector deletes the first object with a button and names the first when asked for another', async () => {
+  const { page } = site;
+  await openAt(page, 8, 'en');
+  await page.click('#tab-inspect');
+  await page.waitForSelector('#act-delete');
+  await page.click('.objects li:nth-child(2) button');
+  await page.click('#act-delete');
+  assert.match(await page.$eval('#act-said', (el) => el.textContent), /is not the first \(demo-0 is\)/);
+  await page.click('.objects li:nth-child(1) button');
+  await page.click('#act-delete');
+  await page.waitForFunction(() => /^Done at 8/.test(document.querySelector('#act-said')?.textContent ?? ''));
+  assert.deepEqual(new URL(page.url()).searchParams.getAll('do'), ['8:delete:1']);
+  await site.screenshot('why-inspect-1280-en');
+  assert.deepEqual(site.problems, []);
+});
