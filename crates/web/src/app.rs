@@ -146,6 +146,7 @@ fn see_state(l: &mut LoopState, state: &AppState) {
     l.selected.clone_from(&state.selected);
     l.embed = state.url.embed;
     l.inspecting = state.tab == Tab::Inspect;
+    l.lit.clone_from(&state.why.view);
 }
 
 /// Refreshes the live view at once when what it shows depends on changes (play or pause, another
@@ -188,13 +189,16 @@ fn use_engine_builder(ctx: &Ctx) {
     use_effect_with(deps, move |(config, compare, _)| {
         // a configuration the engine refuses never replaces the run: the last accepted one stays
         match Runs::new(config, *compare) {
-            Ok(built) => {
+            Ok(mut built) => {
+                let dos = &state.url.dos;
+                let branched = crate::acting::replay_url(&mut built, dos, &state);
                 *runs.borrow_mut() = Some(built);
                 let mut l = looping.borrow_mut();
                 l.seeking = None;
-                l.reached_s = 0.0;
+                l.reached_s = branched.unwrap_or(0.0);
+                // an instant before the branch's last intervention would leave the branch
+                l.pending_seek_s = state.url.t.filter(|t| branched.is_none_or(|b| *t >= b));
                 l.horizon = None;
-                l.pending_seek_s = state.url.t;
             }
             Err(e) => state.dispatch(Action::Notify(Notice::Invalid(e.to_string()))),
         }
@@ -344,6 +348,7 @@ fn draw_pipes(ctx: &Ctx, runs: &Runs, seen: &LoopState, ts: f64) {
             now_ms: ts,
             motion: seen.motion,
             caption,
+            chain: seen.lit.as_deref().filter(|_| side == seen.side),
         };
         pipeline_draw::draw(&c2d, lane, &d);
     }
@@ -391,6 +396,7 @@ fn on_key(ctx: &Ctx, e: &KeyboardEvent) {
         "-" | "_" => Some(Action::StepSpeed(false)),
         "r" | "R" => Some(Action::Reset),
         "?" => Some(Action::ToggleHelp),
+        ":" => Some(Action::Why(crate::why_state::WhyAction::Command(true))),
         "Escape" => Some(Action::CloseDialogs),
         _ => return,
     };

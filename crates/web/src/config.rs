@@ -247,6 +247,8 @@ pub struct UrlState {
     pub t: Option<f64>,
     /// Each control shows its setting's path (`paths=1`).
     pub paths: bool,
+    /// The interventions of the branch shown (`do=12.4:delete:1`, repeated), oldest first.
+    pub dos: Vec<crate::do_steps::DoStep>,
 }
 
 impl Default for UrlState {
@@ -262,6 +264,7 @@ impl Default for UrlState {
             tab: None,
             t: None,
             paths: false,
+            dos: Vec::new(),
         }
     }
 }
@@ -307,9 +310,10 @@ impl UrlState {
         st.read_run(&get, &mut bad);
         st.read_settings(&pairs, &mut bad);
         st.read_view(&get, &mut bad);
+        st.dos = crate::do_steps::read(&pairs, &mut |why| bad.push(ignored("do", why)));
         let known = [
             "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
-            "tab", "t", "paths",
+            "tab", "t", "paths", "do",
         ];
         for (k, v) in &pairs {
             if !known.contains(&k.as_str()) && setting_key(k, v).is_none() {
@@ -437,6 +441,9 @@ impl UrlState {
         }
         if let Some(t) = self.t {
             q.push(("t".into(), trim_float(t)));
+        }
+        for step in &self.dos {
+            q.push(("do".into(), step.to_string()));
         }
         if self.paths {
             q.push(("paths".into(), "1".into()));

@@ -69,6 +69,8 @@ pub struct LoopState {
     pub reached_s: f64,
     /// The charts at the furthest instant reached, shown with a cursor after a seek back.
     pub horizon: Option<crate::horizon::Horizon>,
+    /// The chain the why panel shows, lit on the side shown's pipeline.
+    pub lit: Option<Rc<crate::why_view::WhyView>>,
 }
 
 /// The context every component reads.

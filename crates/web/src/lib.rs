@@ -4,17 +4,21 @@
 //! plotters-canvas. The page reads the engine's snapshots, metric series and trace events; it never
 //! reaches into engine internals.
 
+pub mod acting;
 pub mod app;
+pub mod chain_draw;
 pub mod chart;
 pub mod chart_data;
 pub mod components;
 pub mod config;
 pub mod ctx;
+pub mod do_steps;
 pub mod embed_size;
 pub mod horizon;
 pub mod i18n;
 pub mod incident_params;
 pub mod keys;
+pub mod kubectl;
 pub mod live;
 pub mod marks;
 pub mod myth_cards;
@@ -40,6 +44,9 @@ pub mod tokens;
 pub mod variant_words;
 pub mod verdict;
 pub mod web;
+pub mod why_state;
+pub mod why_view;
+pub mod why_words;
 
 use wasm_bindgen::prelude::*;
 

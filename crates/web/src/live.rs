@@ -85,6 +85,8 @@ pub struct LiveView {
     pub seek_progress: Option<f64>,
     /// The timeline's marks of the side shown.
     pub marks: Vec<TimelineMark>,
+    /// The branch A's run is on (its timeline's id).
+    pub branch: u32,
 }
 
 /// Views are told apart by their refresh number: each refresh publishes a new one.
@@ -160,6 +162,7 @@ impl LiveView {
             reached_s: seen.reached_s.max(now_s),
             seek_progress: seen.seeking.map(|j| j.progress(now_s)),
             marks: shown.marks.list.clone(),
+            branch: runs.a.run.current_branch().map_or(0, |b| b.0),
             seq,
             lanes: runs.lanes().map(LaneView::read).collect(),
             now_s: runs.now().as_secs_f64(),

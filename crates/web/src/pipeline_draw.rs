@@ -121,6 +121,8 @@ pub struct DrawCtx<'a> {
     pub motion: bool,
     /// A caption above the drawing (`A`, `B`), if any.
     pub caption: Option<String>,
+    /// The why panel's chain, lit on the edges it took.
+    pub chain: Option<&'a crate::why_view::WhyView>,
 }
 
 /// Draws `lane` on `ctx` (already scaled to logical units).
@@ -137,9 +139,15 @@ pub fn draw(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
             draw_token(ctx, t, d);
         }
     }
+    if let Some(view) = d.chain {
+        crate::chain_draw::draw_chain(ctx, view, d);
+    }
     draw_stages(ctx, lane, d);
     draw_gate(ctx, lane, d);
     draw_loop(ctx, lane, d);
+    if let Some(view) = d.chain {
+        crate::chain_draw::draw_chain_labels(ctx, view, d);
+    }
     if let Some(c) = &d.caption {
         text(ctx, c, 8.0, 16.0, "700 14px sans-serif", p.fg, "left");
     }
@@ -622,6 +630,20 @@ fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         p.muted,
         "center",
     );
+    if let Some(period_s) = lane.loop_period_s {
+        let said = crate::i18n::Msg::LoopPeriod
+            .text(d.lang)
+            .replace("{}", &format!("{period_s:.3}"));
+        text(
+            ctx,
+            &said,
+            cx,
+            254.0,
+            "600 10px sans-serif",
+            p.orange,
+            "center",
+        );
+    }
 }
 
 fn draw_token(ctx: &CanvasRenderingContext2d, t: &Token, d: &DrawCtx<'_>) {
@@ -674,6 +696,12 @@ pub fn hit(lane: &Lane, x: f64, y: f64, now_ms: f64) -> Option<String> {
 }
 
 /// Whether `(x, y)` lies in `rect` (edges included).
+/// Whether (`x`, `y`) is on the workers or the Reconcile box (a click there asks why the
+/// running Reconcile runs).
+pub fn on_workers(x: f64, y: f64) -> bool {
+    inside(WORKERS, x, y) || inside(RECONCILE, x, y)
+}
+
 fn inside((rx, ry, rw, rh): Rect, x: f64, y: f64) -> bool {
     x >= rx && x <= rx + rw && y >= ry && y <= ry + rh
 }

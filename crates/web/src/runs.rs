@@ -41,6 +41,8 @@ pub struct LogLine {
     pub generation: Option<u64>,
     /// The rest (`result=success`, `own write`).
     pub detail: String,
+    /// The trace event's id (its ordinal in the run's trace).
+    pub id: u64,
 }
 
 /// A run and what the page derived from its events.
@@ -72,6 +74,9 @@ pub struct Lane {
     pub snapshot: Snapshot,
     /// The timeline's marks, as far as the run has been.
     pub marks: Marks,
+    /// The period of the write loop the engine finds among the newest Reconciles (simulated
+    /// seconds), read with the stats.
+    pub loop_period_s: Option<f64>,
 }
 
 impl Lane {
@@ -96,6 +101,7 @@ impl Lane {
             log: VecDeque::new(),
             snapshot,
             marks: Marks::default(),
+            loop_period_s: None,
         })
     }
 
@@ -104,11 +110,12 @@ impl Lane {
         let total = self.run.trace().total();
         let events: Vec<_> = self.run.trace_since(self.seen).cloned().collect();
         self.seen = total;
-        for ev in &events {
+        let first_id = total - events.len() as u64;
+        for (id, ev) in (first_id..).zip(&events) {
             if animate {
                 self.tokens.offer(ev, wall_ms);
             }
-            self.count(ev, wall_ms);
+            self.count(ev, id, wall_ms);
             self.marks.offer(ev);
         }
         self.marks.read_until(self.run.now().as_secs_f64());
@@ -131,10 +138,12 @@ impl Lane {
     /// Reads the numbers the stats bar and the pipeline show (once per refresh, so both agree).
     pub fn refresh_stats(&mut self) {
         self.stats = LaneStats::of(self);
+        self.loop_period_s = self.run.loop_report().map(|r| r.period.as_secs_f64());
     }
 
-    fn count(&mut self, ev: &TraceEvent, wall_ms: f64) {
+    fn count(&mut self, ev: &TraceEvent, id: u64, wall_ms: f64) {
         let line = |event: &str, detail: String, rv: Option<u64>, gen: Option<u64>| LogLine {
+            id,
             time_s: ev.time.as_secs_f64(),
             event: event.to_owned(),
             key: ev.key_str().to_owned(),

@@ -94,6 +94,8 @@ pub struct AppState {
     pub step_note: Option<StepReport>,
     /// The last value the engine refused, shown on its control.
     pub rejected: Option<Rejected>,
+    /// The why panel, the command bar and the branches.
+    pub why: crate::why_state::WhyState,
 }
 
 /// A setting's value the engine refused: the control keeps showing it, with the message.
@@ -125,6 +127,7 @@ impl AppState {
             copied: false,
             step_note: None,
             rejected: None,
+            why: Default::default(),
         }
     }
 }
@@ -213,6 +216,8 @@ pub enum Action {
     Stepped(StepReport),
     /// Settings imported from a file (the page's embed flags stay).
     ImportSettings(UrlState),
+    /// The why panel, the command bar or the branches change.
+    Why(crate::why_state::WhyAction),
 }
 
 impl Reducible for AppState {
@@ -293,6 +298,8 @@ impl AppState {
         self.epoch += 1;
         self.step_note = None;
         self.url.t = None;
+        self.url.dos.clear();
+        self.why = Default::default();
     }
 
     fn set_setting(&mut self, path: String, raw: String) {
@@ -324,6 +331,7 @@ impl AppState {
             Action::CloseDialogs => {
                 self.help = false;
                 self.embed_dialog = false;
+                self.why.command = false;
             }
             Action::Select(key) => {
                 self.selected = Some(key);
@@ -336,6 +344,7 @@ impl AppState {
                 self.notices.remove(i);
             }
             Action::Copied(c) => self.copied = c,
+            Action::Why(a) => self.why.reduce(&mut self.url, a),
             _ => {}
         }
     }

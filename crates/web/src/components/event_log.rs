@@ -4,6 +4,7 @@ use web_sys::Element;
 use yew::prelude::*;
 
 use super::use_ctx;
+use crate::i18n::Msg;
 use crate::live::use_live;
 use crate::runs::LogLine;
 
@@ -49,17 +50,49 @@ pub fn event_log() -> Html {
             }
         })
     };
-    let lines: Vec<String> = live
+    let lines: Vec<(String, u64)> = live
         .shown(ctx.state.side)
-        .map(|lane| lane.log.iter().map(format_line).collect())
+        .map(|lane| lane.log.iter().map(|l| (format_line(l), l.id)).collect())
         .unwrap_or_default();
+    // one handler for every line: the clicked line's event opens the why panel
+    let on_click = {
+        let ctx = ctx.clone();
+        Callback::from(move |e: MouseEvent| {
+            let id = e
+                .target_dyn_into::<Element>()
+                .and_then(|t| t.closest("[data-event]").ok().flatten())
+                .and_then(|t| t.get_attribute("data-event"))
+                .and_then(|v| v.parse::<u64>().ok());
+            if let Some(id) = id {
+                ctx.show_why(id);
+            }
+        })
+    };
+    let why_now = {
+        let ctx = ctx.clone();
+        Callback::from(move |_: MouseEvent| ctx.show_why_now(ctx.state.side, None))
+    };
+    let command = {
+        let ctx = ctx.clone();
+        Callback::from(move |_: MouseEvent| {
+            ctx.dispatch(crate::state::Action::Why(
+                crate::why_state::WhyAction::Command(true),
+            ))
+        })
+    };
+    let lang = ctx.state.lang;
     html! {
         <div class="log">
             <super::side_picker::SidePicker />
             <p class="cmd"><code>{ "$ kubectl get mycrd -A -w --output-watch-events" }</code></p>
-            <pre id="event-log" tabindex="0" aria-label={crate::i18n::Msg::EventLog.text(ctx.state.lang)} ref={pre} onscroll={on_scroll}><code>
+            <p class="log-acts">
+                <button id="why-now" onclick={why_now}>{ Msg::WhyButton.text(lang) }</button>
+                <button id="command-open" onclick={command} aria-keyshortcuts=":">{ Msg::CommandOpen.text(lang) }</button>
+                <span class="muted small">{ Msg::WhyLineHint.text(lang) }</span>
+            </p>
+            <pre id="event-log" tabindex="0" aria-label={Msg::EventLog.text(lang)} ref={pre} onscroll={on_scroll} onclick={on_click}><code>
                 { format!("{HEADER}\n") }
-                { for lines.iter().map(|l| html! { <span class={classes!("line", l.starts_with("RECONCILED").then_some("rec"))}>{ format!("{l}\n") }</span> }) }
+                { for lines.iter().map(|(l, id)| html! { <span class={classes!("line", l.starts_with("RECONCILED").then_some("rec"))} data-event={id.to_string()}>{ format!("{l}\n") }</span> }) }
             </code></pre>
         </div>
     }

@@ -55,6 +55,7 @@ pub fn inspect() -> Html {
                 </code></pre>
             }
             <p class="muted small">{ Msg::InspectDerived.text(lang) }</p>
+            <super::act_buttons::ActButtons object={selected.clone()} />
         </div>
     }
 }

@@ -58,6 +58,8 @@ pub fn layout() -> Html {
                 <main class="main">
                     <Controls />
                     <Pipelines />
+                    <super::command_bar::CommandBar />
+                    <super::why::WhyPanel />
                     <div class="below">
                         <Tabs />
                         <Charts />

@@ -1,9 +1,12 @@
 //! The page's components, one per file. Each reads the [`crate::ctx::Ctx`] context; those that
 //! draw live data also read the [`crate::live::LiveView`].
 
+mod act_buttons;
+mod branch_tracks;
 mod charts;
 mod clock;
 mod code;
+pub(crate) mod command_bar;
 mod controls;
 mod dialogs;
 mod embed_caption;
@@ -24,6 +27,7 @@ mod settings_file;
 mod side_picker;
 mod tabs;
 mod timeline;
+mod why;
 
 pub use layout::Layout;
 pub use notices::Notices;

@@ -50,7 +50,10 @@ pub fn pipelines() -> Html {
                 let (x, y) = ((f64::from(e.client_x()) - rect.left()) * k, (f64::from(e.client_y()) - rect.top()) * k);
                 if let Some(key) = ctx.object_at(side, x, y) {
                     ctx.dispatch(Action::SetSide(side));
-                    ctx.dispatch(Action::Select(key));
+                    ctx.dispatch(Action::Select(key.clone()));
+                    ctx.show_why_now(side, Some(&key));
+                } else if crate::pipeline_draw::on_workers(x, y) {
+                    ctx.show_why_now(side, None);
                 }
             })
         };

@@ -174,6 +174,7 @@ pub fn timeline() -> Html {
             </div>
             { for progress }
             { for parting }
+            <super::branch_tracks::BranchTracks />
         </div>
     }
 }

@@ -1,0 +1,332 @@
+//! The command bar's language: a kubectl line read as what the page does with it — an
+//! intervention on the cluster (in the engine's `--do` words), the YAML of an object, or the
+//! event log — and the completion of a line being typed.
+//!
+//! ```text
+//!  "kubectl delete mycrd demo-0"                 ──▶ Command::Do("delete:1")
+//!  "kubectl set resources deploy/operator --limits=memory=256Mi" ──▶ Command::Do("memory_limit:256Mi")
+//!  "kubectl edit mycrd demo-3"                   ──▶ Command::Edit("ns/demo-3")
+//!  "kubectl get mycrd -w"                        ──▶ Command::Watch
+//! ```
+//!
+//! The engine acts on the first objects in key order (`--do delete:N`), so a named object is
+//! accepted when it is the first one, and `--all` names every object.
+
+/// What a command line asks the page to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// An intervention, in the engine's `--do` words (`delete:1`, `kill_operator`…).
+    Do(String),
+    /// Open the inspector on this object (`namespace/name`) to edit its spec.
+    Edit(String),
+    /// Show the event log.
+    Watch,
+}
+
+/// Why a line was not understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not a kubectl line, or a verb it does not know (the word given).
+    UnknownVerb(String),
+    /// A verb it knows with arguments it does not (the line's usage).
+    Usage(&'static str),
+    /// An object that is not the first in key order (its name, the first one's name).
+    NotFirst(String, String),
+    /// An object that does not exist.
+    NoSuchObject(String),
+}
+
+/// The lines the command bar knows, for completion and the list under it.
+pub const KNOWN: &[&str] = &[
+    "kubectl get mycrd -w",
+    "kubectl edit mycrd ",
+    "kubectl delete mycrd ",
+    "kubectl delete mycrd --all",
+    "kubectl delete namespace --all",
+    "kubectl label mycrd ",
+    "kubectl label mycrd --all touched=yes",
+    "kubectl annotate mycrd --all other=controller",
+    "kubectl exec deploy/operator -- kill 1",
+    "kubectl set resources deploy/operator --limits=memory=256Mi",
+    "kubectl rollout restart deploy/operator",
+    "kubectl patch crd mycrd --status=on",
+    "kubectl patch crd mycrd --status=off",
+    "kubectl set limits apiserver seats=4",
+];
+
+const EDIT_USAGE: &str = "kubectl edit mycrd NAME";
+const DELETE_USAGE: &str = "kubectl delete mycrd NAME|--all · kubectl delete namespace --all";
+const LABEL_USAGE: &str = "kubectl label mycrd NAME|--all KEY=VALUE";
+const ANNOTATE_USAGE: &str = "kubectl annotate mycrd NAME|--all KEY=VALUE";
+const EXEC_USAGE: &str = "kubectl exec deploy/operator -- kill 1";
+const SET_USAGE: &str = "kubectl set resources deploy/operator --limits=memory=SIZE · \
+kubectl set limits apiserver seats=N,client_qps=Q,…";
+const ROLLOUT_USAGE: &str = "kubectl rollout restart deploy/operator [--fixes=predicate=on,…]";
+const PATCH_USAGE: &str = "kubectl patch crd mycrd --status=on|off";
+const GET_USAGE: &str = "kubectl get mycrd -w";
+
+/// Reads `line`; `objects` are the custom resources' keys (`namespace/name`) in key order, and
+/// `rollout` the `--do` text a bare `kubectl rollout restart` rolls out.
+pub fn parse(line: &str, objects: &[String], rollout: &str) -> Result<Command, Refusal> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (verb, args) = match words.as_slice() {
+        ["kubectl", verb, args @ ..] | ["k", verb, args @ ..] => (*verb, args),
+        [first, ..] => return Err(Refusal::UnknownVerb((*first).to_owned())),
+        [] => return Err(Refusal::UnknownVerb(String::new())),
+    };
+    match verb {
+        "get" => get(args),
+        "edit" => edit(args, objects),
+        "delete" => objects_action("delete", args, objects, DELETE_USAGE),
+        "label" => objects_action("label", args, objects, LABEL_USAGE),
+        "annotate" => objects_action("annotate", args, objects, ANNOTATE_USAGE),
+        "exec" => exec(args),
+        "set" => set(args),
+        "rollout" => rollout_restart(args, rollout),
+        "patch" => patch(args),
+        other => Err(Refusal::UnknownVerb(other.to_owned())),
+    }
+}
+
+fn is_crd(kind: &str) -> bool {
+    matches!(kind, "mycrd" | "mycrds" | "mycrd.example.com")
+}
+
+fn get(args: &[&str]) -> Result<Command, Refusal> {
+    match args {
+        [kind, rest @ ..] if is_crd(kind) && rest.iter().any(|a| *a == "-w" || *a == "--watch") => {
+            Ok(Command::Watch)
+        }
+        _ => Err(Refusal::Usage(GET_USAGE)),
+    }
+}
+
+fn edit(args: &[&str], objects: &[String]) -> Result<Command, Refusal> {
+    match args {
+        [kind, name] if is_crd(kind) => find(name, objects)
+            .map(|(_, key)| Command::Edit(key.clone()))
+            .ok_or_else(|| Refusal::NoSuchObject((*name).to_owned())),
+        _ => Err(Refusal::Usage(EDIT_USAGE)),
+    }
+}
+
+/// The index and key of the object named `name` (`name` or `namespace/name`).
+fn find<'a>(name: &str, objects: &'a [String]) -> Option<(usize, &'a String)> {
+    objects
+        .iter()
+        .enumerate()
+        .find(|(_, k)| k.as_str() == name || k.rsplit('/').next() == Some(name))
+}
+
+fn objects_action(
+    verb: &str,
+    args: &[&str],
+    objects: &[String],
+    usage: &'static str,
+) -> Result<Command, Refusal> {
+    let needs_pair = verb != "delete";
+    let (kind, target, rest) = match args {
+        [kind, target, rest @ ..] => (*kind, *target, rest),
+        _ => return Err(Refusal::Usage(usage)),
+    };
+    let pair_ok = !needs_pair || (rest.len() == 1 && rest[0].contains('='));
+    if !pair_ok || (!needs_pair && !rest.is_empty()) {
+        return Err(Refusal::Usage(usage));
+    }
+    if verb == "delete" && matches!(kind, "namespace" | "namespaces" | "ns") {
+        return match target {
+            "--all" => Ok(Command::Do("delete_namespaces".into())),
+            _ => Err(Refusal::Usage(usage)),
+        };
+    }
+    if !is_crd(kind) {
+        return Err(Refusal::Usage(usage));
+    }
+    if target == "--all" {
+        return Ok(Command::Do(verb.to_owned()));
+    }
+    on_object(verb, target, objects)
+}
+
+/// The intervention `action` (`delete`, `label`, `edit_spec`…) on the object `name`: the
+/// engine's action on one object when it is the first in key order.
+pub fn on_object(action: &str, name: &str, objects: &[String]) -> Result<Command, Refusal> {
+    match find(name, objects) {
+        Some((0, _)) => Ok(Command::Do(format!("{action}:1"))),
+        Some(_) => Err(Refusal::NotFirst(
+            name.to_owned(),
+            objects.first().cloned().unwrap_or_default(),
+        )),
+        None => Err(Refusal::NoSuchObject(name.to_owned())),
+    }
+}
+
+fn exec(args: &[&str]) -> Result<Command, Refusal> {
+    match args {
+        [pod, "--", "kill", ..] if pod.ends_with("operator") => {
+            Ok(Command::Do("kill_operator".into()))
+        }
+        _ => Err(Refusal::Usage(EXEC_USAGE)),
+    }
+}
+
+fn set(args: &[&str]) -> Result<Command, Refusal> {
+    match args {
+        ["resources", pod, limit] if pod.ends_with("operator") => limit
+            .strip_prefix("--limits=memory=")
+            .map(|size| Command::Do(format!("memory_limit:{size}")))
+            .ok_or(Refusal::Usage(SET_USAGE)),
+        ["limits", "apiserver", pairs] => Ok(Command::Do(format!("limits:{pairs}"))),
+        _ => Err(Refusal::Usage(SET_USAGE)),
+    }
+}
+
+fn rollout_restart(args: &[&str], rollout: &str) -> Result<Command, Refusal> {
+    match args {
+        ["restart", pod] if pod.ends_with("operator") => Ok(Command::Do(rollout.to_owned())),
+        ["restart", pod, fixes] if pod.ends_with("operator") => fixes
+            .strip_prefix("--fixes=")
+            .map(|f| Command::Do(format!("rollout:{f}")))
+            .ok_or(Refusal::Usage(ROLLOUT_USAGE)),
+        _ => Err(Refusal::Usage(ROLLOUT_USAGE)),
+    }
+}
+
+fn patch(args: &[&str]) -> Result<Command, Refusal> {
+    match args {
+        ["crd", kind, flag] if is_crd(kind) => match *flag {
+            "--status=on" => Ok(Command::Do("status_subresource:on".into())),
+            "--status=off" => Ok(Command::Do("status_subresource:off".into())),
+            _ => Err(Refusal::Usage(PATCH_USAGE)),
+        },
+        _ => Err(Refusal::Usage(PATCH_USAGE)),
+    }
+}
+
+/// The known lines that begin with what was typed, with the object names after `edit`,
+/// `delete mycrd` and `label mycrd` filled in.
+pub fn matches(typed: &str, objects: &[String]) -> Vec<String> {
+    let typed = typed.trim_start();
+    let named = objects.iter().take(3).flat_map(|k| {
+        let name = k.rsplit('/').next().unwrap_or(k);
+        ["edit", "delete", "label"].map(|v| match v {
+            "label" => format!("kubectl label mycrd {name} touched=yes"),
+            v => format!("kubectl {v} mycrd {name}"),
+        })
+    });
+    KNOWN
+        .iter()
+        .filter(|k| !k.ends_with(' '))
+        .map(|k| (*k).to_owned())
+        .chain(named)
+        .filter(|k| k.starts_with(typed))
+        .collect()
+}
+
+/// What Tab makes of `typed`: the longest beginning the matching lines share (`typed` itself
+/// when none matches).
+pub fn complete(typed: &str, objects: &[String]) -> String {
+    let found = matches(typed, objects);
+    let Some(first) = found.first() else {
+        return typed.to_owned();
+    };
+    let mut common = first.len();
+    for other in &found[1..] {
+        common = first
+            .char_indices()
+            .zip(other.chars())
+            .take_while(|((_, a), b)| a == b)
+            .count()
+            .min(common);
+    }
+    let done: String = first.chars().take(common).collect();
+    if done.len() < typed.trim_start().len() {
+        typed.to_owned()
+    } else {
+        done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn objects() -> Vec<String> {
+        ["ns-0/demo-0", "ns-0/demo-1", "ns-1/demo-3"]
+            .map(String::from)
+            .to_vec()
+    }
+
+    fn read(line: &str) -> Result<Command, Refusal> {
+        parse(line, &objects(), "rollout:fixed")
+    }
+
+    #[test]
+    fn deleting_the_first_object_is_the_engines_delete_of_one_object() {
+        assert_eq!(
+            read("kubectl delete mycrd demo-0"),
+            Ok(Command::Do("delete:1".into()))
+        );
+        assert_eq!(
+            read("kubectl delete mycrd --all"),
+            Ok(Command::Do("delete".into()))
+        );
+    }
+
+    #[test]
+    fn an_object_after_the_first_is_refused_with_the_first_ones_name() {
+        assert_eq!(
+            read("kubectl delete mycrd demo-3"),
+            Err(Refusal::NotFirst("demo-3".into(), "ns-0/demo-0".into()))
+        );
+    }
+
+    #[test]
+    fn edit_opens_the_named_object_and_get_watch_shows_the_log() {
+        assert_eq!(
+            read("kubectl edit mycrd demo-3"),
+            Ok(Command::Edit("ns-1/demo-3".into()))
+        );
+        assert_eq!(read("kubectl get mycrd -w"), Ok(Command::Watch));
+    }
+
+    #[test]
+    fn the_operator_side_actions_read_as_engine_interventions() {
+        let cases = [
+            ("kubectl exec deploy/operator -- kill 1", "kill_operator"),
+            (
+                "kubectl set resources deploy/operator --limits=memory=256Mi",
+                "memory_limit:256Mi",
+            ),
+            ("kubectl rollout restart deploy/operator", "rollout:fixed"),
+            (
+                "kubectl rollout restart deploy/operator --fixes=predicate=on",
+                "rollout:predicate=on",
+            ),
+            (
+                "kubectl patch crd mycrd --status=on",
+                "status_subresource:on",
+            ),
+            ("kubectl set limits apiserver seats=4", "limits:seats=4"),
+            ("kubectl delete namespace --all", "delete_namespaces"),
+            ("kubectl label mycrd demo-0 a=b", "label:1"),
+        ];
+        for (line, want) in cases {
+            assert_eq!(read(line), Ok(Command::Do(want.into())), "{line}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_verb_is_named() {
+        assert_eq!(
+            read("kubectl frobnicate"),
+            Err(Refusal::UnknownVerb("frobnicate".into()))
+        );
+    }
+
+    #[test]
+    fn tab_completes_del_to_kubectl_delete() {
+        assert!(complete("kubectl del", &objects()).starts_with("kubectl delete "));
+        assert_eq!(complete("kubectl zz", &objects()), "kubectl zz");
+    }
+}
