@@ -10,6 +10,8 @@ pub mod chart_data;
 pub mod components;
 pub mod config;
 pub mod ctx;
+pub mod embed_choice;
+pub mod embed_forms;
 pub mod embed_size;
 pub mod i18n;
 pub mod incident_params;

@@ -8,6 +8,7 @@ mod controls;
 mod dialogs;
 mod embed_caption;
 mod embed_dialog;
+mod embed_options;
 mod event_log;
 mod explain;
 mod fixes;
