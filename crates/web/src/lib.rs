@@ -32,6 +32,8 @@ pub mod reasons;
 pub mod renders;
 pub mod runs;
 pub mod seeking;
+pub mod size_fields;
+pub mod size_run;
 pub mod state;
 pub mod stepping;
 pub mod story;

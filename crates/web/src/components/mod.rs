@@ -23,6 +23,8 @@ pub(crate) mod setting;
 mod setting_list;
 mod settings_file;
 mod side_picker;
+mod size_panel;
+mod size_results;
 mod tabs;
 mod timeline;
 
