@@ -3,6 +3,7 @@
 //! Markdown raw HTML block, or the page's permalink. Copying uses the Clipboard API; where it is
 //! refused, the text is selected for Ctrl+C.
 
+use gloo::timers::callback::Timeout;
 use web_sys::{HtmlElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -18,6 +19,28 @@ use crate::web;
 
 /// Width of the preview (CSS px); the embed is drawn at its own width and scaled to this.
 const PREVIEW_WIDTH_PX: f64 = 300.0;
+
+/// How long the choices must rest before the preview loads them (ms): typing does not reload it.
+const PREVIEW_SETTLE_MS: u32 = 600;
+
+/// Loads `url` in the preview, scaled from `size` to the preview's width. Styles go through the
+/// CSSOM: the page's Content-Security-Policy refuses inline style attributes.
+fn show_preview(box_ref: &NodeRef, frame_ref: &NodeRef, url: &str, size: (u32, u32)) {
+    let scale = PREVIEW_WIDTH_PX / f64::from(size.0);
+    if let Some(b) = box_ref.cast::<HtmlElement>() {
+        let st = b.style();
+        let _ = st.set_property("width", &format!("{PREVIEW_WIDTH_PX:.0}px"));
+        let _ = st.set_property("height", &format!("{:.0}px", f64::from(size.1) * scale));
+    }
+    if let Some(f) = frame_ref.cast::<HtmlElement>() {
+        let _ = f
+            .style()
+            .set_property("transform", &format!("scale({scale:.4})"));
+        if f.get_attribute("src").as_deref() != Some(url) {
+            let _ = f.set_attribute("src", url);
+        }
+    }
+}
 
 /// What the last copy did, for its button's label.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -145,13 +168,20 @@ pub fn embed_dialog() -> Html {
         Some(Copied::Selected(f)) if f == id => Msg::CopySelected.text(lang),
         _ => msg.text(lang),
     };
-    let scale = PREVIEW_WIDTH_PX / f64::from(good.width);
-    let preview_style = format!(
-        "width:{:.0}px;height:{:.0}px",
-        PREVIEW_WIDTH_PX,
-        f64::from(good.height) * scale
-    );
-    let frame_style = format!("transform:scale({scale:.4});border:0");
+    let box_ref = use_node_ref();
+    let frame_ref = use_node_ref();
+    let pending = use_mut_ref(|| None::<Timeout>);
+    {
+        let (box_ref, frame_ref) = (box_ref.clone(), frame_ref.clone());
+        let size = (good.width, good.height);
+        use_effect_with((url.clone(), size), move |(url, size)| {
+            let url = url.clone();
+            let size = *size;
+            *pending.borrow_mut() = Some(Timeout::new(PREVIEW_SETTLE_MS, move || {
+                show_preview(&box_ref, &frame_ref, &url, size);
+            }));
+        });
+    }
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="embed-title" id="embed-dialog">
             <div class="dialog builder">
@@ -160,9 +190,9 @@ pub fn embed_dialog() -> Html {
                     <EmbedOptions choice={(*choice).clone()} {refused} {on_change} {lang} />
                     <figure class="embed-preview">
                         <figcaption>{ Msg::EmbedPreview.text(lang) }</figcaption>
-                        <div class="embed-preview-box" style={preview_style}>
-                            <iframe id="embed-preview" src={url.clone()} title={Msg::EmbedPreview.text(lang)}
-                                width={good.width.to_string()} height={good.height.to_string()} style={frame_style} />
+                        <div class="embed-preview-box" ref={box_ref}>
+                            <iframe id="embed-preview" ref={frame_ref} title={Msg::EmbedPreview.text(lang)}
+                                width={good.width.to_string()} height={good.height.to_string()} />
                         </div>
                     </figure>
                 </div>
