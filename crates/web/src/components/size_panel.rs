@@ -159,7 +159,7 @@ pub fn size_panel() -> Html {
         })
     };
     html! {
-        <details id="size-it" class="size-panel" data-family={family.as_str()}>
+        <details id="size-it" class="panel size-panel" data-family={family.as_str()}>
             <summary>{ Msg::SizeIt.text(lang) }</summary>
             <p class="hint">{ Msg::SizeHint.text(lang) }</p>
             <div class="size-fields">{ for fields }</div>
