@@ -225,7 +225,7 @@ messages! {
     EmbedPreview => "Preview", "预览";
     CopySelected => "Selected: press Ctrl+C", "已选中：请按 Ctrl+C";
     SizeIt => "Size it: your cluster's numbers", "估算：代入你的集群的数字";
-    SizeHint => "Empty keeps the preset's value (shown grey). Sizes like 16Ki or 2Gi. The engine runs these numbers for a minute of simulated time.", "留空则沿用预设的值（灰色显示）。大小写作 16Ki 或 2Gi。引擎用这些数字运行约一分钟的模拟时间。";
+    SizeHint => "Empty keeps the preset's value (shown grey). Sizes like 512Mi or 2Gi. The engine runs these numbers for a minute of simulated time.", "留空则沿用预设的值（灰色显示）。大小写作 512Mi 或 2Gi。引擎用这些数字运行约一分钟的模拟时间。";
     SizeCustomCount => "Custom resources", "自定义资源数量";
     SizeCustomSize => "Average custom resource size", "自定义资源平均大小";
     SizePodCount => "Pods", "Pod 数量";
@@ -238,7 +238,7 @@ messages! {
     SizeCancel => "Cancel", "取消";
     SizeRunning => "Running", "运行中";
     SizeNotWhole => "A whole number", "应为整数";
-    SizeNotSize => "A size such as 16Ki or 2Gi", "应为大小，例如 16Ki 或 2Gi";
+    SizeNotSize => "A size such as 512Mi or 2Gi", "应为大小，例如 512Mi 或 2Gi";
     SizeNotNumber => "A number", "应为数字";
     SizeFirstList => "First LIST", "首次 LIST";
     SizeObjects => "objects", "个对象";
