@@ -139,7 +139,7 @@ pub fn size_panel() -> Html {
         html! {
             <label for={f.id}>
                 <span>{ f.label.text(lang) }</span>
-                <input id={f.id} type="text" value={typed[i].clone()} placeholder={defaults.get(f.path).cloned().unwrap_or_default()}
+                <input id={f.id} type="text" translate="no" value={typed[i].clone()} placeholder={defaults.get(f.path).cloned().unwrap_or_default()}
                     aria-invalid={error.map(|_| "true")} oninput={on_input} />
                 if let Some(e) = error {
                     <small class="refused" role="alert">
