@@ -29,6 +29,8 @@ say "optimizing the wasm (wasm-opt -Oz)"
   "$stage/pkg/flywheel_web_bg.wasm" -o "$stage/pkg/flywheel_web_bg.wasm"
 
 cp "$ROOT/index.html" "$stage/"
+# the example documentation page with two embeds, beside the page it embeds
+cp "$ROOT/www/docs-example.html" "$stage/"
 find "$ROOT/www" -maxdepth 1 -type f \( -name '*.css' -o -name '*.js' -o -name '*.svg' -o -name '*.png' \) \
   -exec cp {} "$stage/www/" \;
 # the page's texts (labels, myth cards, narrations), a file per kind and language, fetched by the

@@ -10,6 +10,7 @@ use super::embed_dialog::EmbedDialog;
 use super::header::Header;
 use super::pipelines::Pipelines;
 use super::scenario::ScenarioPanel;
+use super::size_panel::SizePanel;
 use super::tabs::Tabs;
 use super::timeline::Timeline;
 use super::use_ctx;
@@ -54,6 +55,7 @@ pub fn layout() -> Html {
                     } else {
                         <ScenarioPanel />
                     }
+                    <SizePanel />
                 </aside>
                 <main class="main">
                     <Controls />
