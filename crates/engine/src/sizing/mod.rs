@@ -25,5 +25,5 @@ pub use build::{
     build, INCIDENT_RELIST_AT, INCIDENT_WINDOW, LIST_FULL_SCAN_RELIST_AT, LIST_FULL_SCAN_WINDOW,
 };
 pub use input::{Family, KindCount, SizeError, SizeInput};
-pub use measure::{measure, size};
+pub use measure::{measure, size, Measurer};
 pub use report::SizeReport;

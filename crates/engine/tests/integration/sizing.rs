@@ -1,6 +1,6 @@
 //! "Your cluster's numbers": the user's counts run through the engine (`flywheel_engine::sizing`).
 
-use flywheel_engine::sizing::{measure, size, Family, KindCount, SizeInput};
+use flywheel_engine::sizing::{measure, size, Family, KindCount, Measurer, SizeInput};
 
 const KI: u64 = 1024;
 const MI: u64 = 1024 * KI;
@@ -86,4 +86,19 @@ fn a_number_out_of_range_names_its_input_and_setting() {
     assert_eq!(e.input, "workers");
     assert_eq!(e.error.field, "controller.workers");
     assert!(e.error.message.contains("got 0"), "{e}");
+}
+
+#[test]
+fn measured_a_piece_at_a_time_a_run_gives_the_numbers_of_one_run_to_the_end() {
+    let input = list_full_scan(400, 2 << 30);
+    let whole = size(&input).expect("sized");
+    let scenario = flywheel_engine::sizing::build(&input).expect("built");
+    let mut m = Measurer::new(input.family, scenario).expect("starts");
+    let mut pieces = 0;
+    while !m.advance(&mut || true) {
+        pieces += 1;
+        assert!(m.progress() <= 1.0);
+    }
+    assert!(pieces > 10, "it ran in {pieces} pieces");
+    assert_eq!(m.report(), whole);
 }

@@ -15,9 +15,10 @@ use super::use_ctx;
 use crate::config::RunConfig;
 use crate::i18n::Msg;
 use crate::size_fields::{field_of, input_of, preset_value, FieldError, FIELDS};
-use crate::size_run::{as_config, SizeNumbers, SizeRun};
+use crate::size_run::{as_config, SizeRun};
 use crate::state::Action;
 use crate::web;
+use flywheel_engine::sizing::SizeReport;
 
 /// Wall time a piece of the run may take before the page draws again (ms).
 const PIECE_BUDGET_MS: f64 = 12.0;
@@ -39,7 +40,7 @@ enum Status {
     Idle,
     Running(f64),
     Refused(FieldError),
-    Done(Box<SizeNumbers>, RunConfig),
+    Done(Box<SizeReport>, RunConfig),
 }
 
 /// Runs pieces of `run` between frames until it is done or `generation` moves on.

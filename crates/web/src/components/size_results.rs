@@ -4,13 +4,13 @@
 use yew::prelude::*;
 
 use crate::i18n::{Lang, Msg};
-use crate::size_run::SizeNumbers;
+use flywheel_engine::sizing::SizeReport;
 
 /// The results.
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// The numbers measured.
-    pub numbers: SizeNumbers,
+    pub numbers: SizeReport,
     /// The page's language.
     pub lang: Lang,
 }
