@@ -247,6 +247,8 @@ pub struct UrlState {
     pub t: Option<f64>,
     /// Each control shows its setting's path (`paths=1`).
     pub paths: bool,
+    /// The guided tour open, and its step counted from 1 (`tour=flywheel&step=3`).
+    pub tour: Option<(String, usize)>,
 }
 
 impl Default for UrlState {
@@ -262,6 +264,7 @@ impl Default for UrlState {
             tab: None,
             t: None,
             paths: false,
+            tour: None,
         }
     }
 }
@@ -309,7 +312,7 @@ impl UrlState {
         st.read_view(&get, &mut bad);
         let known = [
             "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
-            "tab", "t", "paths",
+            "tab", "t", "paths", "tour", "step",
         ];
         for (k, v) in &pairs {
             if !known.contains(&k.as_str()) && setting_key(k, v).is_none() {
@@ -395,6 +398,7 @@ impl UrlState {
                 Err(why) => bad.push(ignored("t", why)),
             }
         }
+        self.tour = crate::tour::from_url(get("tour"), get("step"), bad);
         self.embed = flag(get("embed"), "embed", bad);
         self.autoplay = flag(get("autoplay"), "autoplay", bad);
         self.paths = flag(get("paths"), "paths", bad);
@@ -440,6 +444,10 @@ impl UrlState {
         }
         if self.paths {
             q.push(("paths".into(), "1".into()));
+        }
+        if let Some((id, step)) = &self.tour {
+            q.push(("tour".into(), id.clone()));
+            q.push(("step".into(), step.to_string()));
         }
         if self.embed {
             q.push(("embed".into(), "1".into()));

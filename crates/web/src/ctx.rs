@@ -67,6 +67,12 @@ pub struct LoopState {
     pub pending_seek_s: Option<f64>,
     /// The furthest instant the runs reached (simulated seconds).
     pub reached_s: f64,
+    /// The tour step the loop runs, if any.
+    pub tour_job: Option<crate::tour_run::TourJob>,
+    /// Whether a tour is open (and no dialog over it): ← and → step the tour.
+    pub touring: bool,
+    /// Whether presenter mode is on.
+    pub presenter: bool,
 }
 
 /// The context every component reads.

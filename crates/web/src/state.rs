@@ -94,6 +94,12 @@ pub struct AppState {
     pub step_note: Option<StepReport>,
     /// The last value the engine refused, shown on its control.
     pub rejected: Option<Rejected>,
+    /// The guided tour open, if any.
+    pub tour: Option<crate::tour::TourAt>,
+    /// Presenter mode: large text, no side panels, high contrast.
+    pub presenter: bool,
+    /// The screen is blanked (presenter mode's `B`).
+    pub blank: bool,
 }
 
 /// A setting's value the engine refused: the control keeps showing it, with the message.
@@ -110,7 +116,7 @@ pub struct Rejected {
 impl AppState {
     /// The state a URL describes, in `browser_lang` unless the URL names a language.
     pub fn from_url(url: UrlState, ignored: Vec<Ignored>, browser_lang: Lang) -> AppState {
-        AppState {
+        let mut state = AppState {
             lang: url.lang.unwrap_or(browser_lang),
             playing: !url.embed || url.autoplay,
             tab: url.tab.unwrap_or_default(),
@@ -125,7 +131,14 @@ impl AppState {
             copied: false,
             step_note: None,
             rejected: None,
+            tour: None,
+            presenter: false,
+            blank: false,
+        };
+        if let Some((id, n)) = state.url.tour.clone() {
+            state.reduce_tour(crate::tour::TourAction::Open(id, n));
         }
+        state
     }
 }
 
@@ -213,6 +226,12 @@ pub enum Action {
     Stepped(StepReport),
     /// Settings imported from a file (the page's embed flags stay).
     ImportSettings(UrlState),
+    /// Something done to the guided tour.
+    Tour(crate::tour::TourAction),
+    /// Enter or leave presenter mode.
+    TogglePresenter,
+    /// Blank or show the screen.
+    ToggleBlank,
 }
 
 impl Reducible for AppState {
@@ -282,6 +301,12 @@ impl Reducible for AppState {
                 s.selected = None;
                 s.restart();
             }
+            Action::Tour(a) => s.reduce_tour(a),
+            Action::TogglePresenter => {
+                s.presenter = !s.presenter;
+                s.blank = false;
+            }
+            Action::ToggleBlank => s.blank = !s.blank,
             other => s.reduce_view(other),
         }
         Rc::new(s)
@@ -289,7 +314,8 @@ impl Reducible for AppState {
 }
 
 impl AppState {
-    fn restart(&mut self) {
+    /// Rebuilds the runs from the start.
+    pub(crate) fn restart(&mut self) {
         self.epoch += 1;
         self.step_note = None;
         self.url.t = None;

@@ -84,7 +84,8 @@ fn tour(t: &Tour) -> String {
     )
 }
 
-const HEADER: &str = "//! Every tour built as a value, written from `crates/engine/tours/*.toml` by the test
+const HEADER: &str =
+    "//! Every tour built as a value, written from `crates/engine/tours/*.toml` by the test
 //! `tour::construct::tests::the_built_tours_are_written_from_the_tour_files`
 //! (`cargo test -p flywheel-engine --lib tour::construct` rewrites this file). Do not edit.
 

@@ -9,9 +9,11 @@ use super::embed_caption::EmbedCaption;
 use super::embed_dialog::EmbedDialog;
 use super::header::Header;
 use super::pipelines::Pipelines;
+use super::presenter::PresenterOverlay;
 use super::scenario::ScenarioPanel;
 use super::tabs::Tabs;
 use super::timeline::Timeline;
+use super::tour::TourPlayer;
 use super::use_ctx;
 use crate::i18n::Msg;
 use crate::web;
@@ -40,7 +42,7 @@ pub fn layout() -> Html {
         };
     }
     html! {
-        <div class="app">
+        <div class={classes!("app", s.presenter.then_some("presenter"), s.tour.is_some().then_some("touring"))}>
             <a class="skip" href="#pipelines">{ Msg::SkipToContent.text(lang) }</a>
             <Header />
             <div class="workspace">
@@ -70,6 +72,8 @@ pub fn layout() -> Html {
             </footer>
             if s.help { <HelpOverlay /> }
             if s.embed_dialog { <EmbedDialog /> }
+            <TourPlayer />
+            <PresenterOverlay />
         </div>
     }
 }

@@ -17,6 +17,7 @@ mod layout;
 mod myths;
 mod notices;
 pub(crate) mod pipelines;
+pub mod presenter;
 pub(crate) mod scenario;
 pub(crate) mod setting;
 mod setting_list;
@@ -24,6 +25,7 @@ mod settings_file;
 mod side_picker;
 mod tabs;
 mod timeline;
+pub(crate) mod tour;
 
 pub use layout::Layout;
 pub use notices::Notices;
