@@ -14,6 +14,7 @@ mod construct;
 mod parts;
 mod step;
 pub mod text;
+#[cfg(any(test, not(feature = "toml")))]
 #[rustfmt::skip]
 mod tours_built;
 
