@@ -147,6 +147,8 @@ fn see_state(l: &mut LoopState, state: &AppState) {
     l.embed = state.url.embed;
     l.inspecting = state.tab == Tab::Inspect;
     l.lit.clone_from(&state.why.view);
+    l.touring = state.tour.is_some() && !state.help && !state.embed_dialog;
+    l.presenter = state.presenter;
 }
 
 /// Refreshes the live view at once when what it shows depends on changes (play or pause, another
@@ -199,6 +201,7 @@ fn use_engine_builder(ctx: &Ctx) {
                 // an instant before the branch's last intervention would leave the branch
                 l.pending_seek_s = state.url.t.filter(|t| branched.is_none_or(|b| *t >= b));
                 l.horizon = None;
+                l.tour_job = state.tour.as_ref().and_then(crate::tour_run::TourJob::of);
             }
             Err(e) => state.dispatch(Action::Notify(Notice::Invalid(e.to_string()))),
         }
@@ -246,7 +249,7 @@ fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>
     if let Some(t) = pending {
         ctx.seek(t);
     }
-    let seeking = ctx.seek_frame(SEEK_FRAME_BUDGET_MS);
+    let seeking = ctx.seek_frame(SEEK_FRAME_BUDGET_MS) || tour_frame(ctx);
     let seen = ctx.looping.borrow().clone();
     let t = *timing.borrow();
     let wall_ms = t.last_ms.map_or(0.0, |l| (ts - l).max(0.0));
@@ -286,6 +289,31 @@ fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>
     }
     if finished {
         ctx.dispatch(Action::Finished);
+    }
+}
+
+/// Runs the tour's step within the frame budget; says when it is done. Returns whether a step
+/// runs.
+fn tour_frame(ctx: &Ctx) -> bool {
+    let Some(mut job) = ctx.looping.borrow_mut().tour_job.take() else {
+        return false;
+    };
+    let start = web::now_ms();
+    let reached = ctx
+        .runs
+        .borrow_mut()
+        .as_mut()
+        .and_then(|runs| job.drive(runs, &mut || web::now_ms() - start > SEEK_FRAME_BUDGET_MS));
+    match reached {
+        Some(r) => {
+            ctx.looping.borrow_mut().dirty = true;
+            ctx.dispatch(Action::Tour(crate::tour::TourAction::Reached(r)));
+            false
+        }
+        None => {
+            ctx.looping.borrow_mut().tour_job = Some(job);
+            true
+        }
     }
 }
 
@@ -377,6 +405,12 @@ fn on_key(ctx: &Ctx, e: &KeyboardEvent) {
         || e.default_prevented()
         || web::key_owned_by_focus(e)
     {
+        return;
+    }
+    let presenter_key = crate::components::presenter::key_of(&ctx.looping.borrow(), &e.key());
+    if let Some(k) = presenter_key {
+        e.prevent_default();
+        k.act(ctx);
         return;
     }
     let step = |target| {

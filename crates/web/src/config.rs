@@ -249,6 +249,8 @@ pub struct UrlState {
     pub paths: bool,
     /// The interventions of the branch shown (`do=12.4:delete:1`, repeated), oldest first.
     pub dos: Vec<crate::do_steps::DoStep>,
+    /// The guided tour open, and its step counted from 1 (`tour=flywheel&step=3`).
+    pub tour: Option<(String, usize)>,
 }
 
 impl Default for UrlState {
@@ -265,6 +267,7 @@ impl Default for UrlState {
             t: None,
             paths: false,
             dos: Vec::new(),
+            tour: None,
         }
     }
 }
@@ -313,7 +316,7 @@ impl UrlState {
         st.dos = crate::do_steps::read(&pairs, &mut |why| bad.push(ignored("do", why)));
         let known = [
             "preset", "v", "b", "profile", "seed", "speed", "lang", "theme", "embed", "autoplay",
-            "tab", "t", "paths", "do",
+            "tab", "t", "paths", "do", "tour", "step",
         ];
         for (k, v) in &pairs {
             if !known.contains(&k.as_str()) && setting_key(k, v).is_none() {
@@ -399,6 +402,7 @@ impl UrlState {
                 Err(why) => bad.push(ignored("t", why)),
             }
         }
+        self.tour = crate::tour::from_url(get("tour"), get("step"), bad);
         self.embed = flag(get("embed"), "embed", bad);
         self.autoplay = flag(get("autoplay"), "autoplay", bad);
         self.paths = flag(get("paths"), "paths", bad);
@@ -447,6 +451,10 @@ impl UrlState {
         }
         if self.paths {
             q.push(("paths".into(), "1".into()));
+        }
+        if let Some((id, step)) = &self.tour {
+            q.push(("tour".into(), id.clone()));
+            q.push(("step".into(), step.to_string()));
         }
         if self.embed {
             q.push(("embed".into(), "1".into()));

@@ -71,6 +71,12 @@ pub struct LoopState {
     pub horizon: Option<crate::horizon::Horizon>,
     /// The chain the why panel shows, lit on the side shown's pipeline.
     pub lit: Option<Rc<crate::why_view::WhyView>>,
+    /// The tour step the loop runs, if any.
+    pub tour_job: Option<crate::tour_run::TourJob>,
+    /// Whether a tour is open (and no dialog over it): ← and → step the tour.
+    pub touring: bool,
+    /// Whether presenter mode is on.
+    pub presenter: bool,
 }
 
 /// The context every component reads.

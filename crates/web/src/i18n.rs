@@ -478,6 +478,20 @@ messages! {
     MythsFailed => "The cards could not be loaded ({}).", "卡片加载失败（{}）。";
     LabelsFailed => "The page's text in this language could not be loaded ({}).", "无法加载该语言的页面文字（{}）。";
     Footer => "client-go · controller-runtime · kube-apiserver, simulated", "模拟的 client-go · controller-runtime · kube-apiserver";
+    Tours => "Tours", "导览";
+    TourPick => "Choose a tour", "选择导览";
+    TourStepOf => "Step {} of {}", "第 {} 步，共 {} 步";
+    TourBack => "Back", "上一步";
+    TourNext => "Next", "下一步";
+    TourClose => "Close the tour", "关闭导览";
+    TourRunning => "Running the step…", "正在运行这一步…";
+    TourRight => "Right: the run shows it.", "答对了：运行结果正是如此。";
+    TourWrong => "Not this time: the run shows something else. A common guess!", "这次没猜中：运行结果不一样。很多人都会这么猜！";
+    TourRunShows => "The run shows: {}", "运行结果：{}";
+    TourNotReached => "The run did not reach this step's moment within its limit.", "在时限内，运行没有到达这一步的时刻。";
+    Presenter => "Presenter", "演示模式";
+    PresenterHint => "→ ← PageDown PageUp . step · B blank · F full screen · P leave", "→ ← PageDown PageUp . 翻步 · B 黑屏 · F 全屏 · P 退出";
+    Blanked => "The screen is blank. Press B to show it again.", "屏幕已黑屏。按 B 恢复显示。";
 }
 
 /// Formats a speed as `0.1×`, `10×`, `10 000×`.

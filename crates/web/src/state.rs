@@ -96,6 +96,12 @@ pub struct AppState {
     pub rejected: Option<Rejected>,
     /// The why panel, the command bar and the branches.
     pub why: crate::why_state::WhyState,
+    /// The guided tour open, if any.
+    pub tour: Option<crate::tour::TourAt>,
+    /// Presenter mode: large text, no side panels, high contrast.
+    pub presenter: bool,
+    /// The screen is blanked (presenter mode's `B`).
+    pub blank: bool,
 }
 
 /// A setting's value the engine refused: the control keeps showing it, with the message.
@@ -112,7 +118,7 @@ pub struct Rejected {
 impl AppState {
     /// The state a URL describes, in `browser_lang` unless the URL names a language.
     pub fn from_url(url: UrlState, ignored: Vec<Ignored>, browser_lang: Lang) -> AppState {
-        AppState {
+        let mut state = AppState {
             lang: url.lang.unwrap_or(browser_lang),
             playing: !url.embed || url.autoplay,
             tab: url.tab.unwrap_or_default(),
@@ -128,7 +134,14 @@ impl AppState {
             step_note: None,
             rejected: None,
             why: Default::default(),
+            tour: None,
+            presenter: false,
+            blank: false,
+        };
+        if let Some((id, n)) = state.url.tour.clone() {
+            state.reduce_tour(crate::tour::TourAction::Open(id, n));
         }
+        state
     }
 }
 
@@ -218,6 +231,12 @@ pub enum Action {
     ImportSettings(UrlState),
     /// The why panel, the command bar or the branches change.
     Why(crate::why_state::WhyAction),
+    /// Something done to the guided tour.
+    Tour(crate::tour::TourAction),
+    /// Enter or leave presenter mode.
+    TogglePresenter,
+    /// Blank or show the screen.
+    ToggleBlank,
 }
 
 impl Reducible for AppState {
@@ -287,6 +306,12 @@ impl Reducible for AppState {
                 s.selected = None;
                 s.restart();
             }
+            Action::Tour(a) => s.reduce_tour(a),
+            Action::TogglePresenter => {
+                s.presenter = !s.presenter;
+                s.blank = false;
+            }
+            Action::ToggleBlank => s.blank = !s.blank,
             other => s.reduce_view(other),
         }
         Rc::new(s)
@@ -294,7 +319,8 @@ impl Reducible for AppState {
 }
 
 impl AppState {
-    fn restart(&mut self) {
+    /// Rebuilds the runs from the start.
+    pub(crate) fn restart(&mut self) {
         self.epoch += 1;
         self.step_note = None;
         self.url.t = None;

@@ -22,11 +22,13 @@ pub enum Kind {
     Myths,
     /// The presets' narrations, a line per preset.
     Narrations,
+    /// The guided tours' texts (`tour.step.field`), written by the engine's tour module.
+    Tours,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 3] = [Kind::Labels, Kind::Myths, Kind::Narrations];
+    pub const ALL: [Kind; 4] = [Kind::Labels, Kind::Myths, Kind::Narrations, Kind::Tours];
 
     /// The kind's part of the file name.
     pub fn name(self) -> &'static str {
@@ -34,6 +36,7 @@ impl Kind {
             Kind::Labels => "labels",
             Kind::Myths => "myths",
             Kind::Narrations => "narrations",
+            Kind::Tours => "tours",
         }
     }
 
@@ -94,8 +97,8 @@ struct Slot {
 const LANGS: usize = 2;
 
 thread_local! {
-    static SLOTS: RefCell<[[Option<Slot>; LANGS]; 3]> = const {
-        RefCell::new([[None, None], [None, None], [None, None]])
+    static SLOTS: RefCell<[[Option<Slot>; LANGS]; 4]> = const {
+        RefCell::new([[None, None], [None, None], [None, None], [None, None]])
     };
 }
 

@@ -9,12 +9,17 @@
 //!        └── run_step ──▶ StepOutcome { reached_at, verdict, markers } ──▶ Question::holds
 //! ```
 
+#[cfg(all(test, feature = "toml"))]
+mod construct;
 mod parts;
 mod step;
 pub mod text;
+#[cfg(any(test, not(feature = "toml")))]
+#[rustfmt::skip]
+mod tours_built;
 
 pub use parts::{is_part, PARTS};
-pub use step::{run_step, step_duration, StepOutcome};
+pub use step::{acts_of, holds, run_step, step_duration, step_scenario, StepOutcome};
 
 use std::collections::BTreeMap;
 
@@ -333,14 +338,23 @@ pub fn parse(text: &str) -> Result<Tour, ScenarioError> {
     Ok(tour)
 }
 
+fn unknown(id: &str) -> ScenarioError {
+    err(
+        String::new(),
+        format!("unknown tour '{id}' (allowed: {})", TOUR_IDS.join(", ")),
+    )
+}
+
 /// Loads the tour `id`.
 #[cfg(feature = "toml")]
 pub fn load(id: &str) -> Result<Tour, ScenarioError> {
-    let text = text(id).ok_or_else(|| {
-        err(
-            String::new(),
-            format!("unknown tour '{id}' (allowed: {})", TOUR_IDS.join(", ")),
-        )
-    })?;
-    parse(text)
+    parse(text(id).ok_or_else(|| unknown(id))?)
+}
+
+/// Loads the tour `id` (without the `toml` feature, built as a value from `tours_built.rs`).
+#[cfg(not(feature = "toml"))]
+pub fn load(id: &str) -> Result<Tour, ScenarioError> {
+    let tour = tours_built::built(id).ok_or_else(|| unknown(id))?;
+    tour.validate()?;
+    Ok(tour)
 }

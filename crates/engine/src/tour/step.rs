@@ -38,10 +38,9 @@ impl StepOutcome {
 const LOOK_EVERY_EVENTS: u64 = 2_000;
 
 /// Sets up `step`'s state and runs it to its `seek` instant or until its condition (within
-/// its `limit`). Needs the engine's `toml` feature for the step's `set`.
+/// its `limit`).
 pub fn run_step(step: &Step) -> Result<(Run, StepOutcome), ScenarioError> {
-    let sets: Vec<(String, String)> = step.set.clone().into_iter().collect();
-    let scenario = crate::scenario::presets::load(&step.preset, &sets)?;
+    let scenario = step_scenario(step)?;
     let end = step.seek.as_ref().or(step.limit.as_ref());
     let duration = end
         .map(|d| parse_duration(d))
@@ -85,7 +84,16 @@ pub fn run_step(step: &Step) -> Result<(Run, StepOutcome), ScenarioError> {
     Ok((run, outcome))
 }
 
-fn acts_of(step: &Step) -> Result<Vec<(SimTime, Intervention)>, ScenarioError> {
+/// The scenario a step starts from: its preset with its `set` applied
+/// (`settings::apply`, with or without the `toml` feature).
+pub fn step_scenario(step: &Step) -> Result<crate::scenario::Scenario, ScenarioError> {
+    let sets: Vec<(String, String)> = step.set.clone().into_iter().collect();
+    let preset = crate::scenario::presets::load(&step.preset, &[])?;
+    crate::settings::apply(&preset, &sets)
+}
+
+/// The interventions of a step, in time order.
+pub fn acts_of(step: &Step) -> Result<Vec<(SimTime, Intervention)>, ScenarioError> {
     let mut acts = step
         .act
         .iter()
@@ -107,7 +115,7 @@ fn field_err(field: &str, message: String) -> ScenarioError {
 }
 
 /// Whether `until` holds now.
-fn holds(run: &Run, until: &Until) -> bool {
+pub fn holds(run: &Run, until: &Until) -> bool {
     if let Some(kind) = &until.marker {
         return run.markers().iter().any(|m| m.kind.as_str() == kind);
     }

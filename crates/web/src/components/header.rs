@@ -69,6 +69,8 @@ pub fn header() -> Html {
                 <p class="tagline">{ Msg::Tagline.text(lang) }</p>
             </div>
             <nav class="actions" aria-label={Msg::PageActions.text(lang)}>
+                <super::tour::TourMenu />
+                <super::presenter::PresenterButton />
                 <button id="copy-link" data-href={link} onclick={copy}>
                     { if s.copied { Msg::Copied.text(lang) } else { Msg::CopyPermalink.text(lang) } }
                 </button>

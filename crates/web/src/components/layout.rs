@@ -9,10 +9,12 @@ use super::embed_caption::EmbedCaption;
 use super::embed_dialog::EmbedDialog;
 use super::header::Header;
 use super::pipelines::Pipelines;
+use super::presenter::PresenterOverlay;
 use super::scenario::ScenarioPanel;
 use super::size_panel::SizePanel;
 use super::tabs::Tabs;
 use super::timeline::Timeline;
+use super::tour::TourPlayer;
 use super::use_ctx;
 use crate::i18n::Msg;
 use crate::web;
@@ -41,7 +43,7 @@ pub fn layout() -> Html {
         };
     }
     html! {
-        <div class="app">
+        <div class={classes!("app", s.presenter.then_some("presenter"), s.tour.is_some().then_some("touring"))}>
             <a class="skip" href="#pipelines">{ Msg::SkipToContent.text(lang) }</a>
             <Header />
             <div class="workspace">
@@ -74,6 +76,8 @@ pub fn layout() -> Html {
             </footer>
             if s.help { <HelpOverlay /> }
             if s.embed_dialog { <EmbedDialog /> }
+            <TourPlayer />
+            <PresenterOverlay />
         </div>
     }
 }

@@ -21,6 +21,7 @@ mod layout;
 mod myths;
 mod notices;
 pub(crate) mod pipelines;
+pub mod presenter;
 pub(crate) mod scenario;
 pub(crate) mod setting;
 mod setting_list;
@@ -30,6 +31,7 @@ mod size_panel;
 mod size_results;
 mod tabs;
 mod timeline;
+pub(crate) mod tour;
 mod why;
 
 pub use layout::Layout;

@@ -73,9 +73,12 @@ pub fn pipelines() -> Html {
                 if let Some(c) = caption {
                     <figcaption id={format!("caption-{side_id}")} class="caption">{ c }</figcaption>
                 }
+                <div class="pipe-wrap">
                 <canvas id={format!("pipeline-{side_id}")} ref={ctx.pipe(side).clone()}
                     width={((WIDTH * ratio) as u32).to_string()} height={((HEIGHT * ratio) as u32).to_string()}
                     role="img" aria-label={Msg::PipelineLabel.text(lang)} onclick={click}></canvas>
+                if side == Side::A { <super::tour::PipelineParts /> }
+                </div>
                 if let Some(s) = st {
                     <div class="stats" aria-live="off">
                         { stat(format!("stat-rps-{side_id}"), Msg::RequestsPerSecond.text(lang), format!("{:.1}", s.rps), format!("{:.3}", s.rps)) }

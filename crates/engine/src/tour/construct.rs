@@ -1,0 +1,138 @@
+//! Writes every tour as the Rust code that builds it (`tours_built.rs`), so that a build without
+//! the `toml` feature (the page) has its tours as values, with neither a parser nor a
+//! deserializer. The test below rewrites the file from the TOML files and fails when it was out
+//! of date.
+
+use std::fmt::Write as _;
+
+use super::{Act, Choice, Question, Step, Text, Tour, Until};
+
+fn s(v: &str) -> String {
+    format!("String::from({v:?})")
+}
+
+fn opt<T>(v: Option<&T>, f: impl Fn(&T) -> String) -> String {
+    v.map_or_else(|| "None".to_owned(), |v| format!("Some({})", f(v)))
+}
+
+fn text(t: &Text) -> String {
+    format!("Text {{ en: {}, zh: {} }}", s(&t.en), s(&t.zh))
+}
+
+fn act(a: &Act) -> String {
+    format!("Act {{ at: {}, what: {} }}", s(&a.at), s(&a.what))
+}
+
+fn until(u: &Until) -> String {
+    format!(
+        "Until {{ marker: {}, converged: {:?}, self_triggered_reconciles: {:?} }}",
+        opt(u.marker.as_ref(), |m| s(m)),
+        u.converged,
+        u.self_triggered_reconciles
+    )
+}
+
+fn choice(c: &Choice) -> String {
+    format!(
+        "Choice {{ en: {}, zh: {}, shows: {} }}",
+        s(&c.en),
+        s(&c.zh),
+        s(&c.shows)
+    )
+}
+
+fn question(q: &Question) -> String {
+    let choices: Vec<String> = q.choices.iter().map(choice).collect();
+    format!(
+        "Question {{ text: {}, choices: vec![{}], answer: {}, explain: {} }}",
+        text(&q.text),
+        choices.join(", "),
+        q.answer,
+        text(&q.explain)
+    )
+}
+
+fn step(st: &Step) -> String {
+    let set: Vec<String> = st
+        .set
+        .iter()
+        .map(|(k, v)| format!("({}, {})", s(k), s(v)))
+        .collect();
+    let acts: Vec<String> = st.act.iter().map(act).collect();
+    format!(
+        "Step {{ preset: {}, set: BTreeMap::from([{}]), act: vec![{}], seek: {}, until: {}, \
+         limit: {}, point: {}, text: {}, question: {} }}",
+        s(&st.preset),
+        set.join(", "),
+        acts.join(", "),
+        opt(st.seek.as_ref(), |v| s(v)),
+        opt(st.until.as_ref(), until),
+        opt(st.limit.as_ref(), |v| s(v)),
+        s(&st.point),
+        text(&st.text),
+        opt(st.question.as_ref(), question)
+    )
+}
+
+fn tour(t: &Tour) -> String {
+    let steps: Vec<String> = t.steps.iter().map(step).collect();
+    format!(
+        "Tour {{ id: {}, title: {}, steps: vec![{}] }}",
+        s(&t.id),
+        text(&t.title),
+        steps.join(", ")
+    )
+}
+
+const HEADER: &str =
+    "//! Every tour built as a value, written from `crates/engine/tours/*.toml` by the test
+//! `tour::construct::tests::the_built_tours_are_written_from_the_tour_files`
+//! (`cargo test -p flywheel-engine --lib tour::construct` rewrites this file). Do not edit.
+
+// One line per tour: the file is generated, not read.
+#![allow(clippy::too_many_lines)]
+#![cfg_attr(rustfmt, rustfmt_skip)]
+
+use std::collections::BTreeMap;
+
+use super::{Act, Choice, Question, Step, Text, Tour, Until};
+
+/// The tour `id` as a value, or `None` for an id that is not a tour.
+pub fn built(id: &str) -> Option<Tour> {
+    let tour = match id {
+";
+
+/// The text of `tours_built.rs`: a `built(id)` that builds each tour parsed from its file.
+fn built_tours_code() -> String {
+    let mut out = String::from(HEADER);
+    for id in super::TOUR_IDS {
+        let t = super::load(id).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let _ = writeln!(out, "        {id:?} => {},", tour(&t));
+    }
+    out.push_str("        _ => return None,\n    };\n    Some(tour)\n}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_tours_are_written_from_the_tour_files() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tour/tours_built.rs");
+        let code = built_tours_code();
+        let current = std::fs::read_to_string(path).unwrap_or_default();
+        if current != code {
+            std::fs::write(path, &code).expect("tours_built.rs is writable");
+            panic!("{path} was out of date and is rewritten: rebuild and run the tests again");
+        }
+    }
+
+    #[test]
+    fn every_built_tour_equals_its_tour_file() {
+        for id in super::super::TOUR_IDS {
+            let parsed = super::super::load(id).expect("the tour parses");
+            assert_eq!(super::super::tours_built::built(id), Some(parsed), "{id}");
+        }
+    }
+}
