@@ -269,6 +269,9 @@ messages! {
     KeyPlusMinus => "faster / slower", "加速 / 减速";
     KeyR => "reset the run", "重置运行";
     KeyQuestion => "this help", "显示本帮助";
+    KeyColon => "the command bar (kubectl)", "命令栏（kubectl）";
+    KeyPresenter => "presenter mode; in it B blanks the screen, F goes full screen", "演示模式；其中 B 黑屏，F 全屏";
+    KeyTourSteps => "with a tour open: next / previous step", "导览打开时：下一步 / 上一步";
     KeyEscape => "close dialogs", "关闭对话框";
     Pipeline => "Pipeline", "处理管线";
     PipelineLabel => "The operator's pipeline: API server, watch, Reflector, FIFO, Indexer, handlers and predicates, workqueue, workers, Reconcile, and the write back.",

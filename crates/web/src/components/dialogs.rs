@@ -39,6 +39,9 @@ pub fn help_overlay() -> Html {
         ("+ / −", Msg::KeyPlusMinus),
         ("r", Msg::KeyR),
         ("?", Msg::KeyQuestion),
+        (":", Msg::KeyColon),
+        ("P", Msg::KeyPresenter),
+        ("→ ← PgDn PgUp", Msg::KeyTourSteps),
         ("Esc", Msg::KeyEscape),
     ];
     html! {
