@@ -25,6 +25,8 @@ const CAPTION: f64 = 43.0;
 const CONTROLS: (f64, f64) = (42.0, 69.0);
 /// The timeline under the control bar, with its margins.
 const TIMELINE: f64 = 30.0;
+/// In a comparison, the line under the timeline naming where A and B part (`#parting`).
+const PARTING: f64 = 18.0;
 /// Width of the frame from which the control bar fits in one row.
 const CONTROLS_ONE_ROW_MIN: f64 = 1200.0;
 /// The counters under a pipeline in one row, and in two.
@@ -64,6 +66,7 @@ pub fn embed_height(l: &EmbedLayout) -> u32 {
         (false, _) => (1.0, inner),
     };
     let caption = if l.compare { SIDE_CAPTION } else { 0.0 };
+    let parting = if l.compare { PARTING } else { 0.0 };
     let stats = if pipe_w >= STATS_ONE_ROW_MIN {
         STATS.0
     } else {
@@ -77,7 +80,8 @@ pub fn embed_height(l: &EmbedLayout) -> u32 {
     };
     let charts = chart_rows * (chart_w * 250.0 / 560.0 + CHART_EXTRA) + (chart_rows - 1.0) * GAP;
     let panel = if l.panel { PANEL } else { 0.0 };
-    let total = 2.0 * PAD + CAPTION + controls + MARGINS + pipelines + charts + panel + SLACK;
+    let total =
+        2.0 * PAD + CAPTION + controls + parting + MARGINS + pipelines + charts + panel + SLACK;
     total.ceil() as u32
 }
 

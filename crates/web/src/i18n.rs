@@ -185,6 +185,7 @@ messages! {
     Seeking => "Going to {} s…", "正在前往第 {} 秒…";
     CancelSeek => "Cancel", "取消";
     Parting => "A and B part at {t} s — {what}", "A 与 B 在第 {t} 秒分开 —— {what}";
+    PartingEvents => "A and B part at {t} s: their events differ", "A 与 B 在第 {t} 秒分开：两边的事件不同";
     Pause => "Pause", "暂停";
     Step => "Step", "单步";
     Reset => "Reset", "重置";

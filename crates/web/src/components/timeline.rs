@@ -186,10 +186,16 @@ fn parting(ctx: &Ctx, live: &LiveView, end_s: f64) -> Option<(Html, Html)> {
     let lang = ctx.state.lang;
     let at_s = d.at.as_secs_f64();
     let what = if lang == Lang::Zh { &d.zh } else { &d.en };
-    let words = Msg::Parting
-        .text(lang)
-        .replace("{t}", &format!("{at_s:.1}"))
-        .replace("{what}", what);
+    let at = format!("{at_s:.1}");
+    // a difference the engine names (a predicate's drop) reads as a sentence; any other is
+    // shown as the two trace lines, as code
+    let (words, lines) = if d.side.is_some() {
+        let words = Msg::Parting.text(lang).replace("{what}", what);
+        (words.replace("{t}", &at), None)
+    } else {
+        let words = Msg::PartingEvents.text(lang).replace("{t}", &at);
+        (words, Some(what.clone()))
+    };
     let go = {
         let ctx = ctx.clone();
         Callback::from(move |_: MouseEvent| ctx.seek(at_s))
@@ -200,7 +206,9 @@ fn parting(ctx: &Ctx, live: &LiveView, end_s: f64) -> Option<(Html, Html)> {
     };
     let text = html! {
         <button id="parting" class="tl-parting-text" data-at={format!("{at_s:.3}")}
-            title={words.clone()} onclick={go}>{ words }</button>
+            title={words.clone()} onclick={go}>{ words }
+            if let Some(lines) = lines { { " " }<code>{ lines }</code> }
+        </button>
     };
     Some((pin, text))
 }
