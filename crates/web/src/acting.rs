@@ -67,6 +67,7 @@ impl Ctx {
             };
             for lane in runs.lanes_mut() {
                 let _ = lane.run.seek(SimTime::from_secs_f64(step.at_s));
+                lane.run.check(&intervention)?;
                 lane.run.intervene(intervention.clone());
                 lane.reread();
             }
@@ -76,6 +77,19 @@ impl Ctx {
         let current = self.current_branch();
         self.dispatch(Action::Why(WhyAction::Branches(Rc::new(branches), current)));
         Ok(())
+    }
+
+    /// The key `text` (the engine's `--do` words) names when no such object is stored on the
+    /// side shown, with one that is.
+    pub fn missing_object(&self, text: &str) -> Option<(String, Option<String>)> {
+        let intervention = Intervention::parse(text).ok()?;
+        let key = intervention.target()?.key()?.to_owned();
+        let side = self.looping.borrow().side;
+        let guard = self.runs.borrow();
+        let run = &guard.as_ref()?.lane(side).run;
+        run.check(&intervention)
+            .is_err()
+            .then(|| (key, run.object_keys(1).pop()))
     }
 
     /// Puts every run on branch `id` where it left it.
