@@ -109,6 +109,17 @@ impl Ctx {
         }
     }
 
+    /// Tells the page which branch the runs are on after a seek (one to before a branch's start
+    /// lands on its parent), so the tracks and the URL's `do` follow it.
+    pub fn follow_branch(&self) {
+        let branches = self.state.why.branches.clone();
+        if branches.len() < 2 {
+            return;
+        }
+        let current = self.current_branch();
+        self.dispatch(Action::Why(WhyAction::Branches(branches, current)));
+    }
+
     /// The custom resources' keys of the side shown, in key order (at most 64).
     pub fn object_keys(&self) -> Vec<String> {
         let side = self.looping.borrow().side;
