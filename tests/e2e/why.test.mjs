@@ -123,18 +123,23 @@ test('the command bar refuses kubectl frobnicate with a message and completes ku
   assert.deepEqual(site.problems, []);
 });
 
-test('the inspector deletes the first object with a button and names the first when asked for another', async () => {
+test('the inspector deletes the object it shows with a button and a reload rebuilds that delete', async () => {
   const { page } = site;
   await openAt(page, 8, 'en');
   await page.click('#tab-inspect');
   await page.waitForSelector('#act-delete');
   await page.click('.objects li:nth-child(2) button');
   await page.click('#act-delete');
-  assert.match(await page.$eval('#act-said', (el) => el.textContent), /is not the first \(demo-0 is\)/);
-  await page.click('.objects li:nth-child(1) button');
-  await page.click('#act-delete');
   await page.waitForFunction(() => /^Done at 8/.test(document.querySelector('#act-said')?.textContent ?? ''));
-  assert.deepEqual(new URL(page.url()).searchParams.getAll('do'), ['8:delete:1']);
+  assert.deepEqual(new URL(page.url()).searchParams.getAll('do'), ['8:delete:ns-0/demo-1']);
   await site.screenshot('why-inspect-1280-en');
+  const url = new URL(page.url());
+  url.searchParams.delete('t');
+  url.searchParams.set('tab', 'log');
+  await page.goto(url.toString());
+  await page.waitForSelector('#branches .tl-branch >> nth=1');
+  await page.waitForFunction(() => /DELETED/.test(document.querySelector('#event-log')?.textContent ?? ''));
+  const deleted = await page.$$eval('#event-log .line', (els) => els.map((e) => e.textContent).filter((t) => /DELETED/.test(t)));
+  assert.ok(deleted.length > 0 && deleted.every((t) => t.includes('demo-1')), deleted.join('\n'));
   assert.deepEqual(site.problems, []);
 });

@@ -219,6 +219,21 @@ fn check_interventions(a: &RunFlags, scenario: &Scenario) -> Result<(), Failure>
     Ok(())
 }
 
+/// Runs to `at` and refuses `intervention` when the object it names is not there then.
+fn check_named(
+    run: &mut Run,
+    at: Duration,
+    intervention: &Intervention,
+    trace: Option<&mut stream::TraceStream>,
+) -> Result<(), Failure> {
+    run.advance_to(SimTime::ZERO + at, u64::MAX);
+    if let Some(t) = trace {
+        t.write_new(run).map_err(Failure::Io)?;
+    }
+    run.check(intervention)
+        .map_err(|e| Failure::Usage(format!("--at {} --do: {e}", format_duration(at))))
+}
+
 /// Runs a scenario to its end, with a progress bar on stderr when that is a terminal and the
 /// run takes longer than a second, streaming every event to `trace` when given.
 fn simulate(
@@ -231,6 +246,9 @@ fn simulate(
     let mut run =
         Run::new(scenario, options).map_err(|e| Failure::Usage(format!("{name}: {e}")))?;
     for (at, intervention) in interventions {
+        if intervention.target().and_then(|t| t.key()).is_some() {
+            check_named(&mut run, *at, intervention, trace.as_mut())?;
+        }
         run.intervene_at(SimTime::ZERO + *at, intervention.clone());
     }
     let started = Instant::now();

@@ -256,3 +256,56 @@ fn compare_prints_the_engines_verdict_for_each_side() {
     assert_eq!(v["verdict"]["window_s"], 10);
     assert_eq!(v["verdict"]["figures"]["pod_state"], "Running");
 }
+
+#[test]
+fn do_delete_of_a_named_object_at_3s_deletes_that_object_and_no_other() {
+    let dir = std::env::temp_dir().join(format!("flywheel-named-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let trace = dir.join("trace.tsv");
+    let trace_arg = trace.to_str().expect("utf-8 path");
+    let o = flywheel(&[
+        "run",
+        "flywheel",
+        "--duration",
+        "20s",
+        "--at",
+        "3s",
+        "--do",
+        "delete:ns-0/demo-3",
+        "--trace",
+        trace_arg,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&trace).expect("trace written");
+    let deleted: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("watch DELETED"))
+        .collect();
+    assert!(!deleted.is_empty(), "a DELETED watch event");
+    assert!(
+        deleted.iter().all(|l| l.contains("ns-0/demo-3")),
+        "{deleted:?}"
+    );
+    assert!(text.contains("kubectl Delete"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn do_on_an_object_that_does_not_exist_is_refused_naming_it_and_one_that_does() {
+    let o = flywheel(&[
+        "run",
+        "flywheel",
+        "--duration",
+        "20s",
+        "--at",
+        "3s",
+        "--do",
+        "label:ns-0/demo-99",
+    ]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("ns-0/demo-99") && err.contains("ns-0/demo-0"),
+        "{err}"
+    );
+}

@@ -67,6 +67,7 @@ impl Ctx {
             };
             for lane in runs.lanes_mut() {
                 let _ = lane.run.seek(SimTime::from_secs_f64(step.at_s));
+                lane.run.check(&intervention)?;
                 lane.run.intervene(intervention.clone());
                 lane.reread();
             }
@@ -76,6 +77,19 @@ impl Ctx {
         let current = self.current_branch();
         self.dispatch(Action::Why(WhyAction::Branches(Rc::new(branches), current)));
         Ok(())
+    }
+
+    /// The key `text` (the engine's `--do` words) names when no such object is stored on the
+    /// side shown, with one that is.
+    pub fn missing_object(&self, text: &str) -> Option<(String, Option<String>)> {
+        let intervention = Intervention::parse(text).ok()?;
+        let key = intervention.target()?.key()?.to_owned();
+        let side = self.looping.borrow().side;
+        let guard = self.runs.borrow();
+        let run = &guard.as_ref()?.lane(side).run;
+        run.check(&intervention)
+            .is_err()
+            .then(|| (key, run.object_keys(1).pop()))
     }
 
     /// Puts every run on branch `id` where it left it.
@@ -93,6 +107,17 @@ impl Ctx {
         if let Some(now_s) = self.runs.borrow().as_ref().map(|r| r.now().as_secs_f64()) {
             self.dispatch(Action::Seeked(now_s));
         }
+    }
+
+    /// Tells the page which branch the runs are on after a seek (one to before a branch's start
+    /// lands on its parent), so the tracks and the URL's `do` follow it.
+    pub fn follow_branch(&self) {
+        let branches = self.state.why.branches.clone();
+        if branches.len() < 2 {
+            return;
+        }
+        let current = self.current_branch();
+        self.dispatch(Action::Why(WhyAction::Branches(branches, current)));
     }
 
     /// The custom resources' keys of the side shown, in key order (at most 64).

@@ -143,6 +143,7 @@ impl Ctx {
             .and_then(|r| r.begin_seek(SimTime::from_secs_f64(t_s.max(0.0))));
         let Some(job) = job else { return };
         self.dispatch(Action::Seeked(job.to.as_secs_f64()));
+        self.follow_branch();
         self.looping.borrow_mut().seeking = Some(job);
         self.seek_frame(SEEK_FIRST_BUDGET_MS);
     }
@@ -160,10 +161,12 @@ impl Ctx {
             }
             done
         });
-        let mut l = self.looping.borrow_mut();
         if done {
+            let mut l = self.looping.borrow_mut();
             l.seeking = None;
             l.dirty = true;
+            drop(l);
+            self.follow_branch();
         }
         !done
     }
@@ -178,6 +181,7 @@ impl Ctx {
                 self.dispatch(Action::Seeked(now_s));
             }
             self.looping.borrow_mut().dirty = true;
+            self.follow_branch();
         }
     }
 

@@ -341,7 +341,7 @@ messages! {
     CommandUnknown => "kubectl {}: the command bar does not know this command. It knows get, edit, delete, label, annotate, exec, set, rollout and patch.", "kubectl {}：命令栏不认识这个命令。可用的有 get、edit、delete、label、annotate、exec、set、rollout 和 patch。";
     CommandNotKubectl => "Start with kubectl (for example kubectl get mycrd -w).", "请以 kubectl 开头（例如 kubectl get mycrd -w）。";
     CommandUsage => "Usage: {}", "用法：{}";
-    CommandNotFirst => "The engine acts on the first objects in key order: {name} is not the first ({first} is). Name {first}, or use --all.", "引擎按键的顺序作用于最前面的对象：{name} 不是第一个（第一个是 {first}）。请指定 {first}，或使用 --all。";
+    CommandNoObjectOne => "There is no object {key} ({one} is one).", "没有对象 {key}（{one} 是其中之一）。";
     CommandNoObject => "No object is named {}.", "没有名为 {} 的对象。";
     CommandRefused => "The engine refused it: {}", "引擎拒绝了它：{}";
     CommandDone => "Done at {at} s: {what}. A new branch starts there on the timeline.", "已在第 {at} 秒执行：{what}。时间轴上从此处开出一个新分支。";

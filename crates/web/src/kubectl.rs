@@ -3,14 +3,15 @@
 //! event log — and the completion of a line being typed.
 //!
 //! ```text
-//!  "kubectl delete mycrd demo-0"                 ──▶ Command::Do("delete:1")
+//!  "kubectl delete mycrd demo-3 -n ns-0"         ──▶ Command::Do("delete:ns-0/demo-3")
 //!  "kubectl set resources deploy/operator --limits=memory=256Mi" ──▶ Command::Do("memory_limit:256Mi")
 //!  "kubectl edit mycrd demo-3"                   ──▶ Command::Edit("ns/demo-3")
 //!  "kubectl get mycrd -w"                        ──▶ Command::Watch
 //! ```
 //!
-//! The engine acts on the first objects in key order (`--do delete:N`), so a named object is
-//! accepted when it is the first one, and `--all` names every object.
+//! A named object is the engine's `--do delete:namespace/name`: the namespace of `-n`, else
+//! `default`; without `-n` a name that is not in `default` is the object of that name shown
+//! (the playground's objects live in `ns-0`, `ns-1`…). `--all` names every object.
 
 /// What a command line asks the page to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,10 +31,8 @@ pub enum Refusal {
     UnknownVerb(String),
     /// A verb it knows with arguments it does not (the line's usage).
     Usage(&'static str),
-    /// An object that is not the first in key order (its name, the first one's name).
-    NotFirst(String, String),
-    /// An object that does not exist.
-    NoSuchObject(String),
+    /// An object that does not exist (its key, and one that does, if any).
+    NoSuchObject(String, Option<String>),
 }
 
 /// The lines the command bar knows, for completion and the list under it.
@@ -54,10 +53,11 @@ pub const KNOWN: &[&str] = &[
     "kubectl set limits apiserver seats=4",
 ];
 
-const EDIT_USAGE: &str = "kubectl edit mycrd NAME";
-const DELETE_USAGE: &str = "kubectl delete mycrd NAME|--all · kubectl delete namespace --all";
-const LABEL_USAGE: &str = "kubectl label mycrd NAME|--all KEY=VALUE";
-const ANNOTATE_USAGE: &str = "kubectl annotate mycrd NAME|--all KEY=VALUE";
+const EDIT_USAGE: &str = "kubectl edit mycrd NAME [-n NAMESPACE]";
+const DELETE_USAGE: &str =
+    "kubectl delete mycrd NAME|--all [-n NAMESPACE] · kubectl delete namespace --all";
+const LABEL_USAGE: &str = "kubectl label mycrd NAME|--all KEY=VALUE [-n NAMESPACE]";
+const ANNOTATE_USAGE: &str = "kubectl annotate mycrd NAME|--all KEY=VALUE [-n NAMESPACE]";
 const EXEC_USAGE: &str = "kubectl exec deploy/operator -- kill 1";
 const SET_USAGE: &str = "kubectl set resources deploy/operator --limits=memory=SIZE · \
 kubectl set limits apiserver seats=N,client_qps=Q,…";
@@ -68,7 +68,8 @@ const GET_USAGE: &str = "kubectl get mycrd -w";
 /// Reads `line`; `objects` are the custom resources' keys (`namespace/name`) in key order, and
 /// `rollout` the `--do` text a bare `kubectl rollout restart` rolls out.
 pub fn parse(line: &str, objects: &[String], rollout: &str) -> Result<Command, Refusal> {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let all: Vec<&str> = line.split_whitespace().collect();
+    let (words, namespace) = namespace_flag(&all)?;
     let (verb, args) = match words.as_slice() {
         ["kubectl", verb, args @ ..] | ["k", verb, args @ ..] => (*verb, args),
         [first, ..] => return Err(Refusal::UnknownVerb((*first).to_owned())),
@@ -76,10 +77,10 @@ pub fn parse(line: &str, objects: &[String], rollout: &str) -> Result<Command, R
     };
     match verb {
         "get" => get(args),
-        "edit" => edit(args, objects),
-        "delete" => objects_action("delete", args, objects, DELETE_USAGE),
-        "label" => objects_action("label", args, objects, LABEL_USAGE),
-        "annotate" => objects_action("annotate", args, objects, ANNOTATE_USAGE),
+        "edit" => edit(args, namespace, objects),
+        "delete" => objects_action("delete", args, namespace, objects, DELETE_USAGE),
+        "label" => objects_action("label", args, namespace, objects, LABEL_USAGE),
+        "annotate" => objects_action("annotate", args, namespace, objects, ANNOTATE_USAGE),
         "exec" => exec(args),
         "set" => set(args),
         "rollout" => rollout_restart(args, rollout),
@@ -87,6 +88,29 @@ pub fn parse(line: &str, objects: &[String], rollout: &str) -> Result<Command, R
         other => Err(Refusal::UnknownVerb(other.to_owned())),
     }
 }
+
+/// The words without `-n NS` / `--namespace NS` / `-n=NS` / `--namespace=NS`, and `NS`.
+fn namespace_flag<'a>(words: &[&'a str]) -> Result<(Vec<&'a str>, Option<&'a str>), Refusal> {
+    let mut kept = Vec::with_capacity(words.len());
+    let mut namespace = None;
+    let mut rest = words.iter();
+    while let Some(w) = rest.next() {
+        let value = match *w {
+            "-n" | "--namespace" => Some(*rest.next().ok_or(Refusal::Usage(NAMESPACE_USAGE))?),
+            _ => w
+                .strip_prefix("-n=")
+                .or_else(|| w.strip_prefix("--namespace=")),
+        };
+        match value {
+            Some(ns) if !ns.is_empty() && !ns.contains('/') => namespace = Some(ns),
+            Some(_) => return Err(Refusal::Usage(NAMESPACE_USAGE)),
+            None => kept.push(*w),
+        }
+    }
+    Ok((kept, namespace))
+}
+
+const NAMESPACE_USAGE: &str = "-n NAMESPACE (e.g. -n ns-0)";
 
 fn is_crd(kind: &str) -> bool {
     matches!(kind, "mycrd" | "mycrds" | "mycrd.example.com")
@@ -101,26 +125,45 @@ fn get(args: &[&str]) -> Result<Command, Refusal> {
     }
 }
 
-fn edit(args: &[&str], objects: &[String]) -> Result<Command, Refusal> {
+fn edit(args: &[&str], namespace: Option<&str>, objects: &[String]) -> Result<Command, Refusal> {
     match args {
-        [kind, name] if is_crd(kind) => find(name, objects)
-            .map(|(_, key)| Command::Edit(key.clone()))
-            .ok_or_else(|| Refusal::NoSuchObject((*name).to_owned())),
+        [kind, name] if is_crd(kind) => {
+            let key = key_of(name, namespace, objects);
+            if objects.contains(&key) {
+                Ok(Command::Edit(key))
+            } else {
+                Err(Refusal::NoSuchObject(key, objects.first().cloned()))
+            }
+        }
         _ => Err(Refusal::Usage(EDIT_USAGE)),
     }
 }
 
-/// The index and key of the object named `name` (`name` or `namespace/name`).
-fn find<'a>(name: &str, objects: &'a [String]) -> Option<(usize, &'a String)> {
+/// The key (`namespace/name`) `name` stands for: in `namespace` when given; without one,
+/// `default/name` when that is among `objects`, else the first of `objects` called `name`,
+/// else `default/name`.
+pub fn key_of(name: &str, namespace: Option<&str>, objects: &[String]) -> String {
+    if name.contains('/') {
+        return name.to_owned();
+    }
+    if let Some(ns) = namespace {
+        return format!("{ns}/{name}");
+    }
+    let default = format!("default/{name}");
+    if objects.contains(&default) {
+        return default;
+    }
     objects
         .iter()
-        .enumerate()
-        .find(|(_, k)| k.as_str() == name || k.rsplit('/').next() == Some(name))
+        .find(|k| k.rsplit('/').next() == Some(name))
+        .cloned()
+        .unwrap_or(default)
 }
 
 fn objects_action(
     verb: &str,
     args: &[&str],
+    namespace: Option<&str>,
     objects: &[String],
     usage: &'static str,
 ) -> Result<Command, Refusal> {
@@ -145,20 +188,13 @@ fn objects_action(
     if target == "--all" {
         return Ok(Command::Do(verb.to_owned()));
     }
-    on_object(verb, target, objects)
+    Ok(on_object(verb, &key_of(target, namespace, objects)))
 }
 
-/// The intervention `action` (`delete`, `label`, `edit_spec`…) on the object `name`: the
-/// engine's action on one object when it is the first in key order.
-pub fn on_object(action: &str, name: &str, objects: &[String]) -> Result<Command, Refusal> {
-    match find(name, objects) {
-        Some((0, _)) => Ok(Command::Do(format!("{action}:1"))),
-        Some(_) => Err(Refusal::NotFirst(
-            name.to_owned(),
-            objects.first().cloned().unwrap_or_default(),
-        )),
-        None => Err(Refusal::NoSuchObject(name.to_owned())),
-    }
+/// The intervention `action` (`delete`, `label`, `edit_spec`…) on the object `key`
+/// (`namespace/name`); the engine refuses a key that does not exist.
+pub fn on_object(action: &str, key: &str) -> Command {
+    Command::Do(format!("{action}:{key}"))
 }
 
 fn exec(args: &[&str]) -> Result<Command, Refusal> {
@@ -262,10 +298,10 @@ mod tests {
     }
 
     #[test]
-    fn deleting_the_first_object_is_the_engines_delete_of_one_object() {
+    fn deleting_a_named_object_is_the_engines_delete_of_that_key() {
         assert_eq!(
-            read("kubectl delete mycrd demo-0"),
-            Ok(Command::Do("delete:1".into()))
+            read("kubectl delete mycrd demo-3"),
+            Ok(Command::Do("delete:ns-1/demo-3".into()))
         );
         assert_eq!(
             read("kubectl delete mycrd --all"),
@@ -274,10 +310,29 @@ mod tests {
     }
 
     #[test]
-    fn an_object_after_the_first_is_refused_with_the_first_ones_name() {
+    fn the_namespace_comes_from_dash_n_and_else_from_default() {
         assert_eq!(
-            read("kubectl delete mycrd demo-3"),
-            Err(Refusal::NotFirst("demo-3".into(), "ns-0/demo-0".into()))
+            read("kubectl delete mycrd demo-1 -n ns-0"),
+            Ok(Command::Do("delete:ns-0/demo-1".into()))
+        );
+        assert_eq!(
+            read("kubectl label -n=ns-1 mycrd demo-3 a=b"),
+            Ok(Command::Do("label:ns-1/demo-3".into()))
+        );
+        assert_eq!(
+            read("kubectl delete mycrd demo-9"),
+            Ok(Command::Do("delete:default/demo-9".into()))
+        );
+        assert_eq!(
+            read("kubectl edit mycrd demo-3 --namespace ns-0"),
+            Err(Refusal::NoSuchObject(
+                "ns-0/demo-3".into(),
+                Some("ns-0/demo-0".into())
+            ))
+        );
+        assert_eq!(
+            read("kubectl delete mycrd demo-1 -n"),
+            Err(Refusal::Usage(NAMESPACE_USAGE))
         );
     }
 
@@ -309,7 +364,7 @@ mod tests {
             ),
             ("kubectl set limits apiserver seats=4", "limits:seats=4"),
             ("kubectl delete namespace --all", "delete_namespaces"),
-            ("kubectl label mycrd demo-0 a=b", "label:1"),
+            ("kubectl label mycrd demo-0 a=b", "label:ns-0/demo-0"),
         ];
         for (line, want) in cases {
             assert_eq!(read(line), Ok(Command::Do(want.into())), "{line}");

@@ -326,6 +326,12 @@ impl SimApiServer {
             .collect()
     }
 
+    /// The custom resource `key` (`namespace/name`), when it is stored.
+    pub fn object(&self, key: &str) -> Option<ObjectRef> {
+        let (namespace, name) = key.split_once('/').unwrap_or(("", key));
+        self.server.peek(&self.kind, namespace, name)
+    }
+
     /// Takes `scenario`'s `/status` subresource and admission limits from now on (an updated CRD,
     /// new flow-control limits); an invalid limit is an error naming the field.
     pub fn reconfigure(&mut self, scenario: &Scenario) -> Result<(), ScenarioError> {

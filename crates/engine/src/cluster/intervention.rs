@@ -46,6 +46,7 @@ use crate::time::SimTime;
 
 use super::request::{Call, Origin};
 use super::run::Run;
+use super::target::Target;
 use super::timeline::BranchId;
 use super::{Cluster, Ev};
 
@@ -54,26 +55,26 @@ pub use super::intervention_text::{ApiLimits, VariantChanges, DO_HELP};
 /// A Kubernetes operation on the running cluster.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Intervention {
-    /// `kubectl apply` of a new spec on the first `count` objects (all when `None`):
-    /// `spec.replicas` goes up by one, and with it `metadata.generation`.
+    /// `kubectl apply` of a new spec on the objects targeted: `spec.replicas` goes up by
+    /// one, and with it `metadata.generation`.
     EditSpec {
-        /// How many objects.
-        count: Option<u32>,
+        /// Which objects.
+        target: Target,
     },
-    /// `kubectl label` on the first `count` objects (metadata only).
+    /// `kubectl label` on the objects targeted (metadata only).
     Label {
-        /// How many objects.
-        count: Option<u32>,
+        /// Which objects.
+        target: Target,
     },
-    /// `kubectl delete` of the first `count` objects.
+    /// `kubectl delete` of the objects targeted.
     Delete {
-        /// How many objects.
-        count: Option<u32>,
+        /// Which objects.
+        target: Target,
     },
-    /// Another controller writes a new annotation value on the first `count` objects.
+    /// Another controller writes a new annotation value on the objects targeted.
     Annotate {
-        /// How many objects.
-        count: Option<u32>,
+        /// Which objects.
+        target: Target,
     },
     /// The operator's container is killed; the kubelet restarts it after its back-off.
     KillOperator,
@@ -144,6 +145,17 @@ impl Intervention {
         super::intervention_text::parse(text)
     }
 
+    /// The objects it writes, for the interventions that write custom resources.
+    pub fn target(&self) -> Option<&Target> {
+        match self {
+            Intervention::EditSpec { target }
+            | Intervention::Label { target }
+            | Intervention::Delete { target }
+            | Intervention::Annotate { target } => Some(target),
+            _ => None,
+        }
+    }
+
     /// The action kind it is traced as (`kubectl <Kind>`).
     pub fn action_kind(&self) -> ActionKind {
         match self {
@@ -176,6 +188,15 @@ impl Run {
         let label = format!("{:?} at {now}", intervention.action_kind());
         self.fork_with(&label, |run| run.intervene_at(now, intervention))
             .ok()
+    }
+
+    /// Whether `intervention` can be carried out now: an object it names by key must exist
+    /// (the error names the key and one that does).
+    pub fn check(&self, intervention: &Intervention) -> Result<(), String> {
+        let Some(target) = intervention.target().filter(|t| t.key().is_some()) else {
+            return Ok(());
+        };
+        target.check(&self.object_keys(usize::MAX))
     }
 
     /// Applies `intervention` at simulated time `at` (now, if `at` is already past), on the
@@ -221,10 +242,10 @@ impl Cluster {
                 );
             }
             Intervention::SetApiLimits(limits) => self.set_api_limits(ctx, limits),
-            Intervention::EditSpec { count }
-            | Intervention::Label { count }
-            | Intervention::Delete { count }
-            | Intervention::Annotate { count } => self.user_writes(ctx, i.action_kind(), *count),
+            Intervention::EditSpec { target }
+            | Intervention::Label { target }
+            | Intervention::Delete { target }
+            | Intervention::Annotate { target } => self.user_writes(ctx, i.action_kind(), target),
         }
     }
 
@@ -248,9 +269,14 @@ impl Cluster {
         }
     }
 
-    /// A user's writes of `action` on the first `count` objects, as kubectl sends them.
-    fn user_writes(&mut self, ctx: &mut Context<'_, Ev>, action: ActionKind, count: Option<u32>) {
-        let targets = self.api.first_objects(count.map(|c| c as usize));
+    /// A user's writes of `action` on the objects `target` names, as kubectl sends them; a
+    /// named object that is gone is written to no more than kubectl would (its GET is 404).
+    fn user_writes(&mut self, ctx: &mut Context<'_, Ev>, action: ActionKind, target: &Target) {
+        let targets = match target {
+            Target::First(n) => self.api.first_objects(Some(*n as usize)),
+            Target::All => self.api.first_objects(None),
+            Target::Key(key) => self.api.object(key).into_iter().collect(),
+        };
         for current in targets {
             let call = match action {
                 ActionKind::Delete => Call::Delete {

@@ -14,13 +14,16 @@ use crate::scenario::{
 };
 
 use super::intervention::{Intervention, Release};
+use super::target::Target;
 
 /// The `--do` values, for the CLI's help text.
 pub const DO_HELP: &str = "\
-  edit_spec[:N]        kubectl apply a new spec on the first N objects (all without N)
-  label[:N]            kubectl label the first N objects
-  annotate[:N]         another controller annotates the first N objects
-  delete[:N]           kubectl delete the first N objects
+  edit_spec[:N|:NS/NAME]  kubectl apply a new spec on the first N objects (all without N),
+                       or on the object NS/NAME, e.g. edit_spec:default/demo-3
+  label[:N|:NS/NAME]   kubectl label the first N objects, or the object NS/NAME
+  annotate[:N|:NS/NAME]  another controller annotates the first N objects, or NS/NAME
+  delete[:N|:NS/NAME]  kubectl delete the first N objects, or the object NS/NAME,
+                       e.g. delete:default/demo-3
   delete_namespaces[:N]  kubectl delete namespace on the first N namespaces
   kill_operator        kill the operator's container (the kubelet restarts it)
   memory_limit:SIZE    kubectl set resources --limits=memory=SIZE (a new Pod), e.g. memory_limit:256Mi
@@ -115,11 +118,12 @@ pub fn parse(text: &str) -> Result<Intervention, String> {
         None => (text, None),
     };
     let count = || parse_count(arg);
+    let target = || Target::parse(arg);
     match kind {
-        "edit_spec" => Ok(Intervention::EditSpec { count: count()? }),
-        "label" => Ok(Intervention::Label { count: count()? }),
-        "annotate" => Ok(Intervention::Annotate { count: count()? }),
-        "delete" => Ok(Intervention::Delete { count: count()? }),
+        "edit_spec" => Ok(Intervention::EditSpec { target: target()? }),
+        "label" => Ok(Intervention::Label { target: target()? }),
+        "annotate" => Ok(Intervention::Annotate { target: target()? }),
+        "delete" => Ok(Intervention::Delete { target: target()? }),
         "delete_namespaces" => Ok(Intervention::DeleteNamespaces { count: count()? }),
         "kill_operator" if arg.is_none() => Ok(Intervention::KillOperator),
         "memory_limit" => parse_memory_limit(arg.unwrap_or("")),
@@ -153,11 +157,12 @@ pub fn of_action(a: &ScheduledAction) -> Result<Intervention, ScenarioError> {
         (None, false) => "",
     };
     let count = a.count;
+    let target = Target::of_count(count);
     Ok(match a.action {
-        ActionKind::EditSpec => Intervention::EditSpec { count },
-        ActionKind::Label => Intervention::Label { count },
-        ActionKind::Delete => Intervention::Delete { count },
-        ActionKind::Annotate => Intervention::Annotate { count },
+        ActionKind::EditSpec => Intervention::EditSpec { target },
+        ActionKind::Label => Intervention::Label { target },
+        ActionKind::Delete => Intervention::Delete { target },
+        ActionKind::Annotate => Intervention::Annotate { target },
         ActionKind::KillOperator => Intervention::KillOperator,
         ActionKind::DeleteNamespaces => Intervention::DeleteNamespaces { count },
         ActionKind::SetMemoryLimit => Intervention::SetMemoryLimit {
@@ -367,6 +372,34 @@ mod tests {
         assert_eq!(flywheel.reconcile, fixed.reconcile);
         assert_eq!(flywheel.controller.predicates, fixed.controller.predicates);
         assert_eq!(flywheel.crd, fixed.crd);
+    }
+
+    #[test]
+    fn a_key_after_the_colon_names_one_object_and_a_count_keeps_its_meaning() {
+        let key = Target::Key("default/demo-3".into());
+        assert_eq!(
+            parse("delete:default/demo-3"),
+            Ok(Intervention::Delete {
+                target: key.clone()
+            })
+        );
+        assert_eq!(
+            parse("edit_spec:default/demo-3"),
+            Ok(Intervention::EditSpec { target: key })
+        );
+        assert_eq!(
+            parse("label:2"),
+            Ok(Intervention::Label {
+                target: Target::First(2)
+            })
+        );
+        assert_eq!(
+            parse("delete"),
+            Ok(Intervention::Delete {
+                target: Target::All
+            })
+        );
+        assert!(parse("delete:demo-3").is_err());
     }
 
     #[test]

@@ -41,6 +41,7 @@ pub mod run;
 pub mod seek;
 pub mod series;
 pub mod snapshot;
+pub mod target;
 mod telemetry;
 pub mod timeline;
 pub mod verdict;

@@ -3,8 +3,10 @@
 
 use std::time::Duration;
 
+use flywheel_engine::apiserver::WatchEventType;
 use flywheel_engine::cluster::intervention::Intervention;
 use flywheel_engine::cluster::run::{Run, RunOptions};
+use flywheel_engine::cluster::target::Target;
 use flywheel_engine::cluster::timeline::TimelineOptions;
 use flywheel_engine::scenario::{self, presets};
 use flywheel_engine::sim::{EventKind, TraceEvent};
@@ -194,7 +196,9 @@ fn editing_a_spec_wakes_the_quiet_fixed_operator_once() {
     let mut events = Vec::new();
     collect_to(&mut run, at(20), &mut events);
     assert_eq!(count(&events, at(10), at(20), reconcile), 0);
-    run.intervene(Intervention::EditSpec { count: Some(1) });
+    run.intervene(Intervention::EditSpec {
+        target: Target::First(1),
+    });
     collect_to(&mut run, at(60), &mut events);
     assert_eq!(count(&events, at(20), at(60), reconcile), 1);
     let after = lines(&events, at(20));
@@ -206,7 +210,9 @@ fn deleting_every_object_empties_the_store() {
     let mut run = run_of("fixed", 60);
     run.advance_to(at(20), u64::MAX);
     assert_eq!(run.snapshot().objects, 10);
-    run.intervene(Intervention::Delete { count: None });
+    run.intervene(Intervention::Delete {
+        target: Target::All,
+    });
     run.advance_to(at(60), u64::MAX);
     assert_eq!(run.snapshot().objects, 0);
 }
@@ -352,4 +358,75 @@ fn scenario_actions_name_the_field_and_what_it_allows() {
         assert_eq!(err.field, field, "{action}");
         assert!(err.message.contains(words), "{action}: {}", err.message);
     }
+}
+
+fn deleted_keys(events: &[TraceEvent], from: SimTime) -> Vec<String> {
+    let mut keys: Vec<String> = events
+        .iter()
+        .filter(|e| e.time >= from)
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::WatchEvent {
+                    event_type: WatchEventType::Deleted,
+                    ..
+                }
+            )
+        })
+        .map(|e| e.key_str().to_owned())
+        .collect();
+    keys.dedup();
+    keys
+}
+
+#[test]
+fn deleting_ns_0_demo_3_in_the_flywheel_removes_exactly_that_object() {
+    let mut run = run_of("flywheel", 40);
+    let mut events = Vec::new();
+    collect_to(&mut run, at(3), &mut events);
+    let before = run.object_keys(usize::MAX);
+    assert!(before.contains(&"ns-0/demo-3".to_owned()), "{before:?}");
+    run.intervene(parse("delete:ns-0/demo-3"));
+    collect_to(&mut run, at(10), &mut events);
+    assert_eq!(deleted_keys(&events, at(3)), vec!["ns-0/demo-3".to_owned()]);
+    let after = run.object_keys(usize::MAX);
+    let kept: Vec<String> = before.into_iter().filter(|k| k != "ns-0/demo-3").collect();
+    assert_eq!(after, kept);
+}
+
+#[test]
+fn labelling_and_editing_a_named_object_change_that_object_only() {
+    let mut run = run_of("fixed", 40);
+    run.advance_to(at(10), u64::MAX);
+    run.intervene(parse("label:ns-0/demo-3"));
+    run.advance_to(at(15), u64::MAX);
+    run.intervene(parse("edit_spec:ns-0/demo-3"));
+    run.advance_to(at(20), u64::MAX);
+    let labelled = |key: &str| {
+        let object = run.inspect(key).expect("stored").object;
+        let label = object
+            .metadata
+            .labels
+            .as_ref()
+            .and_then(|l| l.get("touched-by").cloned());
+        (label, object.spec["replicas"].as_i64())
+    };
+    let (label, replicas) = labelled("ns-0/demo-3");
+    assert_eq!(label.as_deref(), Some("kubectl"));
+    let (other_label, other_replicas) = labelled("ns-0/demo-0");
+    assert_eq!(other_label, None);
+    assert_eq!(replicas, other_replicas.map(|r| r + 1));
+}
+
+#[test]
+fn an_intervention_on_an_unknown_key_is_refused_naming_it_and_one_that_exists() {
+    let mut run = run_of("flywheel", 40);
+    run.advance_to(at(3), u64::MAX);
+    let err = run
+        .check(&parse("delete:ns-0/demo-99"))
+        .expect_err("no such object");
+    assert!(err.contains("ns-0/demo-99"), "{err}");
+    assert!(err.contains("ns-0/demo-0"), "{err}");
+    assert!(run.check(&parse("delete:ns-0/demo-3")).is_ok());
+    assert!(run.check(&parse("delete:1")).is_ok());
 }

@@ -23,12 +23,12 @@ pub fn act_buttons(p: &ActProps) -> Html {
     let lang = ctx.state.lang;
     let said = use_state(|| None::<Outcome>);
     let name = p.object.rsplit('/').next().unwrap_or(&p.object).to_owned();
-    // a button on the object: the engine's action on it, or the command bar's refusal
+    // a button on the object shown: the engine's action on its key
     let on_object = |action: &'static str, line: String| {
-        let (ctx, said, name) = (ctx.clone(), said.clone(), name.clone());
+        let (ctx, said, key) = (ctx.clone(), said.clone(), p.object.clone());
         Callback::from(move |_: MouseEvent| {
-            let parsed = kubectl::on_object(action, &name, &ctx.object_keys());
-            said.set(Some(run_command(&ctx, parsed, &line, lang)));
+            let command = kubectl::on_object(action, &key);
+            said.set(Some(run_command(&ctx, Ok(command), &line, lang)));
         })
     };
     let typed = |line: String| {

@@ -23,11 +23,11 @@ fn refusal_text(r: &Refusal, lang: Lang) -> String {
         }
         Refusal::UnknownVerb(v) => Msg::CommandUnknown.text(lang).replace("{}", v),
         Refusal::Usage(u) => Msg::CommandUsage.text(lang).replace("{}", u),
-        Refusal::NotFirst(name, first) => Msg::CommandNotFirst
+        Refusal::NoSuchObject(key, Some(one)) => Msg::CommandNoObjectOne
             .text(lang)
-            .replace("{name}", name)
-            .replace("{first}", first.rsplit('/').next().unwrap_or(first)),
-        Refusal::NoSuchObject(name) => Msg::CommandNoObject.text(lang).replace("{}", name),
+            .replace("{key}", key)
+            .replace("{one}", one),
+        Refusal::NoSuchObject(key, None) => Msg::CommandNoObject.text(lang).replace("{}", key),
     }
 }
 
@@ -62,6 +62,9 @@ pub fn run_command(ctx: &Ctx, parsed: Result<Command, Refusal>, line: &str, lang
             (true, Msg::CommandEditing.text(lang).replace("{}", &key))
         }
         Ok(Command::Do(text)) => {
+            if let Some((key, one)) = ctx.missing_object(&text) {
+                return (false, refusal_text(&Refusal::NoSuchObject(key, one), lang));
+            }
             let at = ctx.runs.borrow().as_ref().map(|r| r.now().as_secs_f64());
             match ctx.intervene(&text) {
                 Ok(()) => {
