@@ -4,8 +4,8 @@
 use crate::metrics::names;
 use std::time::Duration;
 
-use crate::apiserver::{WatchEvent, WatchEventType, WATCH_BLOCK_TIMEOUT};
-use crate::informer::reflector::{WatchError, WatchEventType as ReflectorEventType};
+use crate::apiserver::{WatchEvent, WATCH_BLOCK_TIMEOUT};
+use crate::informer::reflector::WatchError;
 use crate::sim::{CauseNote, Context, EventId, EventKind};
 
 use super::api::{watch_error, Admit};
@@ -380,12 +380,8 @@ impl Cluster {
             return;
         }
         open.events_received += 1;
-        let event_type = match event.event_type {
-            WatchEventType::Added => ReflectorEventType::Added,
-            WatchEventType::Modified => ReflectorEventType::Modified,
-            WatchEventType::Deleted => ReflectorEventType::Deleted,
-            _ => ReflectorEventType::Bookmark,
-        };
+        // an ERROR event ended the watch above: what is left is the reflector's
+        let event_type = event.event_type;
         let object = event.object.clone();
         // `kubectl get -w` shows the generation next to the resourceVersion; so does the trace.
         let kind = EventKind::WatchEvent {

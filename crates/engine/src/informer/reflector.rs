@@ -283,19 +283,11 @@ pub enum WatchError {
 /// LIST failures use the same error kinds as watches.
 pub type ListError = WatchError;
 
-/// The type of a watch event (apimachinery `pkg/watch/watch.go`); `ERROR` arrives as
-/// [`Reflector::on_watch_error`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum WatchEventType {
-    /// `ADDED`.
-    Added,
-    /// `MODIFIED`.
-    Modified,
-    /// `DELETED`.
-    Deleted,
-    /// `BOOKMARK`: only the resourceVersion matters.
-    Bookmark,
-}
+/// The type of a watch event: the one `watch.EventType` the API server sends (apimachinery
+/// `pkg/watch/watch.go`). An `ERROR` event carries a `Status`, so it arrives as
+/// [`Reflector::on_watch_error`] (client-go `tools/cache/reflector.go` `handleAnyWatch` returns
+/// it as an error); given to [`Reflector::on_watch_event`] it is ignored.
+pub use crate::apiserver::WatchEventType;
 
 /// A store operation from one watch event (`store.Add` / `store.Update` / `store.Delete`).
 #[derive(Clone, Debug, PartialEq)]
@@ -701,7 +693,7 @@ impl Reflector {
             WatchEventType::Added => vec![Action::Apply(StoreEvent::Added(object))],
             WatchEventType::Modified => vec![Action::Apply(StoreEvent::Modified(object))],
             WatchEventType::Deleted => vec![Action::Apply(StoreEvent::Deleted(object))],
-            WatchEventType::Bookmark => Vec::new(),
+            WatchEventType::Bookmark | WatchEventType::Error => Vec::new(),
         }
     }
 

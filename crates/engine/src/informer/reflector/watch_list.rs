@@ -112,7 +112,7 @@ impl Reflector {
             WatchEventType::Bookmark if is_initial_events_end(&object) => {
                 return self.finish_watch_list(object.resource_version(), timeout, started_at);
             }
-            WatchEventType::Bookmark => {}
+            WatchEventType::Bookmark | WatchEventType::Error => {}
         }
         Vec::new()
     }
