@@ -173,13 +173,9 @@ pub fn scenario_for(seed: u64) -> Scenario {
             None
         };
         s.actions.push(ScheduledAction {
-            at,
-            action,
             count,
-            every: None,
-            until: None,
-            memory_limit: None,
             to,
+            ..ScheduledAction::once(at, action)
         });
     }
     s

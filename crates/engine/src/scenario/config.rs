@@ -447,6 +447,21 @@ pub struct ScheduledAction {
     pub to: Option<String>,
 }
 
+impl ScheduledAction {
+    /// `action` once at `at`, on every object, with no other field set.
+    pub fn once(at: Duration, action: ActionKind) -> ScheduledAction {
+        ScheduledAction {
+            at,
+            action,
+            count: None,
+            every: None,
+            until: None,
+            memory_limit: None,
+            to: None,
+        }
+    }
+}
+
 /// What a scheduled action does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

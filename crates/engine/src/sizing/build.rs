@@ -51,15 +51,9 @@ pub fn build(input: &SizeInput) -> Result<Scenario, SizeError> {
     }
     let (duration, relist_at) = window(input.family);
     scenario.duration = duration;
-    scenario.actions.push(ScheduledAction {
-        at: relist_at,
-        action: ActionKind::KillOperator,
-        count: None,
-        every: None,
-        until: None,
-        memory_limit: None,
-        to: None,
-    });
+    scenario
+        .actions
+        .push(ScheduledAction::once(relist_at, ActionKind::KillOperator));
     scenario.name = format!("size-{}", input.family.as_str());
     scenario.validate().map_err(|error| SizeError {
         input: owner_of(&sets, &error.field),

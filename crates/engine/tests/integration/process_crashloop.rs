@@ -340,15 +340,9 @@ fn container_starts(kills_s: &[u64], duration_s: u64) -> Vec<u64> {
     use flywheel_engine::scenario::{presets, ActionKind, ScheduledAction};
     let mut scenario = presets::load("fixed", &[]).expect("preset loads");
     for &at in kills_s {
-        scenario.actions.push(ScheduledAction {
-            at: d(at),
-            action: ActionKind::KillOperator,
-            count: None,
-            every: None,
-            until: None,
-            memory_limit: None,
-            to: None,
-        });
+        scenario
+            .actions
+            .push(ScheduledAction::once(d(at), ActionKind::KillOperator));
     }
     let options = RunOptions {
         duration: Some(d(duration_s)),
