@@ -138,7 +138,13 @@ impl Lane {
     /// Reads the numbers the stats bar and the pipeline show (once per refresh, so both agree).
     pub fn refresh_stats(&mut self) {
         self.stats = LaneStats::of(self);
-        self.loop_period_s = self.run.loop_report().map(|r| r.period.as_secs_f64());
+        // a self-triggered Reconcile needs a self-triggered enqueue: with none counted there is no
+        // loop, and the search through the newest Reconciles' causes is skipped
+        self.loop_period_s = if self.loop_count == 0 {
+            None
+        } else {
+            self.run.loop_report().map(|r| r.period.as_secs_f64())
+        };
     }
 
     fn count(&mut self, ev: &TraceEvent, id: u64, wall_ms: f64) {
@@ -440,6 +446,22 @@ mod tests {
             "{}",
             d.en
         );
+    }
+
+    #[test]
+    fn the_loop_edge_has_a_period_only_while_the_operator_triggers_itself() {
+        let mut runs = Runs::new(
+            &RunConfig::preset("flywheel"),
+            Some(RunConfig::preset("fixed").variant),
+        )
+        .expect("engine");
+        runs.advance(SimTime::from_secs_f64(30.0), &mut || false);
+        runs.ingest(0.0, false);
+        runs.a.refresh_stats();
+        let b = runs.b.as_mut().expect("B");
+        b.refresh_stats();
+        assert!(runs.a.loop_period_s.is_some_and(|p| p > 0.0));
+        assert_eq!(runs.b.as_ref().and_then(|b| b.loop_period_s), None);
     }
 
     #[test]
