@@ -9,7 +9,6 @@
 //! id is its ordinal in the stream ([`EventId`]), and neither ids nor causes reach a line or
 //! the hash.
 
-use std::collections::VecDeque;
 use std::fmt;
 
 use super::causal::{CausalRing, CauseNote, EventId};
@@ -21,7 +20,7 @@ pub const DEFAULT_TRACE_CAPACITY: usize = 10_000;
 /// A bounded ring of the newest trace events, with a running hash and count of all of them.
 #[derive(Clone, Debug)]
 pub struct Trace {
-    ring: VecDeque<TraceEvent>,
+    ring: super::shared::SharedVec<TraceEvent>,
     capacity: usize,
     total: u64,
     hash: u64,
@@ -73,7 +72,7 @@ impl Trace {
     pub fn with_capacity(capacity: usize) -> Trace {
         let capacity = capacity.max(1);
         Trace {
-            ring: VecDeque::with_capacity(capacity.min(1024)),
+            ring: super::shared::SharedVec::new(),
             capacity,
             total: 0,
             hash: FNV_OFFSET,
