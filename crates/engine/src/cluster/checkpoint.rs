@@ -7,9 +7,9 @@
 //! ```
 //!
 //! Objects are shared copy-on-write ([`crate::object::ObjectRef`]), and so are the maps, queues
-//! and rings that hold them ([`crate::sim::shared`]): taking or restoring a checkpoint copies
-//! pointers to their trees, and the pending events, the metric series and the small parts
-//! outright. What a checkpoint adds to memory is what the run rewrites after it: the tree nodes
+//! that hold them ([`crate::sim::shared`]): taking or restoring a checkpoint copies pointers to
+//! their trees, and the pending events, the metric series, the trace and causal rings and the
+//! small parts outright. What a checkpoint adds to memory is what the run rewrites after it: the tree nodes
 //! on the paths of every write since, which the checkpoint keeps while the run holds new ones.
 //!
 //! ```text
@@ -37,13 +37,13 @@ pub const FIXED_BYTES: u64 = 64 * 1024;
 
 /// Estimated bytes a checkpoint keeps alive per event the run handles after it: the tree nodes
 /// its writes copy (a leaf of up to 64 entries and the path to it, for the store, the watch
-/// cache, the informer's cache and queues, the workqueue and the trace ring) and the object
+/// cache, the informer's cache, the workqueue and the cause maps) and the object
 /// versions they replace, measured at the incident's scale by `flywheel bench` ("checkpoint
 /// resident bytes per later event": 578 over a tenth of the run from its middle).
 pub const BYTES_PER_EVENT: u64 = 576;
 
-/// Events worth handling between checkpoints per entry a checkpoint copies outright (a pending
-/// event, a series point): copying one costs a few percent of handling an event.
+/// Events worth handling between checkpoints per pending event a checkpoint copies outright:
+/// copying one costs a few percent of handling an event.
 pub const SPACING_EVENTS_PER_COPIED_ENTRY: u64 = 1;
 
 /// A copy of a run's complete state at one instant.
@@ -54,7 +54,7 @@ pub struct Checkpoint {
     full_bytes: u64,
     /// Estimated bytes of the parts copied outright.
     copied_bytes: u64,
-    /// Entries copied outright (pending events, series points).
+    /// Pending events copied outright (the series and rings are copied as blocks of memory).
     copied_entries: u64,
 }
 
@@ -124,7 +124,9 @@ struct Size {
 }
 
 /// Estimates a checkpoint of `run`: what it copies outright (the pending events, the metric
-/// series, the fixed parts) and what it would take if it shared nothing.
+/// series, the trace and causal rings, the fixed parts) and what it would take if it shared
+/// nothing. The rings stay plain ring buffers: a shared one cost every event more than copying
+/// it costs a checkpoint.
 fn estimate_size(run: &Run) -> Size {
     let snap = run.snapshot();
     let op = snap.operator.unwrap_or_default();
@@ -144,18 +146,18 @@ fn estimate_size(run: &Run) -> Size {
         .filter_map(|k| run.series(k))
         .map(<[(f64, f64)]>::len)
         .sum();
-    let copied = pending * size_of::<Ev>() + series_points * size_of::<(f64, f64)>();
+    let copied = pending * size_of::<Ev>() + series_points * size_of::<(f64, f64)>() + rings;
     let copied_bytes = FIXED_BYTES + copied as u64;
     Size {
-        full_bytes: copied_bytes + held * BYTES_PER_HELD_OBJECT + rings as u64,
+        full_bytes: copied_bytes + held * BYTES_PER_HELD_OBJECT,
         copied_bytes,
-        copied_entries: (pending + series_points) as u64,
+        copied_entries: pending as u64,
     }
 }
 
 impl Run {
     /// A checkpoint of the complete state: world, event queue, random source, metric series,
-    /// trace ring and hash, invariant checker. Objects, and the maps and rings that hold them,
+    /// trace ring and hash, invariant checker. Objects, and the maps and queues that hold them,
     /// are shared, not copied.
     pub fn checkpoint(&self) -> Checkpoint {
         let size = estimate_size(self);

@@ -12,6 +12,7 @@
 //! shares the event's key) so that a query can describe what it finds even after the trace's
 //! smaller text ring moved on. With a capacity of 0 the ring keeps nothing and costs nothing.
 
+use std::collections::VecDeque;
 use std::fmt;
 
 use super::record::TraceEvent;
@@ -101,7 +102,7 @@ pub struct CausalRing {
     capacity: usize,
     /// The id of `entries[0]`.
     first: u64,
-    entries: super::shared::SharedVec<Entry>,
+    entries: VecDeque<Entry>,
     dropped_events: u64,
     dropped_causes: u64,
 }
@@ -118,7 +119,7 @@ impl CausalRing {
         CausalRing {
             capacity,
             first: 0,
-            entries: super::shared::SharedVec::new(),
+            entries: VecDeque::with_capacity(capacity.min(1024)),
             dropped_events: 0,
             dropped_causes: 0,
         }

@@ -9,6 +9,7 @@
 //! id is its ordinal in the stream ([`EventId`]), and neither ids nor causes reach a line or
 //! the hash.
 
+use std::collections::VecDeque;
 use std::fmt;
 
 use super::causal::{CausalRing, CauseNote, EventId};
@@ -20,7 +21,7 @@ pub const DEFAULT_TRACE_CAPACITY: usize = 10_000;
 /// A bounded ring of the newest trace events, with a running hash and count of all of them.
 #[derive(Clone, Debug)]
 pub struct Trace {
-    ring: super::shared::SharedVec<TraceEvent>,
+    ring: VecDeque<TraceEvent>,
     capacity: usize,
     total: u64,
     hash: u64,
@@ -72,7 +73,7 @@ impl Trace {
     pub fn with_capacity(capacity: usize) -> Trace {
         let capacity = capacity.max(1);
         Trace {
-            ring: super::shared::SharedVec::new(),
+            ring: VecDeque::with_capacity(capacity.min(1024)),
             capacity,
             total: 0,
             hash: FNV_OFFSET,
