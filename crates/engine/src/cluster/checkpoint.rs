@@ -6,11 +6,13 @@
 //!   └────restore(&cp)─────┘   then the run handles exactly the events it would have
 //! ```
 //!
-//! Objects are shared copy-on-write ([`crate::object::ObjectRef`]), and so are the maps, queues
-//! that hold them ([`crate::sim::shared`]): taking or restoring a checkpoint copies pointers to
-//! their trees, and the pending events, the metric series, the trace and causal rings and the
-//! small parts outright. What a checkpoint adds to memory is what the run rewrites after it: the tree nodes
-//! on the paths of every write since, which the checkpoint keeps while the run holds new ones.
+//! Objects are shared copy-on-write ([`crate::object::ObjectRef`]), and so are the large maps and
+//! queues that hold them ([`crate::sim::shared`]: the store, the watch cache, the informer's
+//! cache, the workqueue's queue, the cause maps): taking or restoring a checkpoint copies
+//! pointers to their trees, and the pending events, the metric series, the trace and causal
+//! rings, the workqueue's and the DeltaFIFO's hash maps and the small parts outright. What a
+//! checkpoint adds to memory is what the run rewrites after it: the tree nodes on the paths of
+//! every write since, which the checkpoint keeps while the run holds new ones.
 //!
 //! ```text
 //!   cp₁ ──shares──▶ [ nodes ] ◀──shares── run       bytes(cp₂ after cp₁) ≈ copied parts
@@ -37,13 +39,14 @@ pub const FIXED_BYTES: u64 = 64 * 1024;
 
 /// Estimated bytes a checkpoint keeps alive per event the run handles after it: the tree nodes
 /// its writes copy (a leaf of up to 64 entries and the path to it, for the store, the watch
-/// cache, the informer's cache, the workqueue and the cause maps) and the object
+/// cache, the informer's cache, the workqueue's queue and the cause maps) and the object
 /// versions they replace, measured at the incident's scale by `flywheel bench` ("checkpoint
 /// resident bytes per later event": 578 over a tenth of the run from its middle).
 pub const BYTES_PER_EVENT: u64 = 576;
 
-/// Events worth handling between checkpoints per pending event a checkpoint copies outright:
-/// copying one costs a few percent of handling an event.
+/// Events worth handling between checkpoints per entry a checkpoint copies outright (a pending
+/// event, a key of the workqueue's or the DeltaFIFO's hash maps): copying one costs a few
+/// percent of handling an event.
 pub const SPACING_EVENTS_PER_COPIED_ENTRY: u64 = 1;
 
 /// A copy of a run's complete state at one instant.
@@ -54,7 +57,8 @@ pub struct Checkpoint {
     full_bytes: u64,
     /// Estimated bytes of the parts copied outright.
     copied_bytes: u64,
-    /// Pending events copied outright (the series and rings are copied as blocks of memory).
+    /// Pending events and hash-map entries copied outright (the series and rings are copied as
+    /// blocks of memory).
     copied_entries: u64,
 }
 
@@ -138,6 +142,10 @@ fn estimate_size(run: &Run) -> Size {
         + op.handler_buffer
         + op.queue_ready
         + op.queue_waiting;
+    // The workqueue's dirty set and the causes of its pending adds (a key per queued or
+    // waiting item) and the DeltaFIFO's key map are hash maps copied outright: touched several
+    // times per event, a shared trie cost every event more than copying them costs a checkpoint.
+    let item_entries = 2 * (op.queue_ready + op.queue_waiting) + op.fifo_deltas;
     let rings =
         run.trace().events().count() * size_of::<TraceEvent>() + run.trace().causal().bytes();
     let pending = run.state.sim.pending();
@@ -147,11 +155,11 @@ fn estimate_size(run: &Run) -> Size {
         .map(<[(f64, f64)]>::len)
         .sum();
     let copied = pending * size_of::<Ev>() + series_points * size_of::<(f64, f64)>() + rings;
-    let copied_bytes = FIXED_BYTES + copied as u64;
+    let copied_bytes = FIXED_BYTES + copied as u64 + item_entries * BYTES_PER_HELD_OBJECT;
     Size {
         full_bytes: copied_bytes + held * BYTES_PER_HELD_OBJECT,
         copied_bytes,
-        copied_entries: pending as u64,
+        copied_entries: pending as u64 + item_entries,
     }
 }
 

@@ -39,6 +39,7 @@ impl Cluster {
         let sync_period = jittered_sync_period(DEFAULT_SYNC_PERIOD, ctx.rng);
         let mut op = Operator::new(&self.scenario, incarnation, sync_period, ctx.now());
         op.queue.keep_causes(ctx.trace.causal().is_on());
+        op.queue.reserve(self.scenario.objects.count as usize);
         let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
         self.op = Some(op);
         self.causes.operator_started();

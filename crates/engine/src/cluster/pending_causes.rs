@@ -90,6 +90,13 @@ impl PendingCauses {
         }
     }
 
+    /// Makes room for `additional` more keys at once (nothing while off).
+    pub fn reserve(&mut self, additional: usize) {
+        if self.on {
+            self.ready.reserve(additional);
+        }
+    }
+
     /// Event `id` added `key` now.
     pub fn add(&mut self, key: &Key, id: EventId) {
         if !self.on {

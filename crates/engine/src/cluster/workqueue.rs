@@ -210,6 +210,13 @@ impl WorkQueue {
         self.causes.take(key, now)
     }
 
+    /// Makes room for `additional` keys at once: a queue that will hold every object of a large
+    /// scenario never rehashes its item maps inside one event.
+    pub fn reserve(&mut self, additional: usize) {
+        self.q().reserve(additional);
+        self.causes.reserve(additional);
+    }
+
     /// Keeps the causes of pending adds (`on`, the default) or nothing (the causal ring is off).
     pub fn keep_causes(&mut self, on: bool) {
         self.causes = if on {

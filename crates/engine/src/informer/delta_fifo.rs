@@ -218,9 +218,9 @@ impl DeltaFifo {
     }
 
     /// Makes room for `additional` more queued keys at once: a LIST of `additional` objects
-    /// queued in parts then never grows the queue inside one part (the key map is a hash trie
-    /// that grows by node).
+    /// queued in parts then never rehashes the key map inside one part.
     pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
         self.queue.reserve(additional);
     }
 
@@ -283,6 +283,7 @@ impl DeltaFifo {
             return;
         }
         self.pending += keyed.len();
+        self.items.reserve(keyed.len());
         for (key, obj) in keyed {
             let delta = Delta {
                 delta_type: action,

@@ -186,6 +186,11 @@ impl<T: Ord + Clone + Hash> DelayingQueue<T> {
     pub fn metrics(&self) -> &QueueMetrics {
         self.queue.metrics()
     }
+
+    /// Makes room for `additional` more items at once ([`Queue::reserve`]).
+    pub fn reserve(&mut self, additional: usize) {
+        self.queue.reserve(additional);
+    }
 }
 
 #[cfg(test)]

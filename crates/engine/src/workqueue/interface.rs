@@ -51,6 +51,9 @@ pub trait RateLimitingInterface<T> {
     fn next_ready_at(&self) -> Option<SimTime>;
     /// The queue's metrics.
     fn metrics(&self) -> &QueueMetrics;
+    /// Makes room for `additional` more items in the queue's item maps at once, so that adding
+    /// them never rehashes a large map inside one event.
+    fn reserve(&mut self, additional: usize);
 }
 
 impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
@@ -92,6 +95,9 @@ impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
     }
     fn metrics(&self) -> &QueueMetrics {
         DelayingQueue::metrics(self)
+    }
+    fn reserve(&mut self, additional: usize) {
+        DelayingQueue::reserve(self, additional);
     }
 }
 
@@ -137,5 +143,8 @@ impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for PriorityQueue<T> {
     }
     fn metrics(&self) -> &QueueMetrics {
         PriorityQueue::metrics(self)
+    }
+    fn reserve(&mut self, additional: usize) {
+        PriorityQueue::reserve(self, additional);
     }
 }

@@ -68,7 +68,7 @@ pub struct PriorityQueue<T: 'static> {
     shut_down: bool,
 }
 
-impl<T: std::fmt::Debug + std::hash::Hash + Eq> std::fmt::Debug for PriorityQueue<T> {
+impl<T: std::fmt::Debug> std::fmt::Debug for PriorityQueue<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PriorityQueue")
             .field("ready", &self.ready)
@@ -144,6 +144,12 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
         for item in items {
             self.add_with_opts(item, opts, now);
         }
+    }
+
+    /// Makes room for `additional` more items at once (no rehash of the item map while they are
+    /// added).
+    pub fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
     }
 
     /// Adds `item` (controller-runtime `priorityqueue.go` `AddWithOpts`/`lockedAddWithOpts`):

@@ -13,7 +13,7 @@
 //! `processing` is the metrics' `processingStartTimes`: an item is being processed exactly while
 //! the metrics keep the time its processing started, so one map answers both.
 
-use imbl::hashmap::Entry;
+use std::collections::hash_map::Entry;
 use std::hash::Hash;
 
 use crate::sim::shared::SharedVec;
@@ -28,6 +28,8 @@ use crate::workqueue::set::ItemMap;
 #[derive(Clone, Debug)]
 pub struct Queue<T> {
     #[allow(clippy::struct_field_names, reason = "client-go's `Typed.queue`")]
+    /// Shared with the checkpoints taken since ([`crate::sim::shared`]): a push or a pop
+    /// touches one end, without hashing.
     queue: SharedVec<T>,
     /// The dirty items and the time each became dirty (`dirty`, and the metrics' `addTimes`).
     dirty: ItemMap<T, SimTime>,
@@ -72,6 +74,12 @@ impl<T: Ord + Clone + Hash> Queue<T> {
         if !self.metrics.is_processing(&item) {
             self.queue.push_back(item);
         }
+    }
+
+    /// Makes room for `additional` more dirty items at once (no rehash of `dirty` while they
+    /// are added).
+    pub fn reserve(&mut self, additional: usize) {
+        self.dirty.reserve(additional);
     }
 
     /// Hands out the head of the queue (client-go `queue.go` `Get`): the item stops being dirty
