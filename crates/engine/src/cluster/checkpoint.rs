@@ -41,8 +41,8 @@ pub const FIXED_BYTES: u64 = 64 * 1024;
 /// its writes copy (a leaf of up to 64 entries and the path to it, for the store, the watch
 /// cache, the informer's cache, the workqueue's queue and the cause maps) and the object
 /// versions they replace, measured at the incident's scale by `flywheel bench` ("checkpoint
-/// resident bytes per later event": 578 over a tenth of the run from its middle).
-pub const BYTES_PER_EVENT: u64 = 576;
+/// resident bytes per later event": 344 over a tenth of the run from its middle).
+pub const BYTES_PER_EVENT: u64 = 344;
 
 /// Events worth handling between checkpoints per entry a checkpoint copies outright (a pending
 /// event, a key of the workqueue's or the DeltaFIFO's hash maps): copying one costs a few

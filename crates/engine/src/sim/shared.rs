@@ -23,6 +23,3 @@ pub type SharedSet<K> = imbl::GenericOrdSet<K, RcK>;
 /// A sequence whose copies share structure: a double-ended queue with O(1) pushes and pops at
 /// both ends.
 pub type SharedVec<T> = imbl::GenericVector<T, RcK>;
-
-/// A hash map whose copies share structure, for lookups whose order never reaches the output.
-pub type SharedHashMap<K, V, S> = imbl::GenericHashMap<K, V, S, RcK>;
