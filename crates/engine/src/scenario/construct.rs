@@ -191,7 +191,7 @@ construct_struct!(changed LatencyConfig {
 });
 construct_struct!(changed WatchCacheConfig { lower_capacity, upper_capacity, event_fresh_duration_s });
 construct_struct!(changed ProcessConfig { memory_limit, gogc, gomemlimit, baseline });
-construct_struct!(all ScheduledAction { at, action, count, every, until, memory_limit, to });
+construct_struct!(all ScheduledAction { at, action, count, every, until, memory_limit, to, object });
 construct_struct!(changed CodeConfig {
     pod_list, stop_watch, log, external_timeout, timeout_requeue_after, finalizer,
     check_memory_pressure, pressure_requeue_after, placement
