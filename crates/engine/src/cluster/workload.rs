@@ -449,7 +449,7 @@ impl Cluster {
         self.work.last_pressure = vec![None; n.count as usize];
         self.work.tainted = vec![false; n.count as usize];
         let now = ctx.now();
-        for obj in self.api.first_objects(None) {
+        for obj in self.api.server.first_objects(None) {
             for _ in 0..self.scenario.pods.per_object {
                 if let Some(node) = self.work.schedule(&self.scenario) {
                     self.work
@@ -493,7 +493,13 @@ impl Cluster {
             let pending = std::mem::take(&mut self.work.pending);
             for (owner, count) in pending {
                 for _ in 0..count {
-                    place_pod(&mut self.work, &self.scenario, &mut self.reg, &owner, now);
+                    place_pod(
+                        &mut self.work,
+                        &self.scenario,
+                        &mut self.telemetry.reg,
+                        &owner,
+                        now,
+                    );
                 }
             }
         }
@@ -533,13 +539,13 @@ impl Cluster {
             if let Some(ps) = self.work.pods.get_mut(&owner) {
                 ps.remove(i);
             }
-            self.reg.inc(names::PODS_EVICTED_TOTAL, 1.0);
+            self.telemetry.reg.inc(names::PODS_EVICTED_TOTAL, 1.0);
             let node = u32::try_from(node).unwrap_or(u32::MAX);
             let kind = EventKind::Evicted { node };
             let evicted = ctx.trace_caused(Some(owner.clone()), None, kind, &[], CauseNote::None);
             // The Owns(&Pod{}) handler maps the Pod's update to its owner: the eviction is the
             // add's cause.
-            if let Some(op) = self.op.as_mut() {
+            if let Some(op) = self.operator.running.as_mut() {
                 op.queue.note_add(&owner, evicted);
                 op.queue.add_from_handler(owner, false, now);
             }
@@ -560,8 +566,11 @@ impl Cluster {
         let deletion = ctx.trace_caused(None, None, kind, &[], CauseNote::None);
         self.work.namespace_deletion = Some(deletion);
         for i in 0..count.min(self.scenario.objects.namespaces) {
-            let code = self.api.delete_namespace(&format!("ns-{i}"), ctx.now());
-            self.count_request("DELETE", code);
+            let code = self
+                .api
+                .server
+                .delete_namespace(&format!("ns-{i}"), ctx.now());
+            self.telemetry.count_request("DELETE", code);
         }
         if !self.work.namespace_sync {
             self.work.namespace_sync = true;
@@ -572,11 +581,11 @@ impl Cluster {
     /// The namespace controller's pass over the terminating namespaces: every revision it
     /// commits (a removal, a deletionTimestamp) is caused by the namespace's deletion.
     fn namespace_sync(&mut self, ctx: &mut Context<'_, Ev>) {
-        let before = self.api.revision();
-        let (deletes, waiting) = self.api.namespace_step(ctx.now());
+        let before = self.api.server.revision();
+        let (deletes, waiting) = self.api.server.namespace_step(ctx.now());
         if let Some(deletion) = self.work.namespace_deletion {
-            for rv in before + 1..=self.api.revision() {
-                self.causes.delete_done(rv, deletion);
+            for rv in before + 1..=self.api.server.revision() {
+                self.api.causes.delete_done(rv, deletion);
             }
         }
         self.count_request_n("DELETE", 200, deletes);
@@ -590,7 +599,7 @@ impl Cluster {
 
     fn count_request_n(&mut self, verb: &str, code: u16, n: usize) {
         if n > 0 {
-            self.reg.inc(&request_key(verb, code), n as f64);
+            self.telemetry.reg.inc(&request_key(verb, code), n as f64);
         }
     }
 
@@ -611,10 +620,9 @@ impl Cluster {
         let Ok(process) = SimProcess::new(&self.scenario) else {
             return;
         };
-        self.process = process;
-        self.retire_operator(ctx);
-        self.pending
-            .retain(|_, p| matches!(p.origin, super::request::Origin::User));
+        self.operator.process = process;
+        self.operator.retire(ctx);
+        self.api.drop_operator_requests();
         let cause = ctx.trace_caused(None, None, kind, &[], CauseNote::None);
         let start = Ev::ContainerStart { cause: Some(cause) };
         ctx.schedule_in(Duration::from_secs(2), start);
@@ -634,7 +642,7 @@ impl Cluster {
     /// kubelet's admission answered).
     pub(super) fn workload_reconcile_finished(&mut self, job: &Job, now: SimTime) {
         let rejected = std::mem::take(&mut self.work.rejected);
-        if let Some(op) = self.op.as_mut() {
+        if let Some(op) = self.operator.running.as_mut() {
             for owner in rejected {
                 if let Some(reconcile) = job.reconcile {
                     op.queue.note_add(&owner, reconcile);
@@ -643,11 +651,12 @@ impl Cluster {
             }
         }
         if job.cleaned > 0 {
-            self.reg
+            self.telemetry
+                .reg
                 .inc(names::EXTERNAL_CLEANUPS_TOTAL, f64::from(job.cleaned));
         }
         if job.leaked > 0 {
-            self.reg.inc(
+            self.telemetry.reg.inc(
                 names::EXTERNAL_RESOURCES_LEAKED_TOTAL,
                 f64::from(job.leaked),
             );
@@ -658,7 +667,7 @@ impl Cluster {
     /// `(pod cache bytes, watch buffers, extra goroutines)`; `hung` is the workers' goroutines
     /// left in hung calls.
     pub(super) fn workload_memory(&mut self, hung: u64) -> (u64, u64, u64) {
-        let Some(op) = self.op.as_ref().filter(|_| self.work.active) else {
+        let Some(op) = self.operator.running.as_ref().filter(|_| self.work.active) else {
             return (0, 0, 0);
         };
         self.work.sync_incarnation(op.incarnation);
@@ -673,30 +682,36 @@ impl Cluster {
 
     /// Gauges of the workload.
     pub(super) fn workload_gauges(&mut self, now: SimTime) {
-        let leaked = if self.op.is_some() {
+        let leaked = if self.operator.running.is_some() {
             self.work.leaked_count()
         } else {
             0
         };
-        self.reg.set(names::RECONCILE_WATCHES_OPEN, leaked as f64);
-        let cached = if self.op.is_some() && self.work.cache != CacheState::Off {
+        self.telemetry
+            .reg
+            .set(names::RECONCILE_WATCHES_OPEN, leaked as f64);
+        let cached = if self.operator.running.is_some() && self.work.cache != CacheState::Off {
             self.work.cached_items
         } else {
             0
         };
-        self.reg.set(names::POD_CACHE_ITEMS, cached as f64);
-        self.reg.set(
+        self.telemetry
+            .reg
+            .set(names::POD_CACHE_ITEMS, cached as f64);
+        self.telemetry.reg.set(
             names::NAMESPACES_TERMINATING,
-            self.api.namespaces_terminating() as f64,
+            self.api.server.namespaces_terminating() as f64,
         );
         let s = &self.scenario;
         if s.nodes.count == 0 {
             return;
         }
         let running: usize = self.work.pods.values().map(Vec::len).sum();
-        self.reg.set(names::PODS_RUNNING, running as f64);
+        self.telemetry.reg.set(names::PODS_RUNNING, running as f64);
         let pending: u32 = self.work.pending.values().sum();
-        self.reg.set(names::PODS_PENDING, f64::from(pending));
+        self.telemetry
+            .reg
+            .set(names::PODS_PENDING, f64::from(pending));
         let tainted = self.work.tainted.iter().filter(|t| **t).count();
         let taint_key = metric_key(
             "kube_node_spec_taint",
@@ -705,7 +720,7 @@ impl Cluster {
                 ("key", "node.kubernetes.io/memory-pressure"),
             ],
         );
-        self.reg.set(&taint_key, tainted as f64);
+        self.telemetry.reg.set(&taint_key, tainted as f64);
         let mut pressured = 0;
         let mut min_available = u64::MAX;
         for node in 0..s.nodes.count as usize {
@@ -719,8 +734,9 @@ impl Cluster {
             "kube_node_status_condition",
             &[("condition", "MemoryPressure"), ("status", "true")],
         );
-        self.reg.set(&key, f64::from(pressured));
-        self.reg
+        self.telemetry.reg.set(&key, f64::from(pressured));
+        self.telemetry
+            .reg
             .set(names::NODE_MEMORY_AVAILABLE_BYTES, min_available as f64);
     }
 }
