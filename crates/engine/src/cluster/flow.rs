@@ -458,16 +458,14 @@ impl Cluster {
                     );
                 }
                 StepOutcome::Workload(step) => {
-                    outcome = super::workload::run_step(
-                        &mut self.work,
-                        &self.scenario,
-                        job,
-                        &mut self.operator.process,
-                        &mut self.telemetry.reg,
-                        ctx,
-                        incarnation,
-                        &step,
-                    );
+                    let sinks = super::workload::StepSinks {
+                        process: &mut self.operator.process,
+                        reg: &mut self.telemetry.reg,
+                    };
+                    let scenario = &self.scenario;
+                    outcome = self
+                        .work
+                        .run_step(scenario, incarnation, job, &step, ctx, sinks);
                 }
                 StepOutcome::Wait(_) | StepOutcome::Write(_) | StepOutcome::Finish(_) => {
                     end = outcome;

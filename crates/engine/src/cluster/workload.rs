@@ -47,17 +47,19 @@ use crate::metrics::names;
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
-use crate::controller::program::Step;
 use crate::key::Key;
-use crate::process::HeapOwner;
-use crate::scenario::{LogMode, Placement, PodList, QosClass, Scenario};
+use crate::scenario::{Placement, Scenario};
 use crate::sim::{CauseNote, Context, EventId, EventKind};
 use crate::time::SimTime;
 
 use super::memory::SimProcess;
-use super::registry::{metric_key, Registry};
-use super::worker::{Job, ReconcileResult, StepOutcome};
+use super::registry::metric_key;
+use super::worker::Job;
 use super::{Cluster, Ev};
+
+mod step;
+
+pub(super) use step::StepSinks;
 
 /// Bytes a watch holds besides its buffered frames (response reader, decoder, framer).
 pub const WATCH_BASE_BYTES: u64 = 8 * 1024;
@@ -225,30 +227,6 @@ impl Workload {
 
 /// The kubelet's admission of an owned Pod on `node` (`eviction_manager.go` `Admit`): under
 /// memory pressure only a BestEffort Pod is rejected (it tolerates nothing).
-fn admits(w: &Workload, scenario: &Scenario, node: usize, now: SimTime) -> bool {
-    scenario.pods.qos_class() != QosClass::BestEffort || !w.under_pressure(scenario, node, now)
-}
-
-/// Places one new Pod of `owner`: runs it, rejects it at the kubelet, or leaves it Pending.
-fn place_pod(w: &mut Workload, scenario: &Scenario, reg: &mut Registry, owner: &Key, now: SimTime) {
-    match w.schedule(scenario) {
-        Some(node) if admits(w, scenario, node, now) => {
-            w.pods
-                .entry(owner.clone())
-                .or_default()
-                .push(RunPod { node, started: now });
-        }
-        Some(_) => {
-            reg.inc(names::PODS_REJECTED_TOTAL, 1.0);
-            w.rejected.push(owner.clone());
-        }
-        None => {
-            reg.inc(names::PODS_UNSCHEDULABLE_TOTAL, 1.0);
-            *w.pending.entry(owner.clone()).or_default() += 1;
-        }
-    }
-}
-
 fn pod_usage(usage: u64, warmup_s: f64, age: Duration) -> u64 {
     if warmup_s <= 0.0 {
         return usage;
@@ -256,187 +234,11 @@ fn pod_usage(usage: u64, warmup_s: f64, age: Duration) -> u64 {
     (usage as f64 * (age.as_secs_f64() / warmup_s).min(1.0)) as u64
 }
 
-/// What one workload step of a reconcile does (called from the worker loop).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn run_step(
-    w: &mut Workload,
-    scenario: &Scenario,
-    job: &mut Job,
-    process: &mut SimProcess,
-    reg: &mut Registry,
-    ctx: &mut Context<'_, Ev>,
-    incarnation: u64,
-    step: &Step,
-) -> StepOutcome {
-    w.sync_incarnation(incarnation);
-    w.active = true;
-    let now = ctx.now();
-    match step {
-        Step::ListPods => list_pods(w, scenario, job, process, reg, now),
-        Step::OpenWatch => {
-            reg.inc(&request_key("WATCH", 200), 1.0);
-            reg.inc(names::RECONCILE_WATCHES_OPENED_TOTAL, 1.0);
-            if !scenario.code.stop_watch {
-                w.leaked.push_back(w.cr_events);
-                w.leaked_sum += u128::from(w.cr_events);
-            }
-            StepOutcome::Wait(Duration::from_millis(1))
-        }
-        Step::LogObject { times } => {
-            let bytes = match scenario.code.log {
-                LogMode::WholeObject => {
-                    let size = job
-                        .orig
-                        .as_ref()
-                        .map_or(scenario.objects.size_bytes, |o| o.size_bytes);
-                    u64::from(*times) * size * LOG_AMPLIFICATION
-                }
-                LogMode::Counts => u64::from(*times) * LOG_COUNTS_BYTES,
-            };
-            process.alloc_garbage(HeapOwner::Logging, bytes, now);
-            reg.inc(names::LOG_BYTES_ALLOCATED_TOTAL, bytes as f64);
-            StepOutcome::Wait(LOG_COST_PER_KIB.mul_f64(bytes as f64 / 1024.0))
-        }
-        Step::ExternalCall {
-            duration,
-            hang_probability,
-            hang_for,
-        } => {
-            if let Some(result) = job.pending_finish.take() {
-                job.extra_goroutines = 0;
-                return StepOutcome::Finish(result);
-            }
-            let timeout = scenario.code.external_timeout;
-            let hangs = ctx.rng.chance(*hang_probability);
-            let takes = if hangs { *hang_for } else { *duration };
-            if timeout.is_zero() || takes <= timeout {
-                if hangs {
-                    reg.inc(names::EXTERNAL_CALLS_HUNG_TOTAL, 1.0);
-                    job.extra_goroutines = HUNG_CALL_GOROUTINES;
-                    // context.Background(): the call returns when the server gives up.
-                    job.pending_finish = Some(ReconcileResult::Error);
-                    job.pc -= 1;
-                }
-                return StepOutcome::Wait(takes);
-            }
-            reg.inc(names::EXTERNAL_CALL_TIMEOUTS_TOTAL, 1.0);
-            job.pending_finish = Some(ReconcileResult::RequeueAfter(
-                scenario.code.timeout_requeue_after,
-            ));
-            job.pc -= 1;
-            StepOutcome::Wait(timeout)
-        }
-        Step::EnsurePods => ensure_pods(w, scenario, job, reg, now),
-        _ => StepOutcome::Continue,
-    }
-}
-
 fn request_key(verb: &str, code: u16) -> String {
     metric_key(
         names::APISERVER_REQUEST_TOTAL,
         &[("code", &code.to_string()), ("verb", verb)],
     )
-}
-
-fn list_pods(
-    w: &mut Workload,
-    scenario: &Scenario,
-    job: &mut Job,
-    process: &mut SimProcess,
-    reg: &mut Registry,
-    now: SimTime,
-) -> StepOutcome {
-    let p = &scenario.pods;
-    let o = &scenario.objects;
-    match w.cache {
-        CacheState::Off => {
-            let items = if scenario.cache.namespaced {
-                p.in_namespaces(o.count, o.namespaces)
-            } else {
-                u64::from(p.count)
-            };
-            let item_bytes = if scenario.cache.metadata_only {
-                p.metadata_size_bytes
-            } else {
-                p.size_bytes
-            };
-            w.cached_items = items;
-            w.cached_item_bytes = item_bytes;
-            let total = items * item_bytes;
-            process.alloc_garbage(HeapOwner::ListCopies, total, now);
-            let lists = if scenario.cache.namespaced {
-                u64::from(o.namespaces)
-            } else {
-                1
-            };
-            reg.inc(&request_key("LIST", 200), lists as f64);
-            reg.inc(names::POD_INFORMER_STARTS_TOTAL, 1.0);
-            let sync = LIST_SERVER_COST_PER_ITEM.mul_f64(items as f64)
-                + scenario
-                    .controller
-                    .informer_cost_per_kib
-                    .mul_f64(total as f64 / 1024.0);
-            w.cache = CacheState::Syncing(now + sync);
-            job.pc -= 1;
-            StepOutcome::Wait(sync)
-        }
-        CacheState::Syncing(at) if now < at => {
-            job.pc -= 1;
-            StepOutcome::Wait(at.saturating_since(now))
-        }
-        _ => {
-            w.cache = CacheState::Synced;
-            let per_ns = p.per_namespace(o.count, o.namespaces);
-            let (items, filtered) = match scenario.code.pod_list {
-                PodList::AllNamespaces => (w.cached_items, w.cached_items),
-                PodList::Namespace => (per_ns, per_ns),
-                PodList::FieldIndex => (u64::from(p.per_object), 0),
-            };
-            let bytes = items * w.cached_item_bytes;
-            job.list_bytes += bytes;
-            reg.inc(names::LIST_ITEMS_COPIED_TOTAL, items as f64);
-            let cost = scenario
-                .controller
-                .cache_read_cost_per_kib
-                .mul_f64(bytes as f64 / 1024.0)
-                + FILTER_COST_PER_ITEM.mul_f64(filtered as f64);
-            StepOutcome::Wait(cost)
-        }
-    }
-}
-
-fn ensure_pods(
-    w: &mut Workload,
-    scenario: &Scenario,
-    job: &mut Job,
-    reg: &mut Registry,
-    now: SimTime,
-) -> StepOutcome {
-    if scenario.nodes.count == 0 || job.obj.is_none() {
-        return StepOutcome::Continue;
-    }
-    let have = w.pods.get(&job.key).map_or(0, Vec::len) as u64
-        + u64::from(w.pending.get(&job.key).copied().unwrap_or(0));
-    let missing = u64::from(scenario.pods.per_object).saturating_sub(have);
-    if missing == 0 {
-        return StepOutcome::Continue;
-    }
-    if scenario.code.check_memory_pressure
-        && (0..scenario.nodes.count as usize).any(|n| w.under_pressure(scenario, n, now))
-    {
-        reg.inc(names::POD_RECREATIONS_DEFERRED_TOTAL, 1.0);
-        return StepOutcome::Finish(ReconcileResult::RequeueAfter(
-            scenario.code.pressure_requeue_after,
-        ));
-    }
-    let mut created = 0;
-    for _ in 0..missing {
-        place_pod(w, scenario, reg, &job.key, now);
-        created += 1;
-    }
-    reg.inc(&request_key("POST", 201), f64::from(created));
-    reg.inc(names::PODS_CREATED_TOTAL, f64::from(created));
-    StepOutcome::Wait(POD_CREATE_COST * created)
 }
 
 impl Cluster {
@@ -493,13 +295,8 @@ impl Cluster {
             let pending = std::mem::take(&mut self.work.pending);
             for (owner, count) in pending {
                 for _ in 0..count {
-                    place_pod(
-                        &mut self.work,
-                        &self.scenario,
-                        &mut self.telemetry.reg,
-                        &owner,
-                        now,
-                    );
+                    let reg = &mut self.telemetry.reg;
+                    self.work.place_pod(&self.scenario, reg, &owner, now);
                 }
             }
         }
