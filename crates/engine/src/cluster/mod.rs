@@ -10,6 +10,24 @@
 //!
 //! [`Cluster`] is a [`crate::sim::Model`]: every stage is driven by events on the kernel's queue,
 //! and every CPU cost is stretched by the Go GC's CPU share. Nothing here reaches a wall clock.
+//!
+//! The cluster is held in parts, each with its own state and methods; [`Cluster`]'s handlers
+//! (one file per stage: `net`, `flow`, `watch_list`, `workload`, `telemetry`, …) route an event
+//! to the parts it concerns and lend each part only what it needs of the others:
+//!
+//! ```text
+//!                     Model::handle(Ev) ─▶ Cluster (scenario + the parts below)
+//!        ┌──────────────────────┬───────────────┴────────┬──────────────────────────┐
+//!        ▼                      ▼                        ▼                          ▼
+//!  ApiSide (api_side)    OperatorSide (operator_side)  Workload (workload)     Telemetry (telemetry)
+//!   SimApiServer          SimProcess (heap, GC, OOM)    Pods, Nodes, taints,    Registry, SeriesSet,
+//!   pending requests      running Operator (informer,   namespaces, the Pod     workqueue totals
+//!   request/watch ids       workqueue, workers)         cache, leaked watches        ▲
+//!   CauseTracker          dead parts (release)          step: a Reconcile's          │ counts
+//!                         kick flags                    workload steps ──────────────┤
+//!                              ▲                        kubelet: evictions, taints ──┘
+//!                              └── StepSinks lends the process and the registry to a step
+//! ```
 
 mod actions;
 pub mod api;

@@ -57,6 +57,7 @@ use super::registry::metric_key;
 use super::worker::Job;
 use super::{Cluster, Ev};
 
+mod kubelet;
 mod step;
 
 pub(super) use step::StepSinks;
@@ -273,75 +274,19 @@ impl Cluster {
         }
     }
 
-    /// The node lifecycle controller follows each Node's `MemoryPressure` condition as the
-    /// kubelet last reported it; when a taint goes, the scheduler retries the Pending Pods.
-    fn update_taints(&mut self, ctx: &mut Context<'_, Ev>) {
-        let now = ctx.now();
-        let mut cleared = false;
-        for node in 0..self.scenario.nodes.count as usize {
-            let pressure = self.work.under_pressure(&self.scenario, node, now);
-            if self.work.tainted[node] == pressure {
-                continue;
-            }
-            self.work.tainted[node] = pressure;
-            cleared |= !pressure;
-            let kind = EventKind::NodeTaint {
-                node: u32::try_from(node).unwrap_or(u32::MAX),
-                tainted: pressure,
-            };
-            ctx.trace(None, None, kind);
-        }
-        if cleared {
-            let pending = std::mem::take(&mut self.work.pending);
-            for (owner, count) in pending {
-                for _ in 0..count {
-                    let reg = &mut self.telemetry.reg;
-                    self.work.place_pod(&self.scenario, reg, &owner, now);
-                }
-            }
-        }
-    }
-
     /// Each kubelet's eviction manager pass: at most one eviction per Node. The taints first
-    /// follow the condition of the previous pass (the kubelet's last node status report).
+    /// follow the condition of the previous pass (the kubelet's last node status report); each
+    /// eviction is traced and, through the `Owns(&Pod{})` handler, adds the Pod's owner to the
+    /// workqueue (the eviction is the add's cause).
     fn kubelet_sync(&mut self, ctx: &mut Context<'_, Ev>) {
-        self.update_taints(ctx);
         let now = ctx.now();
-        let s = &self.scenario;
-        let warm = s.pods.warmup.as_secs_f64();
-        for node in 0..s.nodes.count as usize {
-            let used = self.work.usage(s, node, now);
-            let available = s.nodes.memory_capacity.saturating_sub(used);
-            if available >= s.nodes.eviction_hard_memory_available {
-                continue;
-            }
-            self.work.last_pressure[node] = Some(now);
-            // rankMemoryPressure: exceeds requests first, then priority (equal here), then the
-            // usage above the request.
-            let req = s.pods.memory_request;
-            let victim = self
-                .work
-                .pods
-                .iter()
-                .flat_map(|(k, ps)| ps.iter().enumerate().map(move |(i, p)| (k, i, p)))
-                .filter(|(_, _, p)| p.node == node)
-                .map(|(k, i, p)| {
-                    let u = pod_usage(s.pods.memory_usage, warm, now.saturating_since(p.started));
-                    ((u > req, u.saturating_sub(req)), k.clone(), i)
-                })
-                .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-            let Some((_, owner, i)) = victim else {
-                continue;
-            };
-            if let Some(ps) = self.work.pods.get_mut(&owner) {
-                ps.remove(i);
-            }
-            self.telemetry.reg.inc(names::PODS_EVICTED_TOTAL, 1.0);
-            let node = u32::try_from(node).unwrap_or(u32::MAX);
+        let reg = &mut self.telemetry.reg;
+        for (node, tainted) in self.work.update_taints(&self.scenario, reg, now) {
+            ctx.trace(None, None, EventKind::NodeTaint { node, tainted });
+        }
+        for (node, owner) in self.work.evict(&self.scenario, reg, now) {
             let kind = EventKind::Evicted { node };
             let evicted = ctx.trace_caused(Some(owner.clone()), None, kind, &[], CauseNote::None);
-            // The Owns(&Pod{}) handler maps the Pod's update to its owner: the eviction is the
-            // add's cause.
             if let Some(op) = self.operator.running.as_mut() {
                 op.queue.note_add(&owner, evicted);
                 op.queue.add_from_handler(owner, false, now);
