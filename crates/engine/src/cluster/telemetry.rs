@@ -183,7 +183,11 @@ impl Cluster {
         // running totals: this runs after every event
         let totals = op.worker_totals;
         debug_assert_eq!(totals, WorkerTotals::scan(&op.workers));
-        let (pod_store, watch_buffers, goroutines) = self.workload_memory(totals.hung_goroutines);
+        let incarnation = Some(op.incarnation);
+        let event_bytes = self.scenario.objects.size_bytes;
+        let (pod_store, watch_buffers, goroutines) =
+            self.work
+                .memory(incarnation, event_bytes, totals.hung_goroutines);
         let Some(op) = self.operator.running.as_ref() else {
             return;
         };
@@ -248,7 +252,13 @@ impl Cluster {
             names::OBJECTS_TERMINATING,
             self.api.server.terminating() as f64,
         );
-        self.workload_gauges(now);
+        self.telemetry.reg.set(
+            names::NAMESPACES_TERMINATING,
+            self.api.server.namespaces_terminating() as f64,
+        );
+        let running = self.operator.running.is_some();
+        let reg = &mut self.telemetry.reg;
+        self.work.gauges(&self.scenario, running, reg, now);
         let reg = &mut self.telemetry.reg;
         self.operator
             .process

@@ -53,7 +53,7 @@ use crate::sim::{CauseNote, Context, EventId, EventKind};
 use crate::time::SimTime;
 
 use super::memory::SimProcess;
-use super::registry::metric_key;
+use super::registry::{metric_key, Registry};
 use super::worker::Job;
 use super::{Cluster, Ev};
 
@@ -404,57 +404,57 @@ impl Cluster {
             );
         }
     }
+}
 
-    /// Heap owners and goroutines the workload adds to the operator process:
-    /// `(pod cache bytes, watch buffers, extra goroutines)`; `hung` is the workers' goroutines
-    /// left in hung calls.
-    pub(super) fn workload_memory(&mut self, hung: u64) -> (u64, u64, u64) {
-        let Some(op) = self.operator.running.as_ref().filter(|_| self.work.active) else {
+impl Workload {
+    /// Heap owners and goroutines the workload adds to the operator process of `incarnation`
+    /// (none while no process runs): `(pod cache bytes, watch buffers, extra goroutines)`;
+    /// `hung` is the workers' goroutines left in hung calls, `event_bytes` a watch event's size.
+    pub(super) fn memory(
+        &mut self,
+        incarnation: Option<u64>,
+        event_bytes: u64,
+        hung: u64,
+    ) -> (u64, u64, u64) {
+        let Some(incarnation) = incarnation.filter(|_| self.active) else {
             return (0, 0, 0);
         };
-        self.work.sync_incarnation(op.incarnation);
-        let store = match self.work.cache {
+        self.sync_incarnation(incarnation);
+        let store = match self.cache {
             CacheState::Off => 0,
-            _ => self.work.cached_items * self.work.cached_item_bytes,
+            _ => self.cached_items * self.cached_item_bytes,
         };
-        let watches = self.work.leaked_bytes(self.scenario.objects.size_bytes);
-        let goroutines = hung + self.work.leaked_count() * WATCH_GOROUTINES;
+        let watches = self.leaked_bytes(event_bytes);
+        let goroutines = hung + self.leaked_count() * WATCH_GOROUTINES;
         (store, watches, goroutines)
     }
 
-    /// Gauges of the workload.
-    pub(super) fn workload_gauges(&mut self, now: SimTime) {
-        let leaked = if self.operator.running.is_some() {
-            self.work.leaked_count()
+    /// Sets the workload's gauges in `reg`; `running` says whether an operator process runs
+    /// (its Pod cache and watches read 0 otherwise).
+    pub(super) fn gauges(
+        &self,
+        scenario: &Scenario,
+        running: bool,
+        reg: &mut Registry,
+        now: SimTime,
+    ) {
+        let leaked = if running { self.leaked_count() } else { 0 };
+        reg.set(names::RECONCILE_WATCHES_OPEN, leaked as f64);
+        let cached = if running && self.cache != CacheState::Off {
+            self.cached_items
         } else {
             0
         };
-        self.telemetry
-            .reg
-            .set(names::RECONCILE_WATCHES_OPEN, leaked as f64);
-        let cached = if self.operator.running.is_some() && self.work.cache != CacheState::Off {
-            self.work.cached_items
-        } else {
-            0
-        };
-        self.telemetry
-            .reg
-            .set(names::POD_CACHE_ITEMS, cached as f64);
-        self.telemetry.reg.set(
-            names::NAMESPACES_TERMINATING,
-            self.api.server.namespaces_terminating() as f64,
-        );
-        let s = &self.scenario;
+        reg.set(names::POD_CACHE_ITEMS, cached as f64);
+        let s = scenario;
         if s.nodes.count == 0 {
             return;
         }
-        let running: usize = self.work.pods.values().map(Vec::len).sum();
-        self.telemetry.reg.set(names::PODS_RUNNING, running as f64);
-        let pending: u32 = self.work.pending.values().sum();
-        self.telemetry
-            .reg
-            .set(names::PODS_PENDING, f64::from(pending));
-        let tainted = self.work.tainted.iter().filter(|t| **t).count();
+        let running: usize = self.pods.values().map(Vec::len).sum();
+        reg.set(names::PODS_RUNNING, running as f64);
+        let pending: u32 = self.pending.values().sum();
+        reg.set(names::PODS_PENDING, f64::from(pending));
+        let tainted = self.tainted.iter().filter(|t| **t).count();
         let taint_key = metric_key(
             "kube_node_spec_taint",
             &[
@@ -462,23 +462,21 @@ impl Cluster {
                 ("key", "node.kubernetes.io/memory-pressure"),
             ],
         );
-        self.telemetry.reg.set(&taint_key, tainted as f64);
+        reg.set(&taint_key, tainted as f64);
         let mut pressured = 0;
         let mut min_available = u64::MAX;
         for node in 0..s.nodes.count as usize {
-            if self.work.under_pressure(s, node, now) {
+            if self.under_pressure(s, node, now) {
                 pressured += 1;
             }
-            let used = self.work.usage(s, node, now);
+            let used = self.usage(s, node, now);
             min_available = min_available.min(s.nodes.memory_capacity.saturating_sub(used));
         }
         let key = metric_key(
             "kube_node_status_condition",
             &[("condition", "MemoryPressure"), ("status", "true")],
         );
-        self.telemetry.reg.set(&key, f64::from(pressured));
-        self.telemetry
-            .reg
-            .set(names::NODE_MEMORY_AVAILABLE_BYTES, min_available as f64);
+        reg.set(&key, f64::from(pressured));
+        reg.set(names::NODE_MEMORY_AVAILABLE_BYTES, min_available as f64);
     }
 }
