@@ -9,9 +9,12 @@
 //!                    └──────┬──────────────────┬──────────────────┬──────┘
 //!                           ▼                  ▼                  ▼
 //!         --set key=value (CLI)     settings file (page)     controls (page)
-//!                           └────────┬─────────┘
-//!                                    ▼
-//!               scenario::parse → Scenario::validate (field, what it accepts)
+//!                   │                          └────────┬─────────┘
+//!                   ▼                                   ▼
+//!        scenario::parse (TOML)           a typed setter per path (field.rs)
+//!                   └─────────────────┬─────────────────┘
+//!                                     ▼
+//!                Scenario::validate (field, what it accepts)
 //! ```
 //!
 //! A path that is not in the table is refused with the nearest one it resembles
@@ -19,6 +22,7 @@
 //! and what it accepts.
 
 mod apply;
+mod field;
 mod kind;
 mod nearest;
 mod table;
