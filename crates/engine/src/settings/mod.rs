@@ -59,6 +59,22 @@ pub struct Setting {
     pub help: Words,
 }
 
+/// The sections of a scenario file that hold settings (`objects`, `controller`, `code` …): the
+/// first segment of each dotted path, each once, in the registry's order.
+pub fn sections() -> Vec<&'static str> {
+    let mut found = Vec::new();
+    for head in SETTINGS
+        .iter()
+        .filter_map(|s| s.path.split_once('.'))
+        .map(|(h, _)| h)
+    {
+        if !found.contains(&head) {
+            found.push(head);
+        }
+    }
+    found
+}
+
 /// The setting at `path`.
 pub fn find(path: &str) -> Option<&'static Setting> {
     SETTINGS.iter().find(|s| s.path == path)
