@@ -3,7 +3,7 @@
 // the timeline and names the difference.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSite } from './harness.mjs';
+import { openSite, clock, settled } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -13,8 +13,6 @@ after(async () => {
   await site?.close();
 });
 
-const clock = (page) => page.$eval('#timeline', (el) => Number(el.dataset.seconds));
-const settled = (page) => page.waitForFunction(() => !document.querySelector('#seek-progress'));
 const cursors = (page) =>
   page.$$eval('.charts canvas', (els) => els.map((el) => el.dataset.cursor ?? null));
 

@@ -79,3 +79,20 @@ export async function inkedPixels(page, selector) {
     return n;
   });
 }
+
+/** The instant the timeline shows, in simulated seconds. */
+export const clock = (page) => page.$eval('#timeline', (el) => Number(el.dataset.seconds));
+
+/** Waits until no seek is under way (the timeline's progress bar is gone). */
+export const settled = (page) => page.waitForFunction(() => !document.querySelector('#seek-progress'));
+
+/**
+ * Opens `preset` paused at `t` seconds in `lang` with the panel `tab` shown, at `size`, and waits
+ * until the timeline has reached `t` and the seek has settled.
+ */
+export async function openAt(site, page, { t, lang = 'en', preset = 'flywheel', tab = 'log', size = { width: 1280, height: 720 } }) {
+  await page.setViewportSize(size);
+  await page.goto(`${site.url}?preset=${preset}&lang=${lang}&t=${t}&tab=${tab}`);
+  await page.waitForFunction((t) => Number(document.querySelector('#timeline')?.dataset.seconds) >= t, t);
+  await settled(page);
+}

@@ -4,7 +4,7 @@
 // the branch shown.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSite } from './harness.mjs';
+import { openSite, openAt as open, settled } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -14,15 +14,9 @@ after(async () => {
   await site?.close();
 });
 
-const settled = (page) => page.waitForFunction(() => !document.querySelector('#seek-progress'));
 const dos = (page) => new URL(page.url()).searchParams.getAll('do');
 
-async function openAt(page, t, lang, size = { width: 1280, height: 720 }) {
-  await page.setViewportSize(size);
-  await page.goto(`${site.url}?preset=flywheel&lang=${lang}&t=${t}&tab=log`);
-  await page.waitForFunction((t) => Number(document.querySelector('#timeline')?.dataset.seconds) >= t, t);
-  await settled(page);
-}
+const openAt = (page, t, lang, size) => open(site, page, { t, lang, size });
 
 async function command(page, line) {
   await page.keyboard.press(':');

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openSite, ARTIFACTS } from './harness.mjs';
+import { openSite, ARTIFACTS, clock, openAt as open } from './harness.mjs';
 
 let site;
 before(async () => {
@@ -15,15 +15,10 @@ after(async () => {
   await site?.close();
 });
 
-const settled = (page) => page.waitForFunction(() => !document.querySelector('#seek-progress'));
-const clock = (page) => page.$eval('#timeline', (el) => Number(el.dataset.seconds));
 
 /** Opens the flywheel paused at `t` in `lang`, with the event log shown. */
 async function openAt(page, t, lang) {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto(`${site.url}?preset=flywheel&lang=${lang}&t=${t}&tab=log`);
-  await page.waitForFunction((t) => Number(document.querySelector('#timeline')?.dataset.seconds) >= t, t);
-  await settled(page);
+  await open(site, page, { t, lang });
   await page.waitForSelector('#event-log .line.rec');
 }
 

@@ -35,6 +35,8 @@ pub mod settings;
 pub mod sim;
 pub mod sizing;
 pub mod swarm;
+#[cfg(test)]
+mod testing;
 pub mod time;
 pub mod tour;
 pub mod workqueue;

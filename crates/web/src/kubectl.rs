@@ -239,17 +239,22 @@ fn patch(args: &[&str]) -> Result<Command, Refusal> {
     }
 }
 
+/// Most object names offered after a verb: the list shows a few, and Tab needs only enough to
+/// find what they share.
+pub const MAX_NAMED: usize = 64;
+
+/// The verbs whose line names an object of the custom resource.
+const NAMED_VERBS: [&str; 3] = ["edit", "delete", "label"];
+
 /// The known lines that begin with what was typed, with the object names after `edit`,
-/// `delete mycrd` and `label mycrd` filled in.
+/// `delete mycrd` and `label mycrd` filled in: every object whose name begins with what was typed
+/// after the kind (at most [`MAX_NAMED`]), or the first three as examples while the verb is
+/// still being typed.
 pub fn matches(typed: &str, objects: &[String]) -> Vec<String> {
     let typed = typed.trim_start();
-    let named = objects.iter().take(3).flat_map(|k| {
-        let name = k.rsplit('/').next().unwrap_or(k);
-        ["edit", "delete", "label"].map(|v| match v {
-            "label" => format!("kubectl label mycrd {name} touched=yes"),
-            v => format!("kubectl {v} mycrd {name}"),
-        })
-    });
+    let named = NAMED_VERBS
+        .iter()
+        .flat_map(|verb| named_lines(verb, typed, objects));
     KNOWN
         .iter()
         .filter(|k| !k.ends_with(' '))
@@ -257,6 +262,29 @@ pub fn matches(typed: &str, objects: &[String]) -> Vec<String> {
         .chain(named)
         .filter(|k| k.starts_with(typed))
         .collect()
+}
+
+/// The lines of `verb` naming the objects that fit `typed`.
+fn named_lines(verb: &str, typed: &str, objects: &[String]) -> Vec<String> {
+    let head = format!("kubectl {verb} mycrd ");
+    let line = |name: &str| match verb {
+        "label" => format!("{head}{name} touched=yes"),
+        _ => format!("{head}{name}"),
+    };
+    let names = objects.iter().map(|k| k.rsplit('/').next().unwrap_or(k));
+    match typed.strip_prefix(&head) {
+        Some(rest) => {
+            let begun = rest.split(' ').next().unwrap_or(rest);
+            let mut seen = std::collections::BTreeSet::new();
+            names
+                .filter(|n| n.starts_with(begun) && seen.insert(*n))
+                .take(MAX_NAMED)
+                .map(line)
+                .collect()
+        }
+        None if head.starts_with(typed) => names.take(3).map(line).collect(),
+        None => Vec::new(),
+    }
 }
 
 /// What Tab makes of `typed`: the longest beginning the matching lines share (`typed` itself
@@ -376,6 +404,41 @@ mod tests {
         assert_eq!(
             read("kubectl frobnicate"),
             Err(Refusal::UnknownVerb("frobnicate".into()))
+        );
+    }
+
+    #[test]
+    fn after_the_kind_every_object_whose_name_fits_is_offered_not_only_the_first_three() {
+        let many: Vec<String> = (0..200).map(|i| format!("ns-{}/demo-{i}", i % 4)).collect();
+        let found = matches("kubectl delete mycrd demo-15", &many);
+        assert_eq!(
+            found,
+            [
+                "demo-15", "demo-150", "demo-151", "demo-152", "demo-153", "demo-154", "demo-155",
+                "demo-156", "demo-157", "demo-158", "demo-159"
+            ]
+            .map(|n| format!("kubectl delete mycrd {n}"))
+        );
+        assert_eq!(
+            complete("kubectl label mycrd demo-19", &many),
+            "kubectl label mycrd demo-19"
+        );
+        assert_eq!(
+            complete("kubectl edit mycrd demo-199", &many),
+            "kubectl edit mycrd demo-199"
+        );
+        assert_eq!(
+            matches("kubectl delete mycrd demo-", &many).len(),
+            MAX_NAMED
+        );
+    }
+
+    #[test]
+    fn a_name_in_two_namespaces_is_offered_once() {
+        let twice = ["ns-0/demo-7", "ns-1/demo-7"].map(String::from).to_vec();
+        assert_eq!(
+            matches("kubectl edit mycrd d", &twice),
+            ["kubectl edit mycrd demo-7"]
         );
     }
 

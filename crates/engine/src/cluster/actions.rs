@@ -24,8 +24,8 @@ impl Cluster {
             obj.spec = json!({ "replicas": 1 });
             obj.size_bytes = o.size_bytes;
             obj.metadata.finalizers.clone_from(&o.finalizers);
-            self.api.create_direct(obj, ctx.now());
-            self.count_request("POST", 201);
+            self.api.server.create_direct(obj, ctx.now());
+            self.telemetry.count_request("POST", 201);
         }
         if to < o.count {
             ctx.continue_with(Ev::CreateObjects { from: to });
@@ -34,7 +34,7 @@ impl Cluster {
         let kind = EventKind::Created {
             objects: u64::from(o.count),
         };
-        ctx.trace(None, Some(self.api.revision()), kind);
+        ctx.trace(None, Some(self.api.server.revision()), kind);
         self.fan_out_events(ctx);
         self.workload_objects_created(ctx);
     }

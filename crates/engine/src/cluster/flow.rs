@@ -31,18 +31,17 @@ impl Cluster {
         ctx: &mut Context<'_, Ev>,
         cause: Option<crate::sim::EventId>,
     ) {
-        if !self.process.start_container(ctx.now()) {
+        if !self.operator.process.start_container(ctx.now()) {
             return;
         }
-        self.incarnations += 1;
-        let incarnation = self.incarnations;
+        let incarnation = self.operator.next_incarnation();
         let sync_period = jittered_sync_period(DEFAULT_SYNC_PERIOD, ctx.rng);
         let mut op = Operator::new(&self.scenario, incarnation, sync_period, ctx.now());
         op.queue.keep_causes(ctx.trace.causal().is_on());
         op.queue.reserve(self.scenario.objects.count as usize);
         let actions = op.informer.reflector.start(ctx.now(), ctx.rng);
-        self.op = Some(op);
-        self.causes.operator_started();
+        self.operator.running = Some(op);
+        self.api.causes.operator_started();
         let kind = EventKind::ContainerStarted { incarnation };
         ctx.trace_caused(None, None, kind, cause.as_slice(), CauseNote::None);
         ctx.schedule_in(
@@ -60,8 +59,10 @@ impl Cluster {
         restart_at: crate::time::SimTime,
         reason: TerminatedReason,
     ) {
-        self.retire_operator(ctx);
-        self.pending.retain(|_, p| matches!(p.origin, Origin::User));
+        self.operator.retire(ctx);
+        self.api
+            .pending
+            .retain(|_, p| matches!(p.origin, Origin::User));
         let kind = EventKind::ContainerTerminated { reason, restart_at };
         let cause = ctx.trace_caused(None, None, kind, &[], CauseNote::None);
         ctx.schedule_at(restart_at, Ev::ContainerStart { cause: Some(cause) });
@@ -71,7 +72,9 @@ impl Cluster {
     /// "Starting workers" in controller-runtime's log.
     pub(super) fn check_cache_sync(&mut self, ctx: &mut Context<'_, Ev>) {
         let profile = self.scenario.profile;
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         if op.workers_started || !op.source_synced(profile) {
             return;
         }
@@ -80,7 +83,9 @@ impl Cluster {
         let worker_count = u32::try_from(workers).unwrap_or(u32::MAX);
         ctx.trace(None, None, EventKind::StartingWorkers { worker_count });
         let started_s = ctx.now().as_secs_f64();
-        self.reg.set(names::WORKERS_STARTED_SECONDS, started_s);
+        self.telemetry
+            .reg
+            .set(names::WORKERS_STARTED_SECONDS, started_s);
         self.kick_workers(ctx);
     }
 
@@ -88,12 +93,17 @@ impl Cluster {
     /// ("failed to wait for caches to sync"), the manager returns the error and the process
     /// exits with status 1 (a kubebuilder `main` calls `os.Exit(1)` when `mgr.Start` fails).
     pub(super) fn cache_sync_timeout(&mut self, ctx: &mut Context<'_, Ev>) {
-        if self.op.as_ref().is_none_or(|op| op.workers_started) {
+        if self
+            .operator
+            .running
+            .as_ref()
+            .is_none_or(|op| op.workers_started)
+        {
             return;
         }
         let timeout = self.scenario.controller.cache_sync_timeout;
         ctx.trace(None, None, EventKind::CacheSyncTimeout { timeout });
-        let restart_at = self.process.exit(1, ctx.now());
+        let restart_at = self.operator.process.exit(1, ctx.now());
         self.container_died(ctx, restart_at, TerminatedReason::Error);
     }
 
@@ -101,7 +111,9 @@ impl Cluster {
     /// store resyncs if any is (client-go `tools/cache/reflector.go` `startResync`).
     pub(super) fn resync_timer(&mut self, ctx: &mut Context<'_, Ev>, epoch: u64) {
         let now = ctx.now();
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let informer = &mut op.informer;
         // `shouldResync` runs only when a live timer fires: a stale one must not move the
         // listener's next resync.
@@ -120,7 +132,8 @@ impl Cluster {
                 Action::Replace { items, .. }
                     if items.len() > super::REPLACE_OBJECTS_PER_EVENT
                         && self
-                            .op
+                            .operator
+                            .running
                             .as_mut()
                             .is_some_and(|op| op.informer.begin_replace(items.len())) =>
                 {
@@ -143,7 +156,9 @@ impl Cluster {
         queued: usize,
         then: Vec<Action>,
     ) {
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let rest = items.split_off(items.len().min(super::REPLACE_OBJECTS_PER_EVENT));
         let queued = queued + items.len();
         op.informer.replace_part(items);
@@ -162,7 +177,7 @@ impl Cluster {
     }
 
     fn reflector_action(&mut self, ctx: &mut Context<'_, Ev>, action: Action) {
-        let Some(incarnation) = self.incarnation() else {
+        let Some(incarnation) = self.operator.incarnation() else {
             return;
         };
         match action {
@@ -185,23 +200,23 @@ impl Cluster {
                 items,
                 resource_version,
             } => {
-                if let Some(op) = self.op.as_mut() {
+                if let Some(op) = self.operator.running.as_mut() {
                     op.informer.replace(items, resource_version);
                 }
             }
             Action::Apply(store_event) => {
-                if let Some(op) = self.op.as_mut() {
+                if let Some(op) = self.operator.running.as_mut() {
                     op.informer.apply(store_event);
                 }
             }
             Action::WaitBackoff(d) => ctx.schedule_in(d, Ev::ReflectorWake { incarnation }),
             Action::Resync => {
-                if let Some(op) = self.op.as_mut() {
+                if let Some(op) = self.operator.running.as_mut() {
                     op.informer.resync();
                 }
             }
             Action::StopWatch => {
-                if let Some(op) = self.op.as_mut() {
+                if let Some(op) = self.operator.running.as_mut() {
                     op.informer.watch = None;
                 }
             }
@@ -212,16 +227,20 @@ impl Cluster {
     }
 
     pub(super) fn reflector_wake(&mut self, ctx: &mut Context<'_, Ev>) {
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let actions = op.informer.reflector.on_backoff_elapsed(ctx.now(), ctx.rng);
         self.reflector_actions(ctx, actions);
     }
 
     /// Starts the informer's processing loop on the next FIFO item if it is idle.
     pub(super) fn kick_informer(&mut self, ctx: &mut Context<'_, Ev>) {
-        let slowdown = self.process.slowdown(ctx.now());
+        let slowdown = self.operator.process.slowdown(ctx.now());
         let cost_per_kib = self.scenario.controller.informer_cost_per_kib;
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         if op.informer.popping {
             return;
         }
@@ -241,12 +260,12 @@ impl Cluster {
     }
 
     pub(super) fn informer_popped(&mut self, ctx: &mut Context<'_, Ev>) {
-        if let Some(op) = self.op.as_mut() {
+        if let Some(op) = self.operator.running.as_mut() {
             op.informer.popping = false;
             op.informer.begin_pop(ctx.next_event_id());
             if let Some((key, deltas)) = op.informer.pop_and_process() {
                 let deltas = u32::try_from(deltas).unwrap_or(u32::MAX);
-                let (causes, note) = self.causes.pop_causes(op.informer.popped());
+                let (causes, note) = self.api.causes.pop_causes(op.informer.popped());
                 let kind = EventKind::InformerPop { deltas };
                 ctx.trace_caused(Some(key), None, kind, &causes, note);
             }
@@ -258,9 +277,11 @@ impl Cluster {
 
     /// Starts the event handler on the next buffered notification if it is idle.
     pub(super) fn kick_handler(&mut self, ctx: &mut Context<'_, Ev>) {
-        let slowdown = self.process.slowdown(ctx.now());
+        let slowdown = self.operator.process.slowdown(ctx.now());
         let cost = self.scenario.controller.handler_cost.mul_f64(slowdown);
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         if op.informer.handling || op.informer.listener.queued_len() == 0 {
             return;
         }
@@ -276,15 +297,19 @@ impl Cluster {
     /// The handler ran: predicates, then `EnqueueRequestForObject`.
     pub(super) fn handled(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         op.informer.handling = false;
         if let Some((n, pop)) = op.informer.next_notification_with_pop() {
             let (key, low_priority) = request_for(&n);
             let rv = super::informer::notification_rv(&n);
-            let own_write = self.causes.take_own_write(rv);
+            let own_write = self.api.causes.take_own_write(rv);
             if op.admits(&n) {
                 if own_write {
-                    self.reg.inc(names::SELF_TRIGGERED_ENQUEUES_TOTAL, 1.0);
+                    self.telemetry
+                        .reg
+                        .inc(names::SELF_TRIGGERED_ENQUEUES_TOTAL, 1.0);
                 }
                 let kind = EventKind::HandlerEnqueue { own_write };
                 let id =
@@ -292,7 +317,7 @@ impl Cluster {
                 op.queue.add_from_handler(key.clone(), low_priority, now);
                 op.queue.note_add(&key, id);
             } else {
-                self.reg.inc(names::PREDICATE_DROPPED_TOTAL, 1.0);
+                self.telemetry.reg.inc(names::PREDICATE_DROPPED_TOTAL, 1.0);
                 let kind = EventKind::PredicateDropped;
                 ctx.trace_caused(Some(key), Some(rv), kind, &[pop], CauseNote::None);
             }
@@ -308,26 +333,28 @@ impl Cluster {
     /// its worker inside this call; the worker is handed the next key by this call's own loop,
     /// not by a nested call, so 150 000 such reconciles in a row do not nest 150 000 calls deep.
     pub(super) fn kick_workers(&mut self, ctx: &mut Context<'_, Ev>) {
-        if self.kicking_workers {
-            self.kick_again = true;
+        if self.operator.kicking_workers {
+            self.operator.kick_again = true;
             return;
         }
-        self.kicking_workers = true;
+        self.operator.kicking_workers = true;
         loop {
-            self.kick_again = false;
+            self.operator.kick_again = false;
             self.start_idle_workers(ctx);
-            if !self.kick_again {
+            if !self.operator.kick_again {
                 break;
             }
         }
-        self.kicking_workers = false;
+        self.operator.kicking_workers = false;
         self.schedule_queue_wake(ctx);
     }
 
     /// Hands ready keys to the idle workers and runs each until it waits or finishes.
     fn start_idle_workers(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         if !op.workers_started {
             return;
         }
@@ -355,7 +382,9 @@ impl Cluster {
 
     /// Schedules a wake-up for the queue's next delayed item if none is scheduled earlier.
     pub(super) fn schedule_queue_wake(&mut self, ctx: &mut Context<'_, Ev>) {
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let Some(at) = op.queue.next_ready_at() else {
             return;
         };
@@ -372,7 +401,7 @@ impl Cluster {
     }
 
     pub(super) fn queue_wake(&mut self, ctx: &mut Context<'_, Ev>) {
-        if let Some(op) = self.op.as_mut() {
+        if let Some(op) = self.operator.running.as_mut() {
             op.queue_wake_at = None;
             op.queue.advance(ctx.now());
         }
@@ -387,9 +416,11 @@ impl Cluster {
         w: usize,
         reply: Option<Reply>,
     ) {
-        let slowdown = self.process.slowdown(ctx.now());
+        let slowdown = self.operator.process.slowdown(ctx.now());
         let read_cost = self.scenario.controller.cache_read_cost_per_kib;
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let incarnation = op.incarnation;
         let informer = &op.informer;
         let Some(Some(job)) = op.workers.get_mut(w) else {
@@ -427,16 +458,14 @@ impl Cluster {
                     );
                 }
                 StepOutcome::Workload(step) => {
-                    outcome = super::workload::run_step(
-                        &mut self.work,
-                        &self.scenario,
-                        job,
-                        &mut self.process,
-                        &mut self.reg,
-                        ctx,
-                        incarnation,
-                        &step,
-                    );
+                    let sinks = super::workload::StepSinks {
+                        process: &mut self.operator.process,
+                        reg: &mut self.telemetry.reg,
+                    };
+                    let scenario = &self.scenario;
+                    outcome = self
+                        .work
+                        .run_step(scenario, incarnation, job, &step, ctx, sinks);
                 }
                 StepOutcome::Wait(_) | StepOutcome::Write(_) | StepOutcome::Finish(_) => {
                     end = outcome;
@@ -475,7 +504,9 @@ impl Cluster {
     /// `pkg/internal/controller/controller.go`), then `Done`.
     fn finish_reconcile(&mut self, ctx: &mut Context<'_, Ev>, w: usize, result: ReconcileResult) {
         let now = ctx.now();
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let Some(job) = op.workers.get_mut(w).and_then(Option::take) else {
             return;
         };
@@ -496,16 +527,20 @@ impl Cluster {
             );
             // controller-runtime re-panics when `RecoverPanic` is off
             // (`pkg/internal/controller/controller.go` `Reconcile`): the process dies.
-            let restart_at = self.process.exit(crate::process::GO_PANIC_EXIT_CODE, now);
+            let restart_at = self
+                .operator
+                .process
+                .exit(crate::process::GO_PANIC_EXIT_CODE, now);
             return self.container_died(ctx, restart_at, TerminatedReason::Error);
         }
         op.queue.done(&key, now);
         self.workload_reconcile_finished(&job, now);
         let result = handled.result_label.unwrap_or("error");
-        self.record_reconcile(&handled, now.saturating_since(job.started_at));
+        self.telemetry
+            .record_reconcile(&handled, now.saturating_since(job.started_at));
         let kind = EventKind::Reconciled { result };
         let id = ctx.trace_caused(Some(key.clone()), None, kind, by, CauseNote::None);
-        if let (Some(op), Some(delay)) = (self.op.as_mut(), outcome_delay) {
+        if let (Some(op), Some(delay)) = (self.operator.running.as_mut(), outcome_delay) {
             let due = if delay.is_zero() {
                 op.queue.rate_limited_due(&key, now)
             } else {

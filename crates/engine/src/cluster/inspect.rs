@@ -22,6 +22,7 @@ impl Cluster {
     /// The keys (`namespace/name`) of the first `limit` stored custom resources, in key order.
     pub fn object_keys(&self, limit: usize) -> Vec<String> {
         self.api
+            .server
             .server()
             .keys(&self.scenario.crd.kind)
             .take(limit)
@@ -33,7 +34,7 @@ impl Cluster {
     /// or its deletion has left the watch cache.
     pub fn inspect(&self, key: &str) -> Option<Inspected> {
         let (namespace, name) = key.split_once('/').unwrap_or(("", key));
-        let server = self.api.server();
+        let server = self.api.server.server();
         let kind = &self.scenario.crd.kind;
         let cache = server.watch_cache(kind);
         // A DELETED event carries the last stored state at the deletion's revision.

@@ -221,8 +221,8 @@ impl Cluster {
                 self.set_memory_limit(ctx, *memory_limit);
             }
             Intervention::KillOperator => {
-                if self.op.is_some() {
-                    let restart_at = self.process.kill(ctx.now());
+                if self.operator.running.is_some() {
+                    let restart_at = self.operator.process.kill(ctx.now());
                     self.container_died(ctx, restart_at, TerminatedReason::Error);
                 }
             }
@@ -251,7 +251,7 @@ impl Cluster {
 
     fn reconfigure_api_server(&mut self) {
         // The scenario was validated and the change keeps it in range.
-        let _ = self.api.reconfigure(&self.scenario);
+        let _ = self.api.server.reconfigure(&self.scenario);
     }
 
     /// New flow-control limits apply at once; a new client QPS is a new Pod (a flag of the
@@ -273,9 +273,9 @@ impl Cluster {
     /// named object that is gone is written to no more than kubectl would (its GET is 404).
     fn user_writes(&mut self, ctx: &mut Context<'_, Ev>, action: ActionKind, target: &Target) {
         let targets = match target {
-            Target::First(n) => self.api.first_objects(Some(*n as usize)),
-            Target::All => self.api.first_objects(None),
-            Target::Key(key) => self.api.object(key).into_iter().collect(),
+            Target::First(n) => self.api.server.first_objects(Some(*n as usize)),
+            Target::All => self.api.server.first_objects(None),
+            Target::Key(key) => self.api.server.object(key).into_iter().collect(),
         };
         for current in targets {
             let call = match action {

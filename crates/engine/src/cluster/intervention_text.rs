@@ -157,7 +157,7 @@ pub fn of_action(a: &ScheduledAction) -> Result<Intervention, ScenarioError> {
         (None, false) => "",
     };
     let count = a.count;
-    let target = Target::of_count(count);
+    let target = action_target(a)?;
     Ok(match a.action {
         ActionKind::EditSpec => Intervention::EditSpec { target },
         ActionKind::Label => Intervention::Label { target },
@@ -175,6 +175,34 @@ pub fn of_action(a: &ScheduledAction) -> Result<Intervention, ScenarioError> {
         ActionKind::Rollout => parse_rollout(to).map_err(to_err)?,
         ActionKind::SetApiLimits => parse_limits(to).map_err(to_err)?,
     })
+}
+
+/// The objects an action on custom resources acts on: the one named by `object`, else the first
+/// `count`, else all.
+fn action_target(a: &ScheduledAction) -> Result<Target, ScenarioError> {
+    let Some(key) = &a.object else {
+        return Ok(Target::of_count(a.count));
+    };
+    let err = |message: String| ScenarioError {
+        field: "object".into(),
+        message,
+    };
+    let on_objects = matches!(
+        a.action,
+        ActionKind::EditSpec | ActionKind::Label | ActionKind::Annotate | ActionKind::Delete
+    );
+    if !on_objects {
+        return Err(err(format!(
+            "is only for edit_spec, label, annotate and delete (got it on {})",
+            action_name(a.action)
+        )));
+    }
+    if a.count.is_some() {
+        return Err(err(
+            "names one object, so it cannot go with count (remove one of them)".into(),
+        ));
+    }
+    Target::parse(Some(key)).map_err(err)
 }
 
 fn action_name(action: ActionKind) -> String {

@@ -148,13 +148,13 @@ impl InvariantChecker {
     }
 
     fn check_server(&mut self, cluster: &Cluster, now: SimTime) {
-        let revision = cluster.api.revision();
+        let revision = cluster.api.server.revision();
         if revision < self.last_revision {
             let detail = format!("revision went from {} to {revision}", self.last_revision);
             self.violate(now, "revision-monotonic", detail);
         }
         self.last_revision = self.last_revision.max(revision);
-        for obj in cluster.api.objects() {
+        for obj in cluster.api.server.objects() {
             let key = obj.key();
             let rv = obj.resource_version();
             if rv > revision {
@@ -178,7 +178,7 @@ impl InvariantChecker {
                 self.violate(now, "finalizers", detail);
             }
         }
-        let errors = cluster.process.heap_accounting_errors();
+        let errors = cluster.operator.process.heap_accounting_errors();
         if errors > 0 {
             let detail = format!("{errors} frees of more than was allocated");
             self.violate(now, "heap-accounting", detail);
@@ -188,7 +188,7 @@ impl InvariantChecker {
     // One block per operator-side invariant, each reading the same borrowed operator.
     #[allow(clippy::too_many_lines)]
     fn check_operator(&mut self, cluster: &Cluster, now: SimTime) {
-        let Some(op) = cluster.op.as_ref() else {
+        let Some(op) = cluster.operator.running.as_ref() else {
             self.incarnation = None;
             self.cache_rvs.clear();
             return;
@@ -197,7 +197,7 @@ impl InvariantChecker {
             self.incarnation = Some(op.incarnation);
             self.cache_rvs.clear();
         }
-        let revision = cluster.api.revision();
+        let revision = cluster.api.server.revision();
 
         // One worker per key.
         let mut busy = BTreeSet::new();
@@ -266,9 +266,9 @@ impl InvariantChecker {
             && inf.pending_deltas() == 0
             && l.queued_len() == 0
             && !inf.popping
-            && cluster.api.undelivered_events() == 0
+            && cluster.api.server.undelivered_events() == 0
             && inf.has_synced();
-        let newest = cluster.api.newest_event_rv();
+        let newest = cluster.api.server.newest_event_rv();
         let caught_up = match (newest, inf.reflector.last_sync_resource_version()) {
             (Some(n), Some(seen)) => seen >= n,
             (None, _) => true,
@@ -278,6 +278,7 @@ impl InvariantChecker {
             self.convergence_checks += 1;
             let server: BTreeMap<Key, u64> = cluster
                 .api
+                .server
                 .objects()
                 .iter()
                 .map(|o| (o.key(), o.resource_version()))

@@ -10,9 +10,28 @@
 //!
 //! [`Cluster`] is a [`crate::sim::Model`]: every stage is driven by events on the kernel's queue,
 //! and every CPU cost is stretched by the Go GC's CPU share. Nothing here reaches a wall clock.
+//!
+//! The cluster is held in parts, each with its own state and methods; [`Cluster`]'s handlers
+//! (one file per stage: `net`, `flow`, `watch_list`, `workload`, `telemetry`, …) route an event
+//! to the parts it concerns and lend each part only what it needs of the others:
+//!
+//! ```text
+//!                     Model::handle(Ev) ─▶ Cluster (scenario + the parts below)
+//!        ┌──────────────────────┬───────────────┴────────┬──────────────────────────┐
+//!        ▼                      ▼                        ▼                          ▼
+//!  ApiSide (api_side)    OperatorSide (operator_side)  Workload (workload)     Telemetry (telemetry)
+//!   SimApiServer          SimProcess (heap, GC, OOM)    Pods, Nodes, taints,    Registry, SeriesSet,
+//!   pending requests      running Operator (informer,   namespaces, the Pod     workqueue totals
+//!   request/watch ids       workqueue, workers)         cache, leaked watches        ▲
+//!   CauseTracker          dead parts (release)          step: a Reconcile's          │ counts
+//!                         kick flags                    workload steps ──────────────┤
+//!                              ▲                        kubelet: evictions, taints ──┘
+//!                              └── StepSinks lends the process and the registry to a step
+//! ```
 
 mod actions;
 pub mod api;
+mod api_side;
 pub mod causality_api;
 mod causes;
 pub mod checkpoint;
@@ -30,6 +49,7 @@ pub mod markers;
 pub mod memory;
 mod net;
 pub mod operator;
+mod operator_side;
 mod pending_causes;
 mod queue_metrics;
 mod read_model;
@@ -51,19 +71,16 @@ pub mod worker;
 pub mod workload;
 pub mod workqueue;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::apiserver::WatchEvent;
 use crate::scenario::Scenario;
 use crate::sim::{Context, Model};
 
-use api::SimApiServer;
-use memory::SimProcess;
-use operator::Operator;
-use registry::Registry;
-use request::Pending;
+use api_side::ApiSide;
+use operator_side::OperatorSide;
 use series::SeriesSet;
+use telemetry::Telemetry;
 
 /// Most resourceVersions of the operator's own writes remembered to spot the loop closing (the
 /// oldest are forgotten first).
@@ -188,53 +205,30 @@ pub enum Ev {
     Workload(workload::WorkEv),
 }
 
-/// The whole simulated world.
+/// The whole simulated world, in parts with their own state (see the module docs).
 #[derive(Clone)]
 pub struct Cluster {
     /// The scenario it runs.
     pub(crate) scenario: Scenario,
-    api: SimApiServer,
-    process: SimProcess,
-    op: Option<Operator>,
-    dead: Vec<release::DeadPart>,
-    incarnations: u64,
-    pending: BTreeMap<u64, Pending>,
-    next_request: u64,
-    next_watch: u64,
-    causes: causes::CauseTracker,
-    reg: Registry,
-    series: SeriesSet,
-    last_queue_totals: (f64, f64),
+    /// The API server and the requests and watches on their way.
+    api: ApiSide,
+    /// The operator's Pod: its process and the operator running in it.
+    operator: OperatorSide,
+    /// Pods, Nodes and namespaces.
     work: workload::Workload,
-    /// Whether [`Cluster::kick_workers`] is running (a finished reconcile asks it again).
-    kicking_workers: bool,
-    /// Whether a worker was freed while `kick_workers` was running.
-    kick_again: bool,
+    /// Metrics and their sampled series.
+    telemetry: Telemetry,
 }
 
 impl Cluster {
     /// A cluster for a validated scenario; schedule [`Cluster::initial_events`] to start it.
     pub fn new(scenario: Scenario) -> Result<Cluster, crate::scenario::ScenarioError> {
-        let api = SimApiServer::new(&scenario)?;
-        let process = SimProcess::new(&scenario)?;
-        let reg = telemetry::initial_registry(scenario.profile);
         Ok(Cluster {
-            scenario,
-            api,
-            process,
-            op: None,
-            dead: Vec::new(),
-            incarnations: 0,
-            pending: BTreeMap::new(),
-            next_request: 0,
-            next_watch: 0,
-            causes: causes::CauseTracker::default(),
-            reg,
-            series: SeriesSet::default(),
-            last_queue_totals: (0.0, 0.0),
+            api: ApiSide::new(&scenario)?,
+            operator: OperatorSide::new(&scenario)?,
             work: workload::Workload::default(),
-            kicking_workers: false,
-            kick_again: false,
+            telemetry: Telemetry::new(scenario.profile),
+            scenario,
         })
     }
 
@@ -259,15 +253,11 @@ impl Cluster {
 
     /// The sampled metric series.
     pub fn series(&self) -> &SeriesSet {
-        &self.series
-    }
-
-    fn incarnation(&self) -> Option<u64> {
-        self.op.as_ref().map(|o| o.incarnation)
+        &self.telemetry.series
     }
 
     fn is_current(&self, incarnation: u64) -> bool {
-        self.incarnation() == Some(incarnation)
+        self.operator.is_current(incarnation)
     }
 }
 
@@ -277,7 +267,7 @@ impl Model for Cluster {
     fn handle(&mut self, ctx: &mut Context<'_, Ev>, event: Ev) {
         match event {
             Ev::CreateObjects { from } => self.create_objects(ctx, from),
-            Ev::ReleaseDead => self.release_dead(ctx),
+            Ev::ReleaseDead => self.operator.release_dead(ctx),
             Ev::Answer { id, reply } => self.answer(ctx, id, reply),
             Ev::ReplacePart {
                 incarnation,

@@ -20,19 +20,14 @@ impl Cluster {
     /// Sends a request: the operator's requests wait for client-go's token bucket first
     /// (`rest/request.go` tryThrottle; the wait is `rest_client_rate_limiter_duration_seconds`).
     pub(super) fn send(&mut self, ctx: &mut Context<'_, Ev>, origin: Origin, call: Call) {
-        let id = self.next_request;
-        self.next_request += 1;
         let cause = self.cause_of_request(ctx, origin);
-        self.pending.insert(
-            id,
-            Pending {
-                origin,
-                call,
-                attempts: 0,
-                sent_at: ctx.now(),
-                cause,
-            },
-        );
+        let id = self.api.track_request(Pending {
+            origin,
+            call,
+            attempts: 0,
+            sent_at: ctx.now(),
+            cause,
+        });
         self.dispatch(ctx, id);
     }
 
@@ -42,7 +37,8 @@ impl Cluster {
     fn cause_of_request(&self, ctx: &Context<'_, Ev>, origin: Origin) -> Option<EventId> {
         match origin {
             Origin::Worker { worker, .. } => self
-                .op
+                .operator
+                .running
                 .as_ref()
                 .and_then(|op| op.workers.get(worker)?.as_ref()?.reconcile),
             Origin::User => Some(ctx.next_event_id()),
@@ -52,20 +48,23 @@ impl Cluster {
 
     /// Puts a (re)try of request `id` on the wire after the client-side limiter's wait.
     fn dispatch(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.pending.get(&id) else {
+        let Some(p) = self.api.pending.get(&id) else {
             return;
         };
         // client-go `rest/request.go` `tryThrottleWithInfo`: without a rate limiter the request
         // goes at once and `rest_client_rate_limiter_duration_seconds` observes nothing.
         let wait = match (
             p.origin,
-            self.op.as_mut().and_then(|o| o.client_limiter.as_mut()),
+            self.operator
+                .running
+                .as_mut()
+                .and_then(|o| o.client_limiter.as_mut()),
         ) {
             (Origin::User, _) | (_, None) => None,
             (_, Some(limiter)) => Some(limiter.wait(ctx.now())),
         };
         if let Some(wait) = wait {
-            self.observe_client_wait(wait);
+            self.telemetry.observe_client_wait(wait);
         }
         let wait = wait.unwrap_or(Duration::ZERO);
         ctx.schedule_in(wait + NETWORK_DELAY, Ev::Arrive(id));
@@ -73,10 +72,10 @@ impl Cluster {
 
     /// The request reaches the API server: admission, then processing for its latency.
     pub(super) fn arrive(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.pending.get(&id) else {
+        let Some(p) = self.api.pending.get(&id) else {
             return;
         };
-        match self.api.admit(id, &p.call, ctx.now()) {
+        match self.api.server.admit(id, &p.call, ctx.now()) {
             Admit::Now => self.start_processing(ctx, id),
             Admit::Queued { deadline } => ctx.schedule_at(deadline, Ev::QueueDeadline),
             Admit::Reject { retry_after_s } => self.reject(ctx, id, retry_after_s),
@@ -84,24 +83,24 @@ impl Cluster {
     }
 
     fn start_processing(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.pending.get(&id) else {
+        let Some(p) = self.api.pending.get(&id) else {
             // Its client died while it waited in the APF queue: the server drops it at once.
             self.release_seat(ctx, id);
             return;
         };
-        let latency = self.api.latency(&p.call, ctx.now(), ctx.rng);
+        let latency = self.api.server.latency(&p.call, ctx.now(), ctx.rng);
         ctx.schedule_in(latency, Ev::Done(id));
     }
 
     /// 429: client-go sleeps `Retry-After` and retries, up to 10 times, before the caller sees it.
     fn reject(&mut self, ctx: &mut Context<'_, Ev>, id: u64, retry_after_s: u64) {
-        let Some(p) = self.pending.get_mut(&id) else {
+        let Some(p) = self.api.pending.get_mut(&id) else {
             return;
         };
         let verb = p.call.verb();
         p.attempts += 1;
         let (attempts, user) = (p.attempts, matches!(p.origin, Origin::User));
-        self.count_request(verb.as_str(), 429);
+        self.telemetry.count_request(verb.as_str(), 429);
         if attempts <= CLIENT_MAX_RETRIES && !user {
             let wait = Duration::from_secs(retry_after_s.max(1));
             let kind = EventKind::Retry429 {
@@ -109,7 +108,7 @@ impl Cluster {
                 attempt: attempts,
             };
             ctx.trace(None, None, kind);
-            self.reg.inc(super::telemetry::RETRIES_429, 1.0);
+            self.telemetry.reg.inc(super::telemetry::RETRIES_429, 1.0);
             let after = ctx.now() + wait;
             // The retry goes through the token bucket again (tryThrottle runs per attempt).
             self.pending_retry(ctx, id, after);
@@ -126,7 +125,12 @@ impl Cluster {
     fn pending_retry(&mut self, ctx: &mut Context<'_, Ev>, id: u64, at: crate::time::SimTime) {
         // Modelled as the retry leaving the client at `at`: the limiter wait is taken then.
         let delay = at.saturating_since(ctx.now());
-        let wait = match self.op.as_mut().and_then(|o| o.client_limiter.as_mut()) {
+        let wait = match self
+            .operator
+            .running
+            .as_mut()
+            .and_then(|o| o.client_limiter.as_mut())
+        {
             Some(limiter) => limiter.wait(at),
             None => Duration::ZERO,
         };
@@ -137,16 +141,16 @@ impl Cluster {
     pub(super) fn done(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
         // The request leaves the client's table so that its body reaches the server unshared;
         // a reading request goes back for the deferred answer of a large LIST.
-        let Some(p) = self.pending.remove(&id) else {
+        let Some(p) = self.api.pending.remove(&id) else {
             self.release_seat(ctx, id);
             return;
         };
         let (verb, own) = (p.call.verb(), !matches!(p.origin, Origin::User));
         let cause = p.cause.filter(|&id| own || is_user_action(ctx, id));
         let (origin, kept) = (p.origin, (!p.call.is_mutating()).then(|| p.clone()));
-        let revision = self.api.revision();
-        let reply = self.api.execute(p.call, ctx.now());
-        self.count_request(verb.as_str(), reply.code());
+        let revision = self.api.server.revision();
+        let reply = self.api.server.execute(p.call, ctx.now());
+        self.telemetry.count_request(verb.as_str(), reply.code());
         let kind = EventKind::ApiRequest {
             verb,
             code: reply.code(),
@@ -157,19 +161,19 @@ impl Cluster {
         };
         let request = ctx.trace_caused(key, rv, kind, cause.as_slice(), CauseNote::None);
         if let Some(rv) = rv {
-            self.causes.write_done(rv, request, own);
+            self.api.causes.write_done(rv, request, own);
         }
         if matches!(
             (&reply, origin),
             (Reply::List(..), Origin::Reflector { .. })
         ) {
-            self.causes.listed(request);
+            self.api.causes.listed(request);
         }
         // The other revisions it committed — a DELETE's removal or deletionTimestamp, the
         // removal that follows a write taking the last finalizer off — are its effects too.
-        for committed in revision + 1..=self.api.revision() {
+        for committed in revision + 1..=self.api.server.revision() {
             if Some(committed) != rv {
-                self.causes.delete_done(committed, request);
+                self.api.causes.delete_done(committed, request);
             }
         }
         self.fan_out_events(ctx);
@@ -178,7 +182,7 @@ impl Cluster {
         {
             // The client takes a large LIST in its own part, right after: same instant, same order.
             if let Some(p) = kept {
-                self.pending.insert(id, p);
+                self.api.pending.insert(id, p);
             }
             ctx.continue_with(Ev::Answer { id, reply });
         } else {
@@ -187,13 +191,13 @@ impl Cluster {
     }
 
     fn release_seat(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let outcomes = self.api.release(id, ctx.now());
+        let outcomes = self.api.server.release(id, ctx.now());
         self.queue_outcomes(ctx, outcomes);
     }
 
     /// An APF queue wait ran out: those requests get 429.
     pub(super) fn queue_deadline(&mut self, ctx: &mut Context<'_, Ev>) {
-        let outcomes = self.api.expire(ctx.now());
+        let outcomes = self.api.server.expire(ctx.now());
         self.queue_outcomes(ctx, outcomes);
     }
 
@@ -209,7 +213,7 @@ impl Cluster {
 
     /// Routes a reply to whoever sent the request.
     pub(super) fn answer(&mut self, ctx: &mut Context<'_, Ev>, id: u64, reply: Reply) {
-        let Some(p) = self.pending.remove(&id) else {
+        let Some(p) = self.api.pending.remove(&id) else {
             return;
         };
         self.deliver(ctx, p.origin, reply);
@@ -235,11 +239,13 @@ impl Cluster {
         if self.awaiting_watch_list() {
             return self.watch_list_answered(ctx, reply);
         }
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let actions = match reply {
             Reply::List(items, rv) => {
                 let bytes: u64 = items.iter().map(|o| o.size_bytes).sum();
-                self.process.list_response(bytes, ctx.now());
+                self.operator.process.list_response(bytes, ctx.now());
                 op.informer
                     .reflector
                     .on_list_ok(items, rv, ctx.now(), ctx.rng)
@@ -270,16 +276,16 @@ impl Cluster {
     /// `pkg/endpoints/metrics/metrics.go` `InstrumentRouteFunc` → `MonitorRequest`): an error
     /// watch at once, a streaming one at its timeout.
     pub(super) fn open_watch(&mut self, ctx: &mut Context<'_, Ev>, from: u64, timeout: Duration) {
-        if self.op.is_none() {
+        if self.operator.running.is_none() {
             return;
         }
-        let replay = self.api.watch_from(from);
+        let replay = self.api.server.watch_from(from);
         let error = replay
             .first()
             .and_then(|e| e.status.as_ref())
             .map(|status| status.code);
         if error.is_some() {
-            self.count_request("WATCH", 200);
+            self.telemetry.count_request("WATCH", 200);
         }
         let mut delay = self.scenario.apiserver.watch_latency;
         if error == Some(504) {
@@ -299,10 +305,11 @@ impl Cluster {
         delay: Duration,
         timeout: Option<Duration>,
     ) {
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let incarnation = op.incarnation;
-        self.next_watch += 1;
-        let watch = self.next_watch;
+        let watch = self.api.new_watch_id();
         op.informer.watch = Some(OpenWatch {
             id: watch,
             events_received: 0,
@@ -328,12 +335,14 @@ impl Cluster {
         // The creation of the scenario's objects traces itself, then sends its watch events.
         if let Some((id, e)) = ctx.trace.last() {
             if let (EventKind::Created { .. }, Some(rv)) = (e.kind, e.resource_version) {
-                self.causes.objects_created(rv, id);
+                self.api.causes.objects_created(rv, id);
             }
         }
-        let events = self.api.take_events();
+        let events = self.api.server.take_events();
         self.workload_cr_events(events.len());
-        let Some(op) = self.op.as_ref() else { return };
+        let Some(op) = self.operator.running.as_ref() else {
+            return;
+        };
         let Some(watch) = op.informer.watch.filter(|w| !w.error_only) else {
             return;
         };
@@ -357,7 +366,9 @@ impl Cluster {
         watch: u64,
         event: &WatchEvent,
     ) {
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let Some(open) = op.informer.watch.as_mut().filter(|w| w.id == watch) else {
             return;
         };
@@ -389,7 +400,7 @@ impl Cluster {
             generation: object.metadata.generation,
         };
         let rv = event.resource_version;
-        let write = self.causes.write_of(rv);
+        let write = self.api.causes.write_of(rv);
         let id = ctx.trace_caused(
             Some(object.key()),
             Some(rv),
@@ -397,15 +408,19 @@ impl Cluster {
             write.as_slice(),
             CauseNote::None,
         );
-        self.causes.watch_event(rv, id);
-        self.process.decode_event(object.size_bytes, ctx.now());
-        self.reg.inc(names::WATCH_EVENTS_TOTAL, 1.0);
+        self.api.causes.watch_event(rv, id);
+        self.operator
+            .process
+            .decode_event(object.size_bytes, ctx.now());
+        self.telemetry.reg.inc(names::WATCH_EVENTS_TOTAL, 1.0);
         let actions = op.informer.reflector.on_watch_event(event_type, object);
         self.reflector_actions(ctx, actions);
     }
 
     pub(super) fn watch_timeout(&mut self, ctx: &mut Context<'_, Ev>, watch: u64) {
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let Some(open) = op.informer.watch.filter(|w| w.id == watch) else {
             return;
         };
@@ -414,7 +429,7 @@ impl Cluster {
             op.informer
                 .reflector
                 .on_watch_closed(ctx.now(), open.events_received, ctx.rng);
-        self.count_request("WATCH", 200);
+        self.telemetry.count_request("WATCH", 200);
         self.reflector_actions(ctx, actions);
     }
 }

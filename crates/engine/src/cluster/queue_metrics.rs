@@ -21,8 +21,9 @@ use crate::scenario::Profile;
 use crate::workqueue::QueueMetrics;
 
 use super::registry::metric_key;
+use super::telemetry::Telemetry;
 use super::telemetry::CONTROLLER_NAME;
-use super::Cluster;
+use super::workqueue::WorkQueue;
 
 /// Buckets of the duration histograms in controller-runtime v0.15: the first 10 of the 12 the
 /// queue keeps (`ExponentialBuckets(10e-9, 10, 10)`).
@@ -58,18 +59,17 @@ fn depth_series(profile: Profile, priority_queue: bool, m: &QueueMetrics) -> Vec
         .collect()
 }
 
-impl Cluster {
-    /// Copies the live queue's gauges and histograms into the registry; while no process runs,
-    /// the gauges read 0.
-    pub(super) fn export_queue_metrics(&mut self) {
-        let profile = self.scenario.profile;
-        let Some(op) = self.op.as_ref() else {
+impl Telemetry {
+    /// Copies the live queue's gauges and histograms into the registry; while no process runs
+    /// (`queue` is none), the gauges read 0.
+    pub(super) fn export_queue_metrics(&mut self, profile: Profile, queue: Option<&WorkQueue>) {
+        let Some(queue) = queue else {
             self.reg.zero_gauges("workqueue_");
             return;
         };
-        let m = op.queue.metrics();
+        let m = queue.metrics();
         let labels = queue_labels(profile);
-        for (key, value) in depth_series(profile, op.queue.is_priority(), m) {
+        for (key, value) in depth_series(profile, queue.is_priority(), m) {
             self.reg.set(&key, value);
         }
         let gauges = [

@@ -11,8 +11,9 @@ use crate::sim::Context;
 
 use super::informer::{Fifo, SimInformer};
 use super::operator::Operator;
+use super::operator_side::OperatorSide;
 use super::workqueue::WorkQueue;
-use super::{Cluster, Ev};
+use super::Ev;
 
 /// Map entries freed per event.
 const ENTRIES_PER_PART: usize = 2_500;
@@ -30,11 +31,11 @@ pub(super) enum DeadPart {
     Deltas(Vec<(Key, Deltas)>),
 }
 
-impl Cluster {
+impl OperatorSide {
     /// Takes the operator away (its container died or was replaced) and frees its large parts
     /// in the events that follow.
-    pub(super) fn retire_operator(&mut self, ctx: &mut Context<'_, Ev>) {
-        let Some(op) = self.op.take() else {
+    pub(super) fn retire(&mut self, ctx: &mut Context<'_, Ev>) {
+        let Some(op) = self.running.take() else {
             return;
         };
         let Operator {

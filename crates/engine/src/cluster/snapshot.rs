@@ -153,7 +153,7 @@ pub struct Snapshot {
 impl Cluster {
     /// The snapshot at `now`.
     pub fn snapshot(&self, now: SimTime) -> Snapshot {
-        let operator = self.op.as_ref().map(|op| OperatorSnapshot {
+        let operator = self.operator.running.as_ref().map(|op| OperatorSnapshot {
             incarnation: op.incarnation,
             phase: phase(op.workers_started, op.informer.reflector.state()),
             reflector_state: *op.informer.reflector.state(),
@@ -169,19 +169,19 @@ impl Cluster {
             synced: op.informer.has_synced(),
             workers_started: op.workers_started,
         });
-        let pod = self.process.pod_view(now);
+        let pod = self.operator.process.pod_view(now);
         Snapshot {
             time_s: now.as_secs_f64(),
-            revision: self.api.revision(),
-            objects: self.api.object_count() as u64,
-            terminating: self.api.terminating() as u64,
-            requests_in_flight: self.pending.len() as u64,
+            revision: self.api.server.revision(),
+            objects: self.api.server.object_count() as u64,
+            terminating: self.api.server.terminating() as u64,
+            requests_in_flight: self.api.pending.len() as u64,
             pod_state: pod.state,
             last_exit: pod.last_exit,
             workers_started_s: operator
                 .as_ref()
                 .filter(|o| o.workers_started)
-                .map(|_| self.reg.gauge(names::WORKERS_STARTED_SECONDS)),
+                .map(|_| self.telemetry.reg.gauge(names::WORKERS_STARTED_SECONDS)),
             counts: self.counts(),
             restarts: pod.restarts,
             restart_in_s: pod.restart_in_s,
@@ -194,7 +194,7 @@ impl Cluster {
 
     /// The running counts, read from the registry.
     pub fn counts(&self) -> Counts {
-        let count = |key: &str| self.reg.counter(key) as u64;
+        let count = |key: &str| self.telemetry.reg.counter(key) as u64;
         Counts {
             self_triggered_enqueues: count(names::SELF_TRIGGERED_ENQUEUES_TOTAL),
             predicate_drops: count(names::PREDICATE_DROPPED_TOTAL),
@@ -207,6 +207,7 @@ impl Cluster {
     pub fn report(&mut self, now: SimTime, events: u64, seed: u64, trace_hash: u64) -> RunReport {
         self.update_gauges(now);
         let series = self
+            .telemetry
             .series
             .iter()
             .map(|(k, s)| (k.clone(), s.points().to_vec()))
@@ -217,7 +218,7 @@ impl Cluster {
             seed,
             sim_seconds: now.as_secs_f64(),
             events,
-            metrics: self.reg.flatten(),
+            metrics: self.telemetry.reg.flatten(),
             series,
             trace_hash: format!("{trace_hash:016x}"),
             verdict: self.verdict(now),

@@ -13,7 +13,9 @@ use crate::scenario::Profile;
 
 use super::queue_metrics::queue_labels;
 use super::registry::{metric_key, Registry};
+use super::series::SeriesSet;
 use super::worker::WorkerTotals;
+use super::workqueue::WorkQueue;
 use super::{Cluster, Ev, SAMPLE_INTERVAL};
 
 pub use crate::metrics::names::CONTROLLER_NAME;
@@ -23,7 +25,7 @@ pub const RETRIES_429: &str = "rest_client_request_retries_total{code=\"429\"}";
 
 /// A run's registry with the series the controller creates at zero when it starts
 /// (controller-runtime `pkg/internal/controller/controller.go` `initMetrics`).
-pub(super) fn initial_registry(profile: Profile) -> Registry {
+fn initial_registry(profile: Profile) -> Registry {
     let mut reg = Registry::default();
     for (name, result) in initial_counters(profile) {
         let key = if result.is_empty() {
@@ -59,7 +61,28 @@ fn client_wait_buckets() -> Result<Histogram, ConfigError> {
     Histogram::new(b)
 }
 
-impl Cluster {
+/// The run's metrics: the registry the model writes, the series sampled from it, and the
+/// workqueue totals of the running process last folded into the registry.
+#[derive(Clone)]
+pub(super) struct Telemetry {
+    /// The metrics, by Prometheus key.
+    pub(super) reg: Registry,
+    /// Every metric sampled once per [`SAMPLE_INTERVAL`].
+    pub(super) series: SeriesSet,
+    /// The running process's workqueue `(adds, retries)` at the last fold.
+    last_queue_totals: (f64, f64),
+}
+
+impl Telemetry {
+    /// The metrics of a run of `profile` before its first event.
+    pub(super) fn new(profile: Profile) -> Telemetry {
+        Telemetry {
+            reg: initial_registry(profile),
+            series: SeriesSet::default(),
+            last_queue_totals: (0.0, 0.0),
+        }
+    }
+
     /// Counts an answered request (`apiserver_request_total{code,verb}`).
     pub(super) fn count_request(&mut self, verb: &str, code: u16) {
         let code_text = match code {
@@ -113,16 +136,61 @@ impl Cluster {
             .observe(&key, took.as_secs_f64(), reconcile_buckets);
     }
 
+    /// Workqueue counters live in the process and restart from zero with it; the run's totals
+    /// add each incarnation's increase (what Prometheus `increase()` does across resets).
+    fn fold_queue_counters(&mut self, profile: Profile, queue: Option<&WorkQueue>) {
+        let (adds, retries) = match queue {
+            Some(q) => (
+                q.metrics().adds_total.value() as f64,
+                q.metrics().retries_total.value() as f64,
+            ),
+            None => (0.0, 0.0),
+        };
+        let (last_adds, last_retries) = self.last_queue_totals;
+        let d_adds = if adds >= last_adds {
+            adds - last_adds
+        } else {
+            adds
+        };
+        let d_retries = if retries >= last_retries {
+            retries - last_retries
+        } else {
+            retries
+        };
+        let labels = queue_labels(profile);
+        let adds_key = metric_key(names::WORKQUEUE_ADDS_TOTAL, &labels);
+        let retries_key = metric_key(names::WORKQUEUE_RETRIES_TOTAL, &labels);
+        self.reg.inc(&adds_key, d_adds);
+        self.reg.inc(&retries_key, d_retries);
+        self.last_queue_totals = (adds, retries);
+    }
+
+    /// Folds the running process's queue counters in and copies its queue gauges.
+    pub(super) fn update_queue_metrics(&mut self, profile: Profile, queue: Option<&WorkQueue>) {
+        self.fold_queue_counters(profile, queue);
+        self.export_queue_metrics(profile, queue);
+    }
+}
+
+impl Cluster {
     /// Brings the heap's per-owner totals in line with what the operator holds, then lets the
     /// GC run and the kernel judge the container's RSS against its limit.
     pub(super) fn account_memory(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
-        let Some(op) = self.op.as_ref() else { return };
+        let Some(op) = self.operator.running.as_ref() else {
+            return;
+        };
         // running totals: this runs after every event
         let totals = op.worker_totals;
         debug_assert_eq!(totals, WorkerTotals::scan(&op.workers));
-        let (pod_store, watch_buffers, goroutines) = self.workload_memory(totals.hung_goroutines);
-        let Some(op) = self.op.as_ref() else { return };
+        let incarnation = Some(op.incarnation);
+        let event_bytes = self.scenario.objects.size_bytes;
+        let (pod_store, watch_buffers, goroutines) =
+            self.work
+                .memory(incarnation, event_bytes, totals.hung_goroutines);
+        let Some(op) = self.operator.running.as_ref() else {
+            return;
+        };
         let (active, list_copies, inflight) = (totals.active, totals.list_bytes, totals.held_bytes);
         let queue_entries = (op.queue.len() + op.queue.waiting_len() + active) as u64;
         let owners = [
@@ -143,9 +211,9 @@ impl Cluster {
             (HeapOwner::InflightReconciles, inflight),
         ];
         let workers = op.workers.len() as u64 + goroutines;
-        self.process.set_owners(&owners, workers, now);
-        if let Some(restart_at) = self.process.check_oom(now) {
-            self.reg.inc(names::OOM_KILLS_TOTAL, 1.0);
+        self.operator.process.set_owners(&owners, workers, now);
+        if let Some(restart_at) = self.operator.process.check_oom(now) {
+            self.telemetry.reg.inc(names::OOM_KILLS_TOTAL, 1.0);
             self.container_died(ctx, restart_at, crate::sim::TerminatedReason::OOMKilled);
         }
     }
@@ -154,17 +222,19 @@ impl Cluster {
     pub(super) fn sample(&mut self, ctx: &mut Context<'_, Ev>) {
         self.update_gauges(ctx.now());
         let t = ctx.now().as_secs_f64();
-        let mut sample = self.series.sample(t);
-        self.reg
+        let mut sample = self.telemetry.series.sample(t);
+        self.telemetry
+            .reg
             .for_each_value(|key, value| sample.record(key, value));
         ctx.schedule_in(SAMPLE_INTERVAL, Ev::Sample);
     }
 
     /// Refreshes gauges and the run-cumulative copies of per-process counters.
     pub(super) fn update_gauges(&mut self, now: crate::time::SimTime) {
-        self.fold_queue_counters();
-        self.export_queue_metrics();
-        let (fifo, buffer, active) = match &self.op {
+        let queue = self.operator.running.as_ref().map(|op| &op.queue);
+        self.telemetry
+            .update_queue_metrics(self.scenario.profile, queue);
+        let (fifo, buffer, active) = match &self.operator.running {
             Some(op) => (
                 op.informer.pending_deltas() as f64,
                 op.informer.listener.queued_len() as f64,
@@ -172,44 +242,26 @@ impl Cluster {
             ),
             None => (0.0, 0.0, 0.0),
         };
-        self.reg.set(names::FIFO_ITEMS, fifo);
-        self.reg.set(names::HANDLER_BUFFER_LENGTH, buffer);
-        self.reg.set(names::ACTIVE_WORKERS, active);
-        self.reg
-            .set(names::ETCD_REVISION, self.api.revision() as f64);
-        self.reg
-            .set(names::OBJECTS_TERMINATING, self.api.terminating() as f64);
-        self.workload_gauges(now);
-        let reg = &mut self.reg;
-        self.process.gauges(now, |key, value| reg.set(key, value));
-    }
-
-    /// Workqueue counters live in the process and restart from zero with it; the run's totals
-    /// add each incarnation's increase (what Prometheus `increase()` does across resets).
-    fn fold_queue_counters(&mut self) {
-        let (adds, retries) = match &self.op {
-            Some(op) => (
-                op.queue.metrics().adds_total.value() as f64,
-                op.queue.metrics().retries_total.value() as f64,
-            ),
-            None => (0.0, 0.0),
-        };
-        let (last_adds, last_retries) = self.last_queue_totals;
-        let d_adds = if adds >= last_adds {
-            adds - last_adds
-        } else {
-            adds
-        };
-        let d_retries = if retries >= last_retries {
-            retries - last_retries
-        } else {
-            retries
-        };
-        let labels = queue_labels(self.scenario.profile);
-        let adds_key = metric_key(names::WORKQUEUE_ADDS_TOTAL, &labels);
-        let retries_key = metric_key(names::WORKQUEUE_RETRIES_TOTAL, &labels);
-        self.reg.inc(&adds_key, d_adds);
-        self.reg.inc(&retries_key, d_retries);
-        self.last_queue_totals = (adds, retries);
+        self.telemetry.reg.set(names::FIFO_ITEMS, fifo);
+        self.telemetry.reg.set(names::HANDLER_BUFFER_LENGTH, buffer);
+        self.telemetry.reg.set(names::ACTIVE_WORKERS, active);
+        self.telemetry
+            .reg
+            .set(names::ETCD_REVISION, self.api.server.revision() as f64);
+        self.telemetry.reg.set(
+            names::OBJECTS_TERMINATING,
+            self.api.server.terminating() as f64,
+        );
+        self.telemetry.reg.set(
+            names::NAMESPACES_TERMINATING,
+            self.api.server.namespaces_terminating() as f64,
+        );
+        let running = self.operator.running.is_some();
+        let reg = &mut self.telemetry.reg;
+        self.work.gauges(&self.scenario, running, reg, now);
+        let reg = &mut self.telemetry.reg;
+        self.operator
+            .process
+            .gauges(now, |key, value| reg.set(key, value));
     }
 }

@@ -228,7 +228,7 @@ impl Cluster {
     pub fn verdict(&self, now: SimTime) -> RunVerdict {
         let figures = VerdictFigures::read(
             &self.snapshot(now),
-            &self.series,
+            &self.telemetry.series,
             Variant::of(&self.scenario),
         );
         RunVerdict::of(figures)

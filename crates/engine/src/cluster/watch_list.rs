@@ -12,7 +12,7 @@ use super::{Cluster, Ev};
 impl Cluster {
     /// Whether the reflector waits for a watch-list answer (rather than a LIST).
     pub(super) fn awaiting_watch_list(&self) -> bool {
-        self.op.as_ref().is_some_and(|op| {
+        self.operator.running.as_ref().is_some_and(|op| {
             matches!(
                 op.informer.reflector.state(),
                 ReflectorState::WatchListing { .. }
@@ -29,7 +29,9 @@ impl Cluster {
             Reply::Error { code: 504, .. } => WatchError::TooLargeResourceVersion,
             _ => WatchError::Other,
         };
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let actions = op
             .informer
             .reflector
@@ -40,7 +42,9 @@ impl Cluster {
     /// Registers the stream as the informer's open watch and delivers its initial events; events
     /// committed later follow on the same watch. The stream ends at the reflector's timeout.
     fn open_watch_list_stream(&mut self, ctx: &mut Context<'_, Ev>, events: Vec<WatchEvent>) {
-        let Some(op) = self.op.as_mut() else { return };
+        let Some(op) = self.operator.running.as_mut() else {
+            return;
+        };
         let ReflectorState::WatchListing { timeout, .. } = *op.informer.reflector.state() else {
             return;
         };

@@ -47,17 +47,20 @@ use crate::metrics::names;
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
-use crate::controller::program::Step;
 use crate::key::Key;
-use crate::process::HeapOwner;
-use crate::scenario::{LogMode, Placement, PodList, QosClass, Scenario};
+use crate::scenario::{Placement, Scenario};
 use crate::sim::{CauseNote, Context, EventId, EventKind};
 use crate::time::SimTime;
 
 use super::memory::SimProcess;
 use super::registry::{metric_key, Registry};
-use super::worker::{Job, ReconcileResult, StepOutcome};
+use super::worker::Job;
 use super::{Cluster, Ev};
+
+mod kubelet;
+mod step;
+
+pub(super) use step::StepSinks;
 
 /// Bytes a watch holds besides its buffered frames (response reader, decoder, framer).
 pub const WATCH_BASE_BYTES: u64 = 8 * 1024;
@@ -225,30 +228,6 @@ impl Workload {
 
 /// The kubelet's admission of an owned Pod on `node` (`eviction_manager.go` `Admit`): under
 /// memory pressure only a BestEffort Pod is rejected (it tolerates nothing).
-fn admits(w: &Workload, scenario: &Scenario, node: usize, now: SimTime) -> bool {
-    scenario.pods.qos_class() != QosClass::BestEffort || !w.under_pressure(scenario, node, now)
-}
-
-/// Places one new Pod of `owner`: runs it, rejects it at the kubelet, or leaves it Pending.
-fn place_pod(w: &mut Workload, scenario: &Scenario, reg: &mut Registry, owner: &Key, now: SimTime) {
-    match w.schedule(scenario) {
-        Some(node) if admits(w, scenario, node, now) => {
-            w.pods
-                .entry(owner.clone())
-                .or_default()
-                .push(RunPod { node, started: now });
-        }
-        Some(_) => {
-            reg.inc(names::PODS_REJECTED_TOTAL, 1.0);
-            w.rejected.push(owner.clone());
-        }
-        None => {
-            reg.inc(names::PODS_UNSCHEDULABLE_TOTAL, 1.0);
-            *w.pending.entry(owner.clone()).or_default() += 1;
-        }
-    }
-}
-
 fn pod_usage(usage: u64, warmup_s: f64, age: Duration) -> u64 {
     if warmup_s <= 0.0 {
         return usage;
@@ -256,187 +235,11 @@ fn pod_usage(usage: u64, warmup_s: f64, age: Duration) -> u64 {
     (usage as f64 * (age.as_secs_f64() / warmup_s).min(1.0)) as u64
 }
 
-/// What one workload step of a reconcile does (called from the worker loop).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn run_step(
-    w: &mut Workload,
-    scenario: &Scenario,
-    job: &mut Job,
-    process: &mut SimProcess,
-    reg: &mut Registry,
-    ctx: &mut Context<'_, Ev>,
-    incarnation: u64,
-    step: &Step,
-) -> StepOutcome {
-    w.sync_incarnation(incarnation);
-    w.active = true;
-    let now = ctx.now();
-    match step {
-        Step::ListPods => list_pods(w, scenario, job, process, reg, now),
-        Step::OpenWatch => {
-            reg.inc(&request_key("WATCH", 200), 1.0);
-            reg.inc(names::RECONCILE_WATCHES_OPENED_TOTAL, 1.0);
-            if !scenario.code.stop_watch {
-                w.leaked.push_back(w.cr_events);
-                w.leaked_sum += u128::from(w.cr_events);
-            }
-            StepOutcome::Wait(Duration::from_millis(1))
-        }
-        Step::LogObject { times } => {
-            let bytes = match scenario.code.log {
-                LogMode::WholeObject => {
-                    let size = job
-                        .orig
-                        .as_ref()
-                        .map_or(scenario.objects.size_bytes, |o| o.size_bytes);
-                    u64::from(*times) * size * LOG_AMPLIFICATION
-                }
-                LogMode::Counts => u64::from(*times) * LOG_COUNTS_BYTES,
-            };
-            process.alloc_garbage(HeapOwner::Logging, bytes, now);
-            reg.inc(names::LOG_BYTES_ALLOCATED_TOTAL, bytes as f64);
-            StepOutcome::Wait(LOG_COST_PER_KIB.mul_f64(bytes as f64 / 1024.0))
-        }
-        Step::ExternalCall {
-            duration,
-            hang_probability,
-            hang_for,
-        } => {
-            if let Some(result) = job.pending_finish.take() {
-                job.extra_goroutines = 0;
-                return StepOutcome::Finish(result);
-            }
-            let timeout = scenario.code.external_timeout;
-            let hangs = ctx.rng.chance(*hang_probability);
-            let takes = if hangs { *hang_for } else { *duration };
-            if timeout.is_zero() || takes <= timeout {
-                if hangs {
-                    reg.inc(names::EXTERNAL_CALLS_HUNG_TOTAL, 1.0);
-                    job.extra_goroutines = HUNG_CALL_GOROUTINES;
-                    // context.Background(): the call returns when the server gives up.
-                    job.pending_finish = Some(ReconcileResult::Error);
-                    job.pc -= 1;
-                }
-                return StepOutcome::Wait(takes);
-            }
-            reg.inc(names::EXTERNAL_CALL_TIMEOUTS_TOTAL, 1.0);
-            job.pending_finish = Some(ReconcileResult::RequeueAfter(
-                scenario.code.timeout_requeue_after,
-            ));
-            job.pc -= 1;
-            StepOutcome::Wait(timeout)
-        }
-        Step::EnsurePods => ensure_pods(w, scenario, job, reg, now),
-        _ => StepOutcome::Continue,
-    }
-}
-
 fn request_key(verb: &str, code: u16) -> String {
     metric_key(
         names::APISERVER_REQUEST_TOTAL,
         &[("code", &code.to_string()), ("verb", verb)],
     )
-}
-
-fn list_pods(
-    w: &mut Workload,
-    scenario: &Scenario,
-    job: &mut Job,
-    process: &mut SimProcess,
-    reg: &mut Registry,
-    now: SimTime,
-) -> StepOutcome {
-    let p = &scenario.pods;
-    let o = &scenario.objects;
-    match w.cache {
-        CacheState::Off => {
-            let items = if scenario.cache.namespaced {
-                p.in_namespaces(o.count, o.namespaces)
-            } else {
-                u64::from(p.count)
-            };
-            let item_bytes = if scenario.cache.metadata_only {
-                p.metadata_size_bytes
-            } else {
-                p.size_bytes
-            };
-            w.cached_items = items;
-            w.cached_item_bytes = item_bytes;
-            let total = items * item_bytes;
-            process.alloc_garbage(HeapOwner::ListCopies, total, now);
-            let lists = if scenario.cache.namespaced {
-                u64::from(o.namespaces)
-            } else {
-                1
-            };
-            reg.inc(&request_key("LIST", 200), lists as f64);
-            reg.inc(names::POD_INFORMER_STARTS_TOTAL, 1.0);
-            let sync = LIST_SERVER_COST_PER_ITEM.mul_f64(items as f64)
-                + scenario
-                    .controller
-                    .informer_cost_per_kib
-                    .mul_f64(total as f64 / 1024.0);
-            w.cache = CacheState::Syncing(now + sync);
-            job.pc -= 1;
-            StepOutcome::Wait(sync)
-        }
-        CacheState::Syncing(at) if now < at => {
-            job.pc -= 1;
-            StepOutcome::Wait(at.saturating_since(now))
-        }
-        _ => {
-            w.cache = CacheState::Synced;
-            let per_ns = p.per_namespace(o.count, o.namespaces);
-            let (items, filtered) = match scenario.code.pod_list {
-                PodList::AllNamespaces => (w.cached_items, w.cached_items),
-                PodList::Namespace => (per_ns, per_ns),
-                PodList::FieldIndex => (u64::from(p.per_object), 0),
-            };
-            let bytes = items * w.cached_item_bytes;
-            job.list_bytes += bytes;
-            reg.inc(names::LIST_ITEMS_COPIED_TOTAL, items as f64);
-            let cost = scenario
-                .controller
-                .cache_read_cost_per_kib
-                .mul_f64(bytes as f64 / 1024.0)
-                + FILTER_COST_PER_ITEM.mul_f64(filtered as f64);
-            StepOutcome::Wait(cost)
-        }
-    }
-}
-
-fn ensure_pods(
-    w: &mut Workload,
-    scenario: &Scenario,
-    job: &mut Job,
-    reg: &mut Registry,
-    now: SimTime,
-) -> StepOutcome {
-    if scenario.nodes.count == 0 || job.obj.is_none() {
-        return StepOutcome::Continue;
-    }
-    let have = w.pods.get(&job.key).map_or(0, Vec::len) as u64
-        + u64::from(w.pending.get(&job.key).copied().unwrap_or(0));
-    let missing = u64::from(scenario.pods.per_object).saturating_sub(have);
-    if missing == 0 {
-        return StepOutcome::Continue;
-    }
-    if scenario.code.check_memory_pressure
-        && (0..scenario.nodes.count as usize).any(|n| w.under_pressure(scenario, n, now))
-    {
-        reg.inc(names::POD_RECREATIONS_DEFERRED_TOTAL, 1.0);
-        return StepOutcome::Finish(ReconcileResult::RequeueAfter(
-            scenario.code.pressure_requeue_after,
-        ));
-    }
-    let mut created = 0;
-    for _ in 0..missing {
-        place_pod(w, scenario, reg, &job.key, now);
-        created += 1;
-    }
-    reg.inc(&request_key("POST", 201), f64::from(created));
-    reg.inc(names::PODS_CREATED_TOTAL, f64::from(created));
-    StepOutcome::Wait(POD_CREATE_COST * created)
 }
 
 impl Cluster {
@@ -449,7 +252,7 @@ impl Cluster {
         self.work.last_pressure = vec![None; n.count as usize];
         self.work.tainted = vec![false; n.count as usize];
         let now = ctx.now();
-        for obj in self.api.first_objects(None) {
+        for obj in self.api.server.first_objects(None) {
             for _ in 0..self.scenario.pods.per_object {
                 if let Some(node) = self.work.schedule(&self.scenario) {
                     self.work
@@ -471,75 +274,20 @@ impl Cluster {
         }
     }
 
-    /// The node lifecycle controller follows each Node's `MemoryPressure` condition as the
-    /// kubelet last reported it; when a taint goes, the scheduler retries the Pending Pods.
-    fn update_taints(&mut self, ctx: &mut Context<'_, Ev>) {
-        let now = ctx.now();
-        let mut cleared = false;
-        for node in 0..self.scenario.nodes.count as usize {
-            let pressure = self.work.under_pressure(&self.scenario, node, now);
-            if self.work.tainted[node] == pressure {
-                continue;
-            }
-            self.work.tainted[node] = pressure;
-            cleared |= !pressure;
-            let kind = EventKind::NodeTaint {
-                node: u32::try_from(node).unwrap_or(u32::MAX),
-                tainted: pressure,
-            };
-            ctx.trace(None, None, kind);
-        }
-        if cleared {
-            let pending = std::mem::take(&mut self.work.pending);
-            for (owner, count) in pending {
-                for _ in 0..count {
-                    place_pod(&mut self.work, &self.scenario, &mut self.reg, &owner, now);
-                }
-            }
-        }
-    }
-
     /// Each kubelet's eviction manager pass: at most one eviction per Node. The taints first
-    /// follow the condition of the previous pass (the kubelet's last node status report).
+    /// follow the condition of the previous pass (the kubelet's last node status report); each
+    /// eviction is traced and, through the `Owns(&Pod{})` handler, adds the Pod's owner to the
+    /// workqueue (the eviction is the add's cause).
     fn kubelet_sync(&mut self, ctx: &mut Context<'_, Ev>) {
-        self.update_taints(ctx);
         let now = ctx.now();
-        let s = &self.scenario;
-        let warm = s.pods.warmup.as_secs_f64();
-        for node in 0..s.nodes.count as usize {
-            let used = self.work.usage(s, node, now);
-            let available = s.nodes.memory_capacity.saturating_sub(used);
-            if available >= s.nodes.eviction_hard_memory_available {
-                continue;
-            }
-            self.work.last_pressure[node] = Some(now);
-            // rankMemoryPressure: exceeds requests first, then priority (equal here), then the
-            // usage above the request.
-            let req = s.pods.memory_request;
-            let victim = self
-                .work
-                .pods
-                .iter()
-                .flat_map(|(k, ps)| ps.iter().enumerate().map(move |(i, p)| (k, i, p)))
-                .filter(|(_, _, p)| p.node == node)
-                .map(|(k, i, p)| {
-                    let u = pod_usage(s.pods.memory_usage, warm, now.saturating_since(p.started));
-                    ((u > req, u.saturating_sub(req)), k.clone(), i)
-                })
-                .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-            let Some((_, owner, i)) = victim else {
-                continue;
-            };
-            if let Some(ps) = self.work.pods.get_mut(&owner) {
-                ps.remove(i);
-            }
-            self.reg.inc(names::PODS_EVICTED_TOTAL, 1.0);
-            let node = u32::try_from(node).unwrap_or(u32::MAX);
+        let reg = &mut self.telemetry.reg;
+        for (node, tainted) in self.work.update_taints(&self.scenario, reg, now) {
+            ctx.trace(None, None, EventKind::NodeTaint { node, tainted });
+        }
+        for (node, owner) in self.work.evict(&self.scenario, reg, now) {
             let kind = EventKind::Evicted { node };
             let evicted = ctx.trace_caused(Some(owner.clone()), None, kind, &[], CauseNote::None);
-            // The Owns(&Pod{}) handler maps the Pod's update to its owner: the eviction is the
-            // add's cause.
-            if let Some(op) = self.op.as_mut() {
+            if let Some(op) = self.operator.running.as_mut() {
                 op.queue.note_add(&owner, evicted);
                 op.queue.add_from_handler(owner, false, now);
             }
@@ -560,8 +308,11 @@ impl Cluster {
         let deletion = ctx.trace_caused(None, None, kind, &[], CauseNote::None);
         self.work.namespace_deletion = Some(deletion);
         for i in 0..count.min(self.scenario.objects.namespaces) {
-            let code = self.api.delete_namespace(&format!("ns-{i}"), ctx.now());
-            self.count_request("DELETE", code);
+            let code = self
+                .api
+                .server
+                .delete_namespace(&format!("ns-{i}"), ctx.now());
+            self.telemetry.count_request("DELETE", code);
         }
         if !self.work.namespace_sync {
             self.work.namespace_sync = true;
@@ -572,11 +323,11 @@ impl Cluster {
     /// The namespace controller's pass over the terminating namespaces: every revision it
     /// commits (a removal, a deletionTimestamp) is caused by the namespace's deletion.
     fn namespace_sync(&mut self, ctx: &mut Context<'_, Ev>) {
-        let before = self.api.revision();
-        let (deletes, waiting) = self.api.namespace_step(ctx.now());
+        let before = self.api.server.revision();
+        let (deletes, waiting) = self.api.server.namespace_step(ctx.now());
         if let Some(deletion) = self.work.namespace_deletion {
-            for rv in before + 1..=self.api.revision() {
-                self.causes.delete_done(rv, deletion);
+            for rv in before + 1..=self.api.server.revision() {
+                self.api.causes.delete_done(rv, deletion);
             }
         }
         self.count_request_n("DELETE", 200, deletes);
@@ -590,7 +341,7 @@ impl Cluster {
 
     fn count_request_n(&mut self, verb: &str, code: u16, n: usize) {
         if n > 0 {
-            self.reg.inc(&request_key(verb, code), n as f64);
+            self.telemetry.reg.inc(&request_key(verb, code), n as f64);
         }
     }
 
@@ -611,10 +362,9 @@ impl Cluster {
         let Ok(process) = SimProcess::new(&self.scenario) else {
             return;
         };
-        self.process = process;
-        self.retire_operator(ctx);
-        self.pending
-            .retain(|_, p| matches!(p.origin, super::request::Origin::User));
+        self.operator.process = process;
+        self.operator.retire(ctx);
+        self.api.drop_operator_requests();
         let cause = ctx.trace_caused(None, None, kind, &[], CauseNote::None);
         let start = Ev::ContainerStart { cause: Some(cause) };
         ctx.schedule_in(Duration::from_secs(2), start);
@@ -634,7 +384,7 @@ impl Cluster {
     /// kubelet's admission answered).
     pub(super) fn workload_reconcile_finished(&mut self, job: &Job, now: SimTime) {
         let rejected = std::mem::take(&mut self.work.rejected);
-        if let Some(op) = self.op.as_mut() {
+        if let Some(op) = self.operator.running.as_mut() {
             for owner in rejected {
                 if let Some(reconcile) = job.reconcile {
                     op.queue.note_add(&owner, reconcile);
@@ -643,61 +393,68 @@ impl Cluster {
             }
         }
         if job.cleaned > 0 {
-            self.reg
+            self.telemetry
+                .reg
                 .inc(names::EXTERNAL_CLEANUPS_TOTAL, f64::from(job.cleaned));
         }
         if job.leaked > 0 {
-            self.reg.inc(
+            self.telemetry.reg.inc(
                 names::EXTERNAL_RESOURCES_LEAKED_TOTAL,
                 f64::from(job.leaked),
             );
         }
     }
+}
 
-    /// Heap owners and goroutines the workload adds to the operator process:
-    /// `(pod cache bytes, watch buffers, extra goroutines)`; `hung` is the workers' goroutines
-    /// left in hung calls.
-    pub(super) fn workload_memory(&mut self, hung: u64) -> (u64, u64, u64) {
-        let Some(op) = self.op.as_ref().filter(|_| self.work.active) else {
+impl Workload {
+    /// Heap owners and goroutines the workload adds to the operator process of `incarnation`
+    /// (none while no process runs): `(pod cache bytes, watch buffers, extra goroutines)`;
+    /// `hung` is the workers' goroutines left in hung calls, `event_bytes` a watch event's size.
+    pub(super) fn memory(
+        &mut self,
+        incarnation: Option<u64>,
+        event_bytes: u64,
+        hung: u64,
+    ) -> (u64, u64, u64) {
+        let Some(incarnation) = incarnation.filter(|_| self.active) else {
             return (0, 0, 0);
         };
-        self.work.sync_incarnation(op.incarnation);
-        let store = match self.work.cache {
+        self.sync_incarnation(incarnation);
+        let store = match self.cache {
             CacheState::Off => 0,
-            _ => self.work.cached_items * self.work.cached_item_bytes,
+            _ => self.cached_items * self.cached_item_bytes,
         };
-        let watches = self.work.leaked_bytes(self.scenario.objects.size_bytes);
-        let goroutines = hung + self.work.leaked_count() * WATCH_GOROUTINES;
+        let watches = self.leaked_bytes(event_bytes);
+        let goroutines = hung + self.leaked_count() * WATCH_GOROUTINES;
         (store, watches, goroutines)
     }
 
-    /// Gauges of the workload.
-    pub(super) fn workload_gauges(&mut self, now: SimTime) {
-        let leaked = if self.op.is_some() {
-            self.work.leaked_count()
+    /// Sets the workload's gauges in `reg`; `running` says whether an operator process runs
+    /// (its Pod cache and watches read 0 otherwise).
+    pub(super) fn gauges(
+        &self,
+        scenario: &Scenario,
+        running: bool,
+        reg: &mut Registry,
+        now: SimTime,
+    ) {
+        let leaked = if running { self.leaked_count() } else { 0 };
+        reg.set(names::RECONCILE_WATCHES_OPEN, leaked as f64);
+        let cached = if running && self.cache != CacheState::Off {
+            self.cached_items
         } else {
             0
         };
-        self.reg.set(names::RECONCILE_WATCHES_OPEN, leaked as f64);
-        let cached = if self.op.is_some() && self.work.cache != CacheState::Off {
-            self.work.cached_items
-        } else {
-            0
-        };
-        self.reg.set(names::POD_CACHE_ITEMS, cached as f64);
-        self.reg.set(
-            names::NAMESPACES_TERMINATING,
-            self.api.namespaces_terminating() as f64,
-        );
-        let s = &self.scenario;
+        reg.set(names::POD_CACHE_ITEMS, cached as f64);
+        let s = scenario;
         if s.nodes.count == 0 {
             return;
         }
-        let running: usize = self.work.pods.values().map(Vec::len).sum();
-        self.reg.set(names::PODS_RUNNING, running as f64);
-        let pending: u32 = self.work.pending.values().sum();
-        self.reg.set(names::PODS_PENDING, f64::from(pending));
-        let tainted = self.work.tainted.iter().filter(|t| **t).count();
+        let running: usize = self.pods.values().map(Vec::len).sum();
+        reg.set(names::PODS_RUNNING, running as f64);
+        let pending: u32 = self.pending.values().sum();
+        reg.set(names::PODS_PENDING, f64::from(pending));
+        let tainted = self.tainted.iter().filter(|t| **t).count();
         let taint_key = metric_key(
             "kube_node_spec_taint",
             &[
@@ -705,22 +462,21 @@ impl Cluster {
                 ("key", "node.kubernetes.io/memory-pressure"),
             ],
         );
-        self.reg.set(&taint_key, tainted as f64);
+        reg.set(&taint_key, tainted as f64);
         let mut pressured = 0;
         let mut min_available = u64::MAX;
         for node in 0..s.nodes.count as usize {
-            if self.work.under_pressure(s, node, now) {
+            if self.under_pressure(s, node, now) {
                 pressured += 1;
             }
-            let used = self.work.usage(s, node, now);
+            let used = self.usage(s, node, now);
             min_available = min_available.min(s.nodes.memory_capacity.saturating_sub(used));
         }
         let key = metric_key(
             "kube_node_status_condition",
             &[("condition", "MemoryPressure"), ("status", "true")],
         );
-        self.reg.set(&key, f64::from(pressured));
-        self.reg
-            .set(names::NODE_MEMORY_AVAILABLE_BYTES, min_available as f64);
+        reg.set(&key, f64::from(pressured));
+        reg.set(names::NODE_MEMORY_AVAILABLE_BYTES, min_available as f64);
     }
 }

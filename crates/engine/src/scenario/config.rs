@@ -245,6 +245,37 @@ pub struct ObjectsConfig {
     pub finalizers: Vec<String>,
 }
 
+impl ObjectsConfig {
+    /// The key of object `index` as the run creates it: `ns-<index mod namespaces>/demo-<index>`.
+    pub fn key_of(&self, index: u32) -> String {
+        format!("ns-{}/demo-{index}", index % self.namespaces.max(1))
+    }
+
+    /// Whether `key` names one of the objects the run creates; the error says why not and names
+    /// one that exists.
+    pub fn check_key(&self, key: &str) -> Result<(), String> {
+        let index = key
+            .split_once("/demo-")
+            .and_then(|(_, i)| i.parse::<u32>().ok())
+            .filter(|i| *i < self.count);
+        match index {
+            Some(i) if self.key_of(i) == key => Ok(()),
+            Some(i) => Err(format!(
+                "there is no object {key} at the start: demo-{i} lives in {}",
+                self.key_of(i)
+            )),
+            None if self.count == 0 => Err(format!(
+                "there is no object {key}: the scenario creates none"
+            )),
+            None => Err(format!(
+                "there is no object {key} at the start: the run creates {} to {} (namespace/name)",
+                self.key_of(0),
+                self.key_of(self.count - 1)
+            )),
+        }
+    }
+}
+
 impl Default for ObjectsConfig {
     fn default() -> Self {
         ObjectsConfig {
@@ -445,6 +476,10 @@ pub struct ScheduledAction {
     /// `predicate=on,status=patch`; `on` or `off`; `seats=4,client_qps=5`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
+    /// For `edit_spec`, `label`, `annotate` and `delete`: the one object it acts on, by its key
+    /// `namespace/name` (object `i` is `ns-<i mod namespaces>/demo-<i>`); instead of `count`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
 }
 
 impl ScheduledAction {
@@ -458,6 +493,7 @@ impl ScheduledAction {
             until: None,
             memory_limit: None,
             to: None,
+            object: None,
         }
     }
 }
@@ -576,6 +612,14 @@ impl Scenario {
             }
             if let Some(count) = a.count {
                 check_u32(&format!("actions[{i}].count"), count)?;
+            }
+            if let Some(key) = &a.object {
+                self.objects
+                    .check_key(key)
+                    .map_err(|message| ScenarioError {
+                        field: format!("actions[{i}].object"),
+                        message,
+                    })?;
             }
             if a.action == ActionKind::SetMemoryLimit {
                 let limit = a.memory_limit.unwrap_or(0);

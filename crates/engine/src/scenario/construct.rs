@@ -191,7 +191,7 @@ construct_struct!(changed LatencyConfig {
 });
 construct_struct!(changed WatchCacheConfig { lower_capacity, upper_capacity, event_fresh_duration_s });
 construct_struct!(changed ProcessConfig { memory_limit, gogc, gomemlimit, baseline });
-construct_struct!(all ScheduledAction { at, action, count, every, until, memory_limit, to });
+construct_struct!(all ScheduledAction { at, action, count, every, until, memory_limit, to, object });
 construct_struct!(changed CodeConfig {
     pod_list, stop_watch, log, external_timeout, timeout_requeue_after, finalizer,
     check_memory_pressure, pressure_requeue_after, placement
@@ -342,12 +342,12 @@ mod tests {
     #[test]
     fn the_built_presets_are_written_from_the_scenario_files() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/scenario/presets_built.rs");
-        let code = built_presets_code();
-        let current = std::fs::read_to_string(path).unwrap_or_default();
-        if current != code {
-            std::fs::write(path, &code).expect("presets_built.rs is writable");
-            panic!("{path} was out of date and is rewritten: rebuild and run the tests again");
-        }
+        let bless = "cargo test -p flywheel-engine --lib built_presets";
+        let rewritten = crate::testing::bless_or_check(path.as_ref(), &built_presets_code(), bless);
+        assert!(
+            !rewritten,
+            "{path} is rewritten: rebuild and run the tests again"
+        );
     }
 
     #[test]

@@ -163,23 +163,12 @@ mod tests {
     /// The words that look like a setting path (`code.pod_list`, `controller.handler_cost`):
     /// a known section, a dot, a lowercase name.
     fn setting_paths(text: &str) -> Vec<String> {
-        const SECTIONS: &[&str] = &[
-            "crd",
-            "objects",
-            "controller",
-            "client",
-            "apiserver",
-            "process",
-            "code",
-            "cache",
-            "pods",
-            "nodes",
-        ];
+        let sections = crate::settings::sections();
         text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
             .map(|w| w.trim_end_matches('.'))
             .filter(|w| {
                 w.split_once('.').is_some_and(|(head, rest)| {
-                    SECTIONS.contains(&head)
+                    sections.contains(&head)
                         && !rest.is_empty()
                         && rest
                             .chars()

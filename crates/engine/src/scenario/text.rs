@@ -119,16 +119,11 @@ mod tests {
     #[test]
     fn the_narration_files_are_written_from_the_presets() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-        let bless = std::env::var_os("BLESS").is_some();
         for code in LANGUAGES {
             let path = format!("{root}/www/text/narrations.{code}.txt");
             let want = narrations_file(code).expect("the presets load");
-            let have = std::fs::read_to_string(&path).unwrap_or_default();
-            if have != want && bless {
-                std::fs::write(&path, &want).expect("the narration file is writable");
-            } else {
-                assert!(have == want, "{path} is stale: rewrite it with BLESS=1 cargo test -p flywheel-engine --lib narration_files");
-            }
+            let bless = "cargo test -p flywheel-engine --lib narration_files";
+            crate::testing::bless_or_check(path.as_ref(), &want, bless);
         }
     }
 

@@ -1,12 +1,14 @@
-//! Settings applied to a scenario without the TOML parser: the scenario is written as a serde
-//! value, each setting is put at its path, the value is read back into a [`Scenario`] and checked
-//! by [`Scenario::validate`] — the validation `--set` and a scenario file go through, with the same
-//! messages. The page uses this, so its module does not carry a TOML parser.
+//! Settings applied to a scenario without the TOML parser: each value is read as `--set` reads it
+//! and put into its field by the setting's typed setter ([`super::field`]), then the scenario is
+//! checked by [`Scenario::validate`] — the validation `--set` and a scenario file go through, with
+//! the same messages. The page uses this, so its module carries neither a TOML parser nor a
+//! (de)serializer of whole scenarios.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::field::field;
 use super::{check_path, Kind, SETTINGS};
 use crate::scenario::messages::{escaped, in_user_words};
 use crate::scenario::{Scenario, ScenarioError};
@@ -15,22 +17,28 @@ use crate::scenario::{Scenario, ScenarioError};
 /// takes it (`4`, `64Ki`, `true`, `field_index`, `["generation_changed"]`); an unknown path, a
 /// value of the wrong form or one out of range is refused with the field and what it accepts.
 pub fn apply(scenario: &Scenario, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
-    let mut doc = serde_json::to_value(scenario).map_err(|e| ScenarioError {
-        field: String::new(),
-        message: e.to_string(),
-    })?;
     let mut out = scenario.clone();
     for (path, raw) in sets {
-        check_path(path)?;
-        put(&mut doc, path, value_of(raw));
-        // read back after each setting, so a value of the wrong form is named by its own path
-        out = serde_json::from_value(doc.clone()).map_err(|e| ScenarioError {
+        let setting = check_path(path)?;
+        let Some(field) = field(setting.path) else {
+            return Err(ScenarioError {
+                field: escaped(path),
+                message: "is not a setting".to_owned(),
+            });
+        };
+        // each value is read when it is set, so a value of the wrong form is named by its own path
+        (field.set)(&mut out, value_of(raw)).map_err(|e| ScenarioError {
             field: escaped(path),
             message: escaped(&in_user_words(path, &one_line(&e), Some(raw.clone()))),
         })?;
     }
-    out.validate().map_err(|mut e| {
-        // a range error about a set field shows the value as it was typed (`1e-300`, `32Gi`)
+    validated(out, sets)
+}
+
+/// `scenario` once [`Scenario::validate`] accepts it; a range error about a set field shows the
+/// value as it was typed (`1e-300`, `32Gi`).
+fn validated(scenario: Scenario, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
+    scenario.validate().map_err(|mut e| {
         let typed = sets.iter().rev().find(|(k, _)| escaped(k) == e.field);
         if let (Some((_, raw)), Some(at)) = (typed, e.message.rfind(" (got ")) {
             if e.message.ends_with(')') {
@@ -39,19 +47,19 @@ pub fn apply(scenario: &Scenario, sets: &[(String, String)]) -> Result<Scenario,
         }
         e
     })?;
-    Ok(out)
+    Ok(scenario)
 }
 
 /// Every setting's value in `scenario`, by path, written as `--set` takes it (`4Ki`, `true`,
 /// `field_index`, `["generation_changed"]`): what a control shows before the user changes it. A
 /// setting the scenario leaves out (its default is "none" or "the profile's") is absent.
 pub fn current(scenario: &Scenario) -> BTreeMap<&'static str, String> {
-    let Ok(doc) = serde_json::to_value(scenario) else {
-        return BTreeMap::new();
-    };
     SETTINGS
         .iter()
-        .filter_map(|s| Some((s.path, written(&s.kind, at(&doc, s.path)?))))
+        .filter_map(|s| {
+            let value = (field(s.path)?.get)(scenario);
+            (!value.is_null()).then(|| (s.path, written(&s.kind, &value)))
+        })
         .collect()
 }
 
@@ -62,28 +70,6 @@ fn value_of(raw: &str) -> Value {
         Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::String(_) | Value::Array(_))) => v,
         _ => Value::String(raw.to_owned()),
     }
-}
-
-/// Puts `value` at the dotted `path` of `doc`, making the tables on the way.
-fn put(doc: &mut Value, path: &str, value: Value) {
-    let mut here = doc;
-    for part in path.split('.') {
-        if !here.is_object() {
-            *here = Value::Object(serde_json::Map::new());
-        }
-        let Value::Object(map) = here else {
-            unreachable!("made an object just above")
-        };
-        here = map.entry(part.to_owned()).or_insert(Value::Null);
-    }
-    *here = value;
-}
-
-/// The value at a dotted path of a document, if present.
-fn at<'a>(doc: &'a Value, path: &str) -> Option<&'a Value> {
-    path.split('.')
-        .try_fold(doc, |v, part| v.get(part))
-        .filter(|v| !v.is_null())
 }
 
 /// A value as `--set` takes it: strings bare, numbers in the unit's spelling.
@@ -152,6 +138,134 @@ mod tests {
             sets.push((p.to_owned(), v.to_owned()));
         }
         sets
+    }
+
+    /// The scenario with `sets` applied by writing it out as a serde value, putting each value at
+    /// its path and reading the whole scenario back: how settings were applied before each had
+    /// its own setter.
+    fn by_round_trip(
+        scenario: &Scenario,
+        sets: &[(String, String)],
+    ) -> Result<Scenario, ScenarioError> {
+        let mut doc = serde_json::to_value(scenario).expect("a scenario writes out");
+        let mut out = scenario.clone();
+        for (path, raw) in sets {
+            check_path(path)?;
+            let mut here = &mut doc;
+            for part in path.split('.') {
+                here = here
+                    .as_object_mut()
+                    .expect("a table")
+                    .entry(part.to_owned())
+                    .or_insert(Value::Null);
+            }
+            *here = value_of(raw);
+            out = serde_json::from_value(doc.clone()).map_err(|e| ScenarioError {
+                field: escaped(path),
+                message: escaped(&in_user_words(path, &one_line(&e), Some(raw.clone()))),
+            })?;
+        }
+        validated(out, sets)
+    }
+
+    /// Values of every form for every setting: its own, each preset's, and of the wrong form.
+    fn every_form(path: &str) -> Vec<String> {
+        let mut values: Vec<String> = [
+            "0",
+            "1",
+            "-1",
+            "-0",
+            "1.5",
+            "1e3",
+            "1e400",
+            "4294967296",
+            "18446744073709551616",
+            "true",
+            "yes",
+            "\"quoted\"",
+            "\"4Ki\"",
+            "4Ki",
+            "32Gi",
+            "-4Ki",
+            "200ms",
+            "\"0\"",
+            "5 m",
+            "1h30m",
+            "nope",
+            "[]",
+            "[\"generation_changed\"]",
+            "[\"x\"]",
+            "[1]",
+            "a\nb",
+            "NaN",
+            "null",
+            "{}",
+            " 7 ",
+            "",
+        ]
+        .iter()
+        .map(|v| (*v).to_owned())
+        .collect();
+        let setting = super::super::find(path).expect("a setting");
+        if let Kind::Choice(choices) | Kind::ChoiceList(choices) = setting.kind {
+            values.extend(choices.iter().map(|c| c.name.to_owned()));
+            values.extend(choices.iter().map(|c| format!("[\"{}\"]", c.name)));
+        }
+        values
+    }
+
+    #[test]
+    fn a_setter_accepts_and_refuses_exactly_what_the_whole_scenario_round_trip_did() {
+        for name in presets::names() {
+            let base = presets::load(name, &[]).expect("preset");
+            for setting in SETTINGS {
+                for raw in every_form(setting.path) {
+                    let one = [(setting.path.to_owned(), raw.clone())];
+                    assert_eq!(
+                        apply(&base, &one),
+                        by_round_trip(&base, &one),
+                        "{name}: {}={raw}",
+                        setting.path
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn several_settings_are_applied_in_order_as_the_round_trip_did() {
+        let base = presets::load("flywheel", &[]).expect("preset");
+        for sets in [
+            vec![("controller.workers", "4"), ("controller.workers", "1.5")],
+            vec![("controller.workers", "0"), ("objects.count", "many")],
+            vec![("objects.count", "200"), ("objects.size_bytes", "64Ki")],
+        ] {
+            let sets: Vec<_> = sets
+                .into_iter()
+                .map(|(p, v)| (p.to_owned(), v.to_owned()))
+                .collect();
+            assert_eq!(apply(&base, &sets), by_round_trip(&base, &sets), "{sets:?}");
+        }
+    }
+
+    #[test]
+    fn every_setting_shows_the_value_the_scenario_writes_out() {
+        for name in presets::names() {
+            let s = presets::load(name, &[]).expect("preset");
+            let doc = serde_json::to_value(&s).expect("a scenario writes out");
+            let by_doc: BTreeMap<_, _> = SETTINGS
+                .iter()
+                .filter_map(|st| {
+                    let v = st
+                        .path
+                        .split('.')
+                        .try_fold(&doc, |v, part| v.get(part))
+                        .filter(|v| !v.is_null())?;
+                    Some((st.path, written(&st.kind, v)))
+                })
+                .collect();
+            assert_eq!(current(&s), by_doc, "{name}");
+        }
     }
 
     #[cfg(feature = "toml")]

@@ -9,9 +9,12 @@
 //!                    └──────┬──────────────────┬──────────────────┬──────┘
 //!                           ▼                  ▼                  ▼
 //!         --set key=value (CLI)     settings file (page)     controls (page)
-//!                           └────────┬─────────┘
-//!                                    ▼
-//!               scenario::parse → Scenario::validate (field, what it accepts)
+//!                   │                          └────────┬─────────┘
+//!                   ▼                                   ▼
+//!        scenario::parse (TOML)           a typed setter per path (field.rs)
+//!                   └─────────────────┬─────────────────┘
+//!                                     ▼
+//!                Scenario::validate (field, what it accepts)
 //! ```
 //!
 //! A path that is not in the table is refused with the nearest one it resembles
@@ -19,6 +22,7 @@
 //! and what it accepts.
 
 mod apply;
+mod field;
 mod kind;
 mod nearest;
 mod table;
@@ -53,6 +57,22 @@ pub struct Setting {
     pub label: Words,
     /// One line on what it does.
     pub help: Words,
+}
+
+/// The sections of a scenario file that hold settings (`objects`, `controller`, `code` …): the
+/// first segment of each dotted path, each once, in the registry's order.
+pub fn sections() -> Vec<&'static str> {
+    let mut found = Vec::new();
+    for head in SETTINGS
+        .iter()
+        .filter_map(|s| s.path.split_once('.'))
+        .map(|(h, _)| h)
+    {
+        if !found.contains(&head) {
+            found.push(head);
+        }
+    }
+    found
 }
 
 /// The setting at `path`.

@@ -120,12 +120,12 @@ mod tests {
     #[test]
     fn the_built_tours_are_written_from_the_tour_files() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tour/tours_built.rs");
-        let code = built_tours_code();
-        let current = std::fs::read_to_string(path).unwrap_or_default();
-        if current != code {
-            std::fs::write(path, &code).expect("tours_built.rs is writable");
-            panic!("{path} was out of date and is rewritten: rebuild and run the tests again");
-        }
+        let bless = "cargo test -p flywheel-engine --lib built_tours";
+        let rewritten = crate::testing::bless_or_check(path.as_ref(), &built_tours_code(), bless);
+        assert!(
+            !rewritten,
+            "{path} is rewritten: rebuild and run the tests again"
+        );
     }
 
     #[test]

@@ -68,16 +68,11 @@ mod tests {
     #[test]
     fn the_tour_text_files_are_written_from_the_tours() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-        let bless = std::env::var_os("BLESS").is_some();
         for code in LANGUAGES {
             let path = format!("{root}/www/text/tours.{code}.txt");
             let want = tours_file(code).expect("the tours load");
-            let have = std::fs::read_to_string(&path).unwrap_or_default();
-            if have != want && bless {
-                std::fs::write(&path, &want).expect("the tours file is writable");
-            } else {
-                assert!(have == want, "{path} is stale: rewrite it with BLESS=1 cargo test -p flywheel-engine --lib tour_text_files");
-            }
+            let bless = "cargo test -p flywheel-engine --lib tour_text_files";
+            crate::testing::bless_or_check(path.as_ref(), &want, bless);
         }
     }
 

@@ -430,3 +430,63 @@ fn an_intervention_on_an_unknown_key_is_refused_naming_it_and_one_that_exists() 
     assert!(run.check(&parse("delete:ns-0/demo-3")).is_ok());
     assert!(run.check(&parse("delete:1")).is_ok());
 }
+
+/// The flywheel preset's file with its one action replaced by `action` (TOML lines).
+fn flywheel_with_action(action: &str) -> Result<scenario::Scenario, scenario::ScenarioError> {
+    let text = presets::text("flywheel").expect("a preset");
+    let head = text
+        .split("[[actions]]")
+        .next()
+        .expect("text before the actions");
+    let tail = text
+        .split_once("\n[text.en]")
+        .map(|(_, t)| t)
+        .expect("texts");
+    scenario::parse(
+        &format!("{head}[[actions]]\n{action}\n\n[text.en]{tail}"),
+        &[],
+    )
+}
+
+#[test]
+fn a_scenario_action_naming_an_object_deletes_that_object_only() {
+    let scenario = flywheel_with_action("at = \"3s\"\ndo = \"delete\"\nobject = \"ns-0/demo-3\"")
+        .expect("a valid scenario");
+    let options = RunOptions {
+        duration: Some(Duration::from_secs(10)),
+        ..RunOptions::default()
+    };
+    let mut run = Run::new(scenario, &options).expect("runs");
+    let mut events = Vec::new();
+    collect_to(&mut run, at(10), &mut events);
+    assert_eq!(deleted_keys(&events, at(3)), vec!["ns-0/demo-3".to_owned()]);
+    assert!(!run
+        .object_keys(usize::MAX)
+        .contains(&"ns-0/demo-3".to_owned()));
+    assert!(run
+        .object_keys(usize::MAX)
+        .contains(&"ns-0/demo-2".to_owned()));
+}
+
+#[test]
+fn a_scenario_action_naming_an_object_that_the_run_never_creates_is_refused_on_its_field() {
+    let err = flywheel_with_action("at = \"3s\"\ndo = \"label\"\nobject = \"ns-0/demo-99\"")
+        .expect_err("the flywheel creates ten objects");
+    assert_eq!(err.field, "actions[0].object");
+    assert!(err.message.contains("ns-0/demo-99"), "{}", err.message);
+    assert!(err.message.contains("ns-0/demo-0"), "{}", err.message);
+}
+
+#[test]
+fn a_scenario_action_naming_an_object_refuses_a_count_beside_it_and_actions_on_no_object() {
+    let both =
+        flywheel_with_action("at = \"3s\"\ndo = \"delete\"\nobject = \"ns-0/demo-3\"\ncount = 2")
+            .expect_err("object and count");
+    assert_eq!(both.field, "actions[0].object");
+    assert!(both.message.contains("count"), "{}", both.message);
+    let kill =
+        flywheel_with_action("at = \"3s\"\ndo = \"kill_operator\"\nobject = \"ns-0/demo-3\"")
+            .expect_err("kill_operator acts on no object");
+    assert_eq!(kill.field, "actions[0].object");
+    assert!(kill.message.contains("kill_operator"), "{}", kill.message);
+}

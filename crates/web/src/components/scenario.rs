@@ -130,8 +130,9 @@ pub fn scenario_panel() -> Html {
     }
 }
 
-/// The groups of the Parameters panel, by the path's first segment, the most used first (the
-/// top-level `duration` sits under `run`); the first three start open.
+/// The groups of the Parameters panel: the engine's setting sections
+/// (`flywheel_engine::settings::sections`) in the order of use, the most used first, less `crd`
+/// (its one setting is a fix), plus `run` for the top-level `duration`; the first three start open.
 const GROUPS: &[&str] = &[
     "objects",
     "controller",
@@ -242,6 +243,18 @@ fn params() -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_groups_are_the_engines_setting_sections_in_another_order() {
+        let mut groups: Vec<&str> = GROUPS.iter().copied().filter(|g| *g != "run").collect();
+        let mut sections: Vec<&str> = flywheel_engine::settings::sections()
+            .into_iter()
+            .filter(|s| *s != "crd")
+            .collect();
+        groups.sort_unstable();
+        sections.sort_unstable();
+        assert_eq!(groups, sections);
+    }
 
     #[test]
     fn every_setting_is_listed_once_in_the_sidebar() {
