@@ -6,7 +6,8 @@
 //! - resident memory per cached object and per pending FIFO delta at 100k objects (Linux
 //!   `/proc/self/statm`);
 //! - resident memory growth of a 24-hour simulated run between its first and last simulated hour;
-//! - checkpoints: resident bytes and copy time of one, and the longest seek over a run's timeline;
+//! - checkpoints: estimated bytes of one, resident bytes it keeps per later event, copy and
+//!   restore time, and the longest seek over a run's timeline;
 //! - causality: nanoseconds per event of the incident with the causal ring on (its default size)
 //!   next to the same run with it off, and the ring's bytes per kept event.
 
@@ -383,16 +384,37 @@ fn plain_row(figure: String, value: f64, unit: &str) -> Row {
     }
 }
 
-/// Resident bytes and milliseconds of one checkpoint of `run` (the mean of a few held at once).
-fn checkpoint_cost(run: &Run) -> (f64, f64) {
+/// Milliseconds to take one checkpoint of `run` and to restore it (the mean of a few).
+fn checkpoint_cost_ms(run: &mut Run) -> (f64, f64) {
     const HELD: usize = 3;
-    let before = rss_bytes();
     let started = Instant::now();
     let held: Vec<_> = (0..HELD).map(|_| run.checkpoint()).collect();
-    let ms = started.elapsed().as_secs_f64() * 1000.0 / HELD as f64;
-    let bytes = rss_bytes().saturating_sub(before) as f64 / HELD as f64;
-    std::hint::black_box(held.len());
-    (bytes, ms)
+    let take_ms = started.elapsed().as_secs_f64() * 1000.0 / HELD as f64;
+    let started = Instant::now();
+    for cp in &held {
+        run.restore(cp);
+    }
+    let restore_ms = started.elapsed().as_secs_f64() * 1000.0 / HELD as f64;
+    (take_ms, restore_ms)
+}
+
+/// Handles `events` more events of `run` (fewer if it ends first).
+fn advance_by(run: &mut Run, events: u64) {
+    let until = run.events() + events;
+    while run.events() < until && !run.advance(until - run.events()) {}
+}
+
+/// Resident bytes a checkpoint of `run` keeps alive per event the run handles after it: one is
+/// held while the run handles `events` more (the nodes their writes copy stay with it).
+fn resident_bytes_per_later_event(run: &mut Run, events: u64) -> f64 {
+    let held = run.checkpoint();
+    let before = rss_bytes();
+    let handled_before = run.events();
+    advance_by(run, events);
+    let handled = run.events() - handled_before;
+    let grown = rss_bytes().saturating_sub(before);
+    std::hint::black_box(&held);
+    grown as f64 / handled.max(1) as f64
 }
 
 /// Runs `name` for `seconds` keeping a timeline with the page's default budget, then seeks to
@@ -422,20 +444,34 @@ fn checkpoint_rows(rows: &mut Vec<Row>) {
         };
         while !run.advance(1_000_000) {}
         let objects = run.snapshot().objects;
-        let (bytes, ms) = checkpoint_cost(&run);
+        let total_events = run.events();
         let estimate = run.checkpoint().bytes() as f64;
+        let (take_ms, restore_ms) = checkpoint_cost_ms(&mut run);
         let at = format!("{name} at {seconds} s, {objects} objects");
         rows.push(plain_row(
-            format!("checkpoint resident bytes, {at}"),
-            bytes,
-            "bytes",
-        ));
-        rows.push(plain_row(
-            format!("checkpoint estimated bytes (budget), {at}"),
+            format!("checkpoint estimated bytes, sharing nothing, {at}"),
             estimate,
             "bytes",
         ));
-        rows.push(plain_row(format!("checkpoint copy time, {at}"), ms, "ms"));
+        if let Some(mut half) = start(name, seconds) {
+            advance_by(&mut half, total_events / 2);
+            let later = (total_events / 10).max(1);
+            rows.push(plain_row(
+                format!("checkpoint resident bytes per later event, {name} at half time"),
+                resident_bytes_per_later_event(&mut half, later),
+                "bytes",
+            ));
+        }
+        rows.push(plain_row(
+            format!("checkpoint copy time, {at}"),
+            take_ms,
+            "ms",
+        ));
+        rows.push(plain_row(
+            format!("checkpoint restore time, {at}"),
+            restore_ms,
+            "ms",
+        ));
         if let Some((seek_ms, kept)) = longest_seek_ms(name, seconds) {
             let figure =
                 format!("longest seek, {name} ({seconds} s, 256 MiB budget, {kept} checkpoints)");

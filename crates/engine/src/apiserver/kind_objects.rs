@@ -8,16 +8,17 @@
 //! objects.
 
 use crate::object::ObjectRef;
-use std::collections::BTreeMap;
 
 use super::store::{same_stored_content, Stored, UpdateOutcome};
 use crate::key::Key;
 use crate::object::Object;
+use crate::sim::shared::SharedMap;
 
 /// The stored objects of one kind, in key order, and their totals.
 #[derive(Clone, Debug, Default)]
 pub(super) struct KindObjects {
-    items: BTreeMap<Key, Stored>,
+    /// Shared with the checkpoints taken since the last write ([`crate::sim::shared`]).
+    items: SharedMap<Key, Stored>,
     total_size_bytes: u64,
     terminating: usize,
 }

@@ -11,7 +11,6 @@
 //!                  else        ⇒ every buffered event with rv > r
 //! ```
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -184,7 +183,8 @@ struct CachedEvent {
 /// One kind's window of recent events (`watchCacheHistory`).
 #[derive(Clone, Debug)]
 pub struct WatchCache {
-    events: VecDeque<CachedEvent>,
+    /// Shared with the checkpoints taken since ([`crate::sim::shared`]).
+    events: crate::sim::shared::SharedVec<CachedEvent>,
     capacity: usize,
     lower_capacity: usize,
     upper_capacity: usize,
@@ -200,7 +200,7 @@ impl WatchCache {
     pub fn new(config: &WatchCacheConfig, list_resource_version: u64) -> WatchCache {
         let lower = config.lower_capacity.max(1);
         WatchCache {
-            events: VecDeque::with_capacity(lower.min(1024)),
+            events: crate::sim::shared::SharedVec::new(),
             capacity: lower,
             lower_capacity: lower,
             upper_capacity: config.upper_capacity.max(lower),

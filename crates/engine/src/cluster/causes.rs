@@ -11,8 +11,7 @@
 //! notification's Pop by the order of the handler's buffer, and a Reconcile's adds by the key
 //! ([`super::workqueue::WorkQueue::take_causes`]).
 
-use std::collections::BTreeMap;
-
+use crate::sim::shared::SharedMap;
 use crate::sim::{CauseNote, EventId};
 
 /// Most writes and watch events remembered by resourceVersion (the oldest are forgotten first).
@@ -22,11 +21,11 @@ pub const MAX_TRACKED_VERSIONS: usize = super::MAX_TRACKED_OWN_WRITES;
 #[derive(Clone, Debug, Default)]
 pub struct CauseTracker {
     /// Writes a Reconcile issued whose version no handler has seen yet: the own writes.
-    own_writes: BTreeMap<u64, EventId>,
+    own_writes: SharedMap<u64, EventId>,
     /// Writes by anyone else (a user, the kubelet, the garbage collector).
-    other_writes: BTreeMap<u64, EventId>,
+    other_writes: SharedMap<u64, EventId>,
     /// The watch event that delivered each version to the current operator.
-    watch_events: BTreeMap<u64, EventId>,
+    watch_events: SharedMap<u64, EventId>,
     /// The LIST whose items the informer queued last (a relist).
     list: Option<EventId>,
     /// The `Created` event of the scenario's objects and the revision it left the store at.
@@ -34,10 +33,12 @@ pub struct CauseTracker {
 }
 
 /// A version's remembered writes, bounded: the oldest are forgotten first.
-fn remember(map: &mut BTreeMap<u64, EventId>, rv: u64, id: EventId) {
+fn remember(map: &mut SharedMap<u64, EventId>, rv: u64, id: EventId) {
     map.insert(rv, id);
     if map.len() > MAX_TRACKED_VERSIONS {
-        map.pop_first();
+        if let Some(oldest) = map.get_min().map(|(rv, _)| *rv) {
+            map.remove(&oldest);
+        }
     }
 }
 

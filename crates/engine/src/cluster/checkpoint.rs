@@ -6,8 +6,19 @@
 //!   └────restore(&cp)─────┘   then the run handles exactly the events it would have
 //! ```
 //!
-//! Objects are shared copy-on-write ([`crate::object::ObjectRef`]), so a checkpoint copies the
-//! maps and queues that hold them, not the objects: its bytes grow with the number of entries.
+//! Objects are shared copy-on-write ([`crate::object::ObjectRef`]), and so are the large maps and
+//! queues that hold them ([`crate::sim::shared`]: the store, the watch cache, the informer's
+//! cache, the workqueue's queue, the cause maps): taking or restoring a checkpoint copies
+//! pointers to their trees, and the pending events, the metric series, the trace and causal
+//! rings, the workqueue's and the DeltaFIFO's hash maps and the small parts outright. What a
+//! checkpoint adds to memory is what the run rewrites after it: the tree nodes on the paths of
+//! every write since, which the checkpoint keeps while the run holds new ones.
+//!
+//! ```text
+//!   cp₁ ──shares──▶ [ nodes ] ◀──shares── run       bytes(cp₂ after cp₁) ≈ copied parts
+//!                      │ a write copies its path          + events between × BYTES_PER_EVENT
+//!   cp₂ ──shares──▶ [ nodes' ]                          (never more than a full copy)
+//! ```
 
 use std::mem::size_of;
 
@@ -16,24 +27,39 @@ use crate::time::SimTime;
 
 use super::run::{Run, State};
 use super::timeline::Stamped;
+use super::Ev;
 
 /// Estimated bytes of one entry of a key-ordered map or queue that holds an object (its key, a
-/// shared pointer, the tree's spare room), measured at the incident's scale by `flywheel bench`.
+/// shared pointer, the tree's spare room), measured at the incident's scale by `flywheel bench`:
+/// what a checkpoint would take if it shared nothing with the run.
 pub const BYTES_PER_HELD_OBJECT: u64 = 48;
 
 /// Estimated bytes of the parts of a checkpoint that do not grow with the world.
 pub const FIXED_BYTES: u64 = 64 * 1024;
 
-/// Events worth handling between checkpoints per map or queue entry a checkpoint copies:
-/// copying an entry costs a few percent of handling an event, measured at the incident's scale.
-pub const SPACING_EVENTS_PER_HELD_OBJECT: u64 = 1;
+/// Estimated bytes a checkpoint keeps alive per event the run handles after it: the tree nodes
+/// its writes copy (a leaf of up to 64 entries and the path to it, for the store, the watch
+/// cache, the informer's cache, the workqueue's queue and the cause maps) and the object
+/// versions they replace, measured at the incident's scale by `flywheel bench` ("checkpoint
+/// resident bytes per later event": 344 over a tenth of the run from its middle).
+pub const BYTES_PER_EVENT: u64 = 344;
+
+/// Events worth handling between checkpoints per entry a checkpoint copies outright (a pending
+/// event, a key of the workqueue's or the DeltaFIFO's hash maps): copying one costs a few
+/// percent of handling an event.
+pub const SPACING_EVENTS_PER_COPIED_ENTRY: u64 = 1;
 
 /// A copy of a run's complete state at one instant.
 #[derive(Clone)]
 pub struct Checkpoint {
     state: State,
-    bytes: u64,
-    held: u64,
+    /// Estimated bytes if it shared nothing.
+    full_bytes: u64,
+    /// Estimated bytes of the parts copied outright.
+    copied_bytes: u64,
+    /// Pending events and hash-map entries copied outright (the series and rings are copied as
+    /// blocks of memory).
+    copied_entries: u64,
 }
 
 impl Checkpoint {
@@ -52,10 +78,23 @@ impl Checkpoint {
         self.state.sim.trace().hash()
     }
 
-    /// Its estimated size in bytes: the entries of the maps and queues it copies, the trace ring
-    /// and the metric series ([`BYTES_PER_HELD_OBJECT`], [`FIXED_BYTES`]).
+    /// Its estimated size in bytes if it shared nothing with the run or another checkpoint: the
+    /// entries of the maps and queues that hold objects ([`BYTES_PER_HELD_OBJECT`]), the trace
+    /// and causal rings, the pending events, the metric series and [`FIXED_BYTES`].
     pub fn bytes(&self) -> u64 {
-        self.bytes
+        self.full_bytes
+    }
+
+    /// The estimated bytes it adds to memory beside `earlier`, a checkpoint of the same branch
+    /// taken before it: the parts it copied outright, and [`BYTES_PER_EVENT`] for each event
+    /// handled between the two (the nodes those events rewrote, which `earlier` keeps); never
+    /// more than [`Checkpoint::bytes`].
+    pub fn bytes_after(&self, earlier: &Checkpoint) -> u64 {
+        let between = self.events().saturating_sub(earlier.events());
+        let shared = self
+            .copied_bytes
+            .saturating_add(between.saturating_mul(BYTES_PER_EVENT));
+        shared.min(self.full_bytes)
     }
 }
 
@@ -72,13 +111,27 @@ impl Stamped for Checkpoint {
         Checkpoint::bytes(self)
     }
 
+    fn bytes_after(&self, earlier: &Self) -> u64 {
+        Checkpoint::bytes_after(self, earlier)
+    }
+
     fn min_spacing_events(&self) -> u64 {
-        self.held * SPACING_EVENTS_PER_HELD_OBJECT
+        self.copied_entries * SPACING_EVENTS_PER_COPIED_ENTRY
     }
 }
 
-/// Estimated size of a copy of `run`'s state: (bytes, map and queue entries holding objects).
-fn estimate_size(run: &Run) -> (u64, u64) {
+/// Estimated sizes of a checkpoint of `run`.
+struct Size {
+    full_bytes: u64,
+    copied_bytes: u64,
+    copied_entries: u64,
+}
+
+/// Estimates a checkpoint of `run`: what it copies outright (the pending events, the metric
+/// series, the trace and causal rings, the fixed parts) and what it would take if it shared
+/// nothing. The rings stay plain ring buffers: a shared one cost every event more than copying
+/// it costs a checkpoint.
+fn estimate_size(run: &Run) -> Size {
     let snap = run.snapshot();
     let op = snap.operator.unwrap_or_default();
     // The API server's store and watch cache hold every object; the informer's indexer, its
@@ -88,28 +141,39 @@ fn estimate_size(run: &Run) -> (u64, u64) {
         + op.fifo_deltas
         + op.handler_buffer
         + op.queue_ready
-        + op.queue_waiting
-        + run.state.sim.pending() as u64;
-    let trace =
+        + op.queue_waiting;
+    // The workqueue's dirty set and the causes of its pending adds (a key per queued or
+    // waiting item) and the DeltaFIFO's key map are hash maps copied outright: touched several
+    // times per event, a shared trie cost every event more than copying them costs a checkpoint.
+    let item_entries = 2 * (op.queue_ready + op.queue_waiting) + op.fifo_deltas;
+    let rings =
         run.trace().events().count() * size_of::<TraceEvent>() + run.trace().causal().bytes();
-    let series: usize = run
+    let pending = run.state.sim.pending();
+    let series_points: usize = run
         .series_keys()
         .filter_map(|k| run.series(k))
-        .map(std::mem::size_of_val)
+        .map(<[(f64, f64)]>::len)
         .sum();
-    let bytes = FIXED_BYTES + held * BYTES_PER_HELD_OBJECT + (trace + series) as u64;
-    (bytes, held)
+    let copied = pending * size_of::<Ev>() + series_points * size_of::<(f64, f64)>() + rings;
+    let copied_bytes = FIXED_BYTES + copied as u64 + item_entries * BYTES_PER_HELD_OBJECT;
+    Size {
+        full_bytes: copied_bytes + held * BYTES_PER_HELD_OBJECT,
+        copied_bytes,
+        copied_entries: pending as u64 + item_entries,
+    }
 }
 
 impl Run {
     /// A checkpoint of the complete state: world, event queue, random source, metric series,
-    /// trace ring and hash, invariant checker. Objects are shared, not copied.
+    /// trace ring and hash, invariant checker. Objects, and the maps and queues that hold them,
+    /// are shared, not copied.
     pub fn checkpoint(&self) -> Checkpoint {
-        let (bytes, held) = estimate_size(self);
+        let size = estimate_size(self);
         Checkpoint {
             state: self.state.clone(),
-            bytes,
-            held,
+            full_bytes: size.full_bytes,
+            copied_bytes: size.copied_bytes,
+            copied_entries: size.copied_entries,
         }
     }
 

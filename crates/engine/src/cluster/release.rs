@@ -3,11 +3,10 @@
 //! over the next continuation events ([`crate::sim::Context::continue_with`]), a part each, so
 //! the page can draw between them. Nothing in the model can observe the parts.
 
-use std::collections::BTreeMap;
-
 use crate::informer::deltas::Deltas;
 use crate::key::Key;
 use crate::object::ObjectRef;
+use crate::sim::shared::SharedMap;
 use crate::sim::Context;
 
 use super::informer::{Fifo, SimInformer};
@@ -27,7 +26,7 @@ pub(super) enum DeadPart {
     /// The controller's workqueue.
     Queue(Box<WorkQueue>),
     /// Cached objects.
-    Objects(BTreeMap<Key, ObjectRef>),
+    Objects(SharedMap<Key, ObjectRef>),
     /// Queued deltas.
     Deltas(Vec<(Key, Deltas)>),
 }
@@ -55,10 +54,15 @@ impl OperatorSide {
                 if let Fifo::Delta(fifo) = fifo {
                     push_list_parts(&mut self.dead, fifo.into_queued());
                 }
-                push_parts(&mut self.dead, indexer.into_items(), DeadPart::Objects);
+                self.dead.push(DeadPart::Objects(indexer.into_items()));
             }
             Some(DeadPart::Queue(queue)) => drop(queue),
-            Some(DeadPart::Objects(objects)) => drop(objects),
+            Some(DeadPart::Objects(mut objects)) => {
+                free_part(&mut objects);
+                if !objects.is_empty() {
+                    self.dead.push(DeadPart::Objects(objects));
+                }
+            }
             Some(DeadPart::Deltas(deltas)) => drop(deltas),
             None => return,
         }
@@ -78,19 +82,13 @@ fn push_list_parts(dead: &mut Vec<DeadPart>, mut list: Vec<(Key, Deltas)>) {
     dead.push(DeadPart::Deltas(list));
 }
 
-/// Splits `map` into parts of at most [`ENTRIES_PER_PART`] entries (cutting from the end, so
-/// each cut walks only the entries it takes) and queues them to be freed.
-fn push_parts<V>(
-    dead: &mut Vec<DeadPart>,
-    mut map: BTreeMap<Key, V>,
-    part: fn(BTreeMap<Key, V>) -> DeadPart,
-) {
-    while map.len() > ENTRIES_PER_PART {
-        let Some(cut) = map.keys().nth_back(ENTRIES_PER_PART - 1).cloned() else {
-            break;
+/// Frees the last [`ENTRIES_PER_PART`] entries of `map` (all of them when it has fewer); the
+/// nodes a checkpoint still shares stay alive there.
+fn free_part<V: Clone>(map: &mut SharedMap<Key, V>) {
+    for _ in 0..ENTRIES_PER_PART {
+        let Some(last) = map.get_max().map(|(key, _)| key.clone()) else {
+            return;
         };
-        let tail = map.split_off(&cut);
-        dead.push(part(tail));
+        map.remove(&last);
     }
-    dead.push(part(map));
 }

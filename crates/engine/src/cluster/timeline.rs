@@ -17,7 +17,9 @@
 //! parent's history: a seek there lands on the parent. A branch's head is where the run left it,
 //! kept as an event count, not as a state: returning replays to it from the nearest checkpoint.
 //!
-//! The budget counts each checkpoint's estimated bytes ([`Stamped::bytes`]). When the
+//! The budget counts each branch's base at its full estimated size ([`Stamped::bytes`]) and
+//! each later checkpoint at what it adds beside the one before it ([`Stamped::bytes_after`]):
+//! checkpoints share the state they have in common. When the
 //! checkpoints exceed it, the other branches are thinned first, then the current one; when no
 //! branch can be thinned, the oldest other branches are dropped. No more than
 //! [`TimelineOptions::max_branches`] branches are kept: a fork beyond it drops the oldest branch
@@ -34,8 +36,8 @@ pub const DEFAULT_BUDGET_BYTES: u64 = 256 * 1024 * 1024;
 pub const DEFAULT_MAX_BRANCHES: usize = 8;
 
 /// Fewest events between two automatic checkpoints unless the caller says otherwise: replaying
-/// this many of the `flywheel` preset takes about 5 ms natively, and copying its checkpoint
-/// (0.25 ms) costs about 5 % of handling them.
+/// this many of the `flywheel` preset takes about 5 ms natively, and taking its checkpoint
+/// costs a few percent of handling them.
 pub const DEFAULT_SPACING_EVENTS: u64 = 5_000;
 
 /// The caller's limits on a timeline.
@@ -65,8 +67,14 @@ pub trait Stamped {
     fn at(&self) -> SimTime;
     /// Events handled before it was taken.
     fn events(&self) -> u64;
-    /// Its estimated size in bytes.
+    /// Its estimated size in bytes, sharing nothing.
     fn bytes(&self) -> u64;
+    /// The estimated bytes it adds beside `earlier`, the checkpoint before it on its branch
+    /// (its full size unless it shares state with `earlier`).
+    fn bytes_after(&self, earlier: &Self) -> u64 {
+        let _ = earlier;
+        self.bytes()
+    }
     /// Fewest events worth handling before the next checkpoint: about as many as take as long
     /// as copying this one, so copies stay a small share of a run.
     fn min_spacing_events(&self) -> u64;
@@ -124,8 +132,14 @@ impl<S: Stamped> Branch<S> {
         &self.marks[self.marks.len() - 1]
     }
 
+    /// The base's full size and what each later mark adds beside the one before it.
     fn bytes(&self) -> u64 {
-        self.marks.iter().map(Stamped::bytes).sum()
+        let later: u64 = self
+            .marks
+            .windows(2)
+            .map(|pair| pair[1].bytes_after(&pair[0]))
+            .sum();
+        self.base().bytes() + later
     }
 
     /// The newest mark for which `reached` holds (marks are in time and event order).
@@ -360,6 +374,39 @@ mod tests {
         fn min_spacing_events(&self) -> u64 {
             0
         }
+    }
+
+    /// A checkpoint of 1 000 bytes that shares all but one byte per event with the one before.
+    #[derive(Clone, Debug, PartialEq)]
+    struct SharingMark(u64);
+
+    impl Stamped for SharingMark {
+        fn at(&self) -> SimTime {
+            SimTime::from_millis(self.0)
+        }
+        fn events(&self) -> u64 {
+            self.0
+        }
+        fn bytes(&self) -> u64 {
+            1_000
+        }
+        fn bytes_after(&self, earlier: &Self) -> u64 {
+            self.0 - earlier.0
+        }
+        fn min_spacing_events(&self) -> u64 {
+            0
+        }
+    }
+
+    #[test]
+    fn a_later_checkpoint_counts_only_what_it_adds_beside_the_one_before_it() {
+        let mut t = Timeline::new(options(1_100), SharingMark(0));
+        for e in 1..=5 {
+            t.push(SharingMark(e * 10));
+        }
+        assert_eq!(t.bytes(), 1_050);
+        assert_eq!(t.checkpoints(BranchId(0)).len(), 6);
+        assert_eq!(t.branches()[0].bytes, 1_050);
     }
 
     fn mark(events: u64) -> Mark {

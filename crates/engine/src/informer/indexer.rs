@@ -27,6 +27,7 @@ use crate::informer::deltas::Deltas;
 use crate::informer::real_fifo::AtomicItem;
 use crate::key::Key;
 use crate::object::{Object, ObjectRef};
+use crate::sim::shared::SharedMap;
 
 /// Computes the indexed values of an object (client-go `tools/cache/index.go` `IndexFunc`). Must be
 /// deterministic. Upstream may return an error; here it cannot fail.
@@ -134,8 +135,9 @@ type Index = BTreeMap<String, BTreeSet<Key>>;
 /// write.
 #[derive(Clone, Default)]
 pub struct Indexer {
-    /// Objects by key (`items`).
-    items: BTreeMap<Key, ObjectRef>,
+    /// Objects by key (`items`), shared with the checkpoints taken since the last write
+    /// ([`crate::sim::shared`]).
+    items: SharedMap<Key, ObjectRef>,
     /// Index functions by name (`indexers`).
     indexers: Indexers,
     /// Index name → value → keys (`indices`); empty key sets are removed.
@@ -244,7 +246,7 @@ impl Indexer {
 
     /// [`Indexer::delete_key`], returning the object it removed.
     fn remove(&mut self, key: &str) -> Option<ObjectRef> {
-        let (key, old) = self.items.remove_entry(key)?;
+        let (key, old) = self.items.remove_with_key(key)?;
         self.update_indices(Some(&old), None, &key);
         Some(old)
     }
@@ -271,7 +273,7 @@ impl Indexer {
 
     /// The cached objects by key, consuming the store (its indices are dropped): how a dead
     /// process's cache is handed over to be freed in parts.
-    pub fn into_items(self) -> BTreeMap<Key, ObjectRef> {
+    pub fn into_items(self) -> SharedMap<Key, ObjectRef> {
         self.items
     }
 

@@ -66,6 +66,31 @@ impl SyncTracker {
         }
     }
 
+    /// Removes the oldest of `items`, with whether it belonged to the initial list (upstream
+    /// `Pop`: `isInInitialList` is read before the decrement).
+    fn pop_front<T>(&mut self, items: &mut VecDeque<T>) -> Option<(T, bool)> {
+        let is_in_initial_list = !self.synced;
+        let item = items.pop_front()?;
+        self.popped(1);
+        Some((item, is_in_initial_list))
+    }
+
+    /// Removes the `count` oldest of `items` (upstream `PopBatch`).
+    fn pop_batch<T>(&mut self, items: &mut VecDeque<T>, count: usize) -> Vec<T> {
+        let batch: Vec<T> = items.drain(..count).collect();
+        self.popped(batch.len());
+        batch
+    }
+
+    /// Most items a batch may take: `max_items`, never crossing the end of the initial
+    /// population.
+    fn batch_limit(&self, max_items: usize) -> usize {
+        match self.initial_population_count {
+            0 => max_items,
+            initial => max_items.min(initial),
+        }
+    }
+
     /// Upstream `checkSynced_locked`.
     fn check(&mut self) {
         if self.populated && self.initial_population_count == 0 {
@@ -167,10 +192,7 @@ impl RealFifo {
 
     /// [`RealFifo::pop`] with the `isInInitialList` flag upstream passes to the process function.
     pub fn pop_with_initial_list(&mut self) -> Option<(Delta, bool)> {
-        let is_in_initial_list = self.is_in_initial_list();
-        let delta = self.items.pop_front()?;
-        self.sync.popped(1);
-        Some((delta, is_in_initial_list))
+        self.sync.pop_front(&mut self.items)
     }
 
     /// Pops a batch of up to `max_items` deltas (at least one; 0 is treated as 1) for batch
@@ -181,9 +203,7 @@ impl RealFifo {
     /// the queue is empty. (The spec, §2.3, omits the initial-population boundary; upstream has it.)
     pub fn pop_batch(&mut self, max_items: usize) -> Vec<Delta> {
         let count = self.batch_len(max_items.max(1));
-        let batch: Vec<Delta> = self.items.drain(..count).collect();
-        self.sync.popped(batch.len());
-        batch
+        self.sync.pop_batch(&mut self.items, count)
     }
 
     /// [`RealFifo::pop_batch`] with the `isInInitialList` flag; `None` when empty.
@@ -286,10 +306,7 @@ impl RealFifo {
 
     /// How many leading deltas form the next batch (upstream `PopBatch` loop).
     fn batch_len(&self, max_items: usize) -> usize {
-        let limit = match self.sync.initial_population_count {
-            0 => max_items,
-            initial => max_items.min(initial),
-        };
+        let limit = self.sync.batch_limit(max_items);
         let mut keys = BTreeSet::new();
         self.items
             .iter()
@@ -393,10 +410,7 @@ impl AtomicFifo {
 
     /// [`AtomicFifo::pop`] with the `isInInitialList` flag.
     pub fn pop_with_initial_list(&mut self) -> Option<(AtomicItem, bool)> {
-        let is_in_initial_list = self.is_in_initial_list();
-        let item = self.items.pop_front()?;
-        self.sync.popped(1);
-        Some((item, is_in_initial_list))
+        self.sync.pop_front(&mut self.items)
     }
 
     /// Pops up to `max_items` items (at least one): a run of single deltas with distinct keys, or a
@@ -404,9 +418,7 @@ impl AtomicFifo {
     /// `tools/cache/the_real_fifo.go` `PopBatch`). Empty when the queue is empty.
     pub fn pop_batch(&mut self, max_items: usize) -> Vec<AtomicItem> {
         let count = self.batch_len(max_items.max(1));
-        let batch: Vec<AtomicItem> = self.items.drain(..count).collect();
-        self.sync.popped(batch.len());
-        batch
+        self.sync.pop_batch(&mut self.items, count)
     }
 
     /// The items [`AtomicFifo::pop_batch`] would pop next, without popping them.
@@ -448,10 +460,7 @@ impl AtomicFifo {
 
     /// How many leading items form the next batch (upstream `PopBatch` loop).
     fn batch_len(&self, max_items: usize) -> usize {
-        let limit = match self.sync.initial_population_count {
-            0 => max_items,
-            initial => max_items.min(initial),
-        };
+        let limit = self.sync.batch_limit(max_items);
         let mut keys = BTreeSet::new();
         let mut count = 0;
         for item in self.items.iter().take(limit) {

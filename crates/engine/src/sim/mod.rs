@@ -14,6 +14,7 @@ mod causal;
 mod queue;
 mod record;
 mod rng;
+pub mod shared;
 mod trace;
 
 use std::time::Duration;

@@ -14,9 +14,9 @@
 //! the metrics keep the time its processing started, so one map answers both.
 
 use std::collections::hash_map::Entry;
-use std::collections::VecDeque;
 use std::hash::Hash;
 
+use crate::sim::shared::SharedVec;
 use crate::time::SimTime;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
 use crate::workqueue::set::ItemMap;
@@ -28,7 +28,9 @@ use crate::workqueue::set::ItemMap;
 #[derive(Clone, Debug)]
 pub struct Queue<T> {
     #[allow(clippy::struct_field_names, reason = "client-go's `Typed.queue`")]
-    queue: VecDeque<T>,
+    /// Shared with the checkpoints taken since ([`crate::sim::shared`]): a push or a pop
+    /// touches one end, without hashing.
+    queue: SharedVec<T>,
     /// The dirty items and the time each became dirty (`dirty`, and the metrics' `addTimes`).
     dirty: ItemMap<T, SimTime>,
     shutting_down: bool,
@@ -47,7 +49,7 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// `NewTypedWithConfig`).
     pub fn new() -> Queue<T> {
         Queue {
-            queue: VecDeque::new(),
+            queue: SharedVec::new(),
             dirty: ItemMap::default(),
             shutting_down: false,
             drain: false,
@@ -78,7 +80,6 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// are added).
     pub fn reserve(&mut self, additional: usize) {
         self.dirty.reserve(additional);
-        self.queue.reserve(additional);
     }
 
     /// Hands out the head of the queue (client-go `queue.go` `Get`): the item stops being dirty

@@ -7,11 +7,10 @@
 //! upstream keeps per namespace (client-go `tools/cache/thread_safe_store.go` `index`) without a
 //! second entry per object. Cluster-scoped objects (namespace `""`) have keys without a `/`.
 
-use std::collections::btree_map::Range;
-use std::collections::BTreeMap;
 use std::ops::Bound::{Excluded, Included, Unbounded};
 
 use crate::key::Key;
+use crate::sim::shared::SharedMap;
 
 /// The smallest text above every key that starts with `namespace/` (`/` + 1 is `0`).
 fn end_of(namespace: &str) -> String {
@@ -31,16 +30,14 @@ fn start_of(namespace: &str) -> String {
 
 /// The entries of `items` in `namespace`, in key order.
 pub(super) fn entries_in<'a, V>(
-    items: &'a BTreeMap<Key, V>,
+    items: &'a SharedMap<Key, V>,
     namespace: &str,
 ) -> Box<dyn Iterator<Item = (&'a Key, &'a V)> + 'a> {
     if namespace.is_empty() {
         return Box::new(items.iter().filter(|(key, _)| !key.contains('/')));
     }
     let (start, end) = (start_of(namespace), end_of(namespace));
-    let range: Range<'a, Key, V> =
-        items.range::<str, _>((Included(start.as_str()), Excluded(end.as_str())));
-    Box::new(range)
+    Box::new(items.range::<_, str>((Included(start.as_str()), Excluded(end.as_str()))))
 }
 
 /// The namespace of a key: the text before its `/`, or `""` for a cluster-scoped key.
@@ -49,19 +46,19 @@ fn namespace_of(key: &str) -> &str {
 }
 
 /// Every namespace that holds at least one entry of `items`, sorted; one lookup per namespace.
-pub(super) fn namespaces<V>(items: &BTreeMap<Key, V>) -> Vec<String> {
+pub(super) fn namespaces<V>(items: &SharedMap<Key, V>) -> Vec<String> {
     let mut namespaces = std::collections::BTreeSet::new();
     let mut next = items.keys().next();
     while let Some(key) = next {
         let namespace = namespace_of(key);
         let after = if namespace.is_empty() {
             items
-                .range::<str, _>((Excluded(key.as_str()), Unbounded))
+                .range::<_, str>((Excluded(key.as_str()), Unbounded))
                 .next()
         } else {
             let end = end_of(namespace);
             items
-                .range::<str, _>((Included(end.as_str()), Unbounded))
+                .range::<_, str>((Included(end.as_str()), Unbounded))
                 .next()
         };
         namespaces.insert(namespace.to_owned());
@@ -74,11 +71,11 @@ pub(super) fn namespaces<V>(items: &BTreeMap<Key, V>) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn store(keys: &[&str]) -> BTreeMap<Key, ()> {
+    fn store(keys: &[&str]) -> SharedMap<Key, ()> {
         keys.iter().map(|key| (Key::from(*key), ())).collect()
     }
 
-    fn keys_in(items: &BTreeMap<Key, ()>, namespace: &str) -> Vec<String> {
+    fn keys_in(items: &SharedMap<Key, ()>, namespace: &str) -> Vec<String> {
         entries_in(items, namespace)
             .map(|(key, _)| key.to_string())
             .collect()
