@@ -417,13 +417,36 @@ fn resident_bytes_per_later_event(run: &mut Run, events: u64) -> f64 {
     grown as f64 / handled.max(1) as f64
 }
 
+/// What seeking back from the end of a run costs before any replay, as the page pays it in
+/// two frames: restoring the checkpoint (a copy of what it does not share) and freeing the
+/// state it replaced.
+struct SeekBack {
+    restore_ms: f64,
+    release_ms: f64,
+}
+
+/// The longest of the seeks over a run's timeline, the checkpoints kept, and a seek back's
+/// first two steps.
+struct Seeks {
+    longest_ms: f64,
+    kept: usize,
+    back: SeekBack,
+}
+
 /// Runs `name` for `seconds` keeping a timeline with the page's default budget, then seeks to
-/// instants spread over the run, backward and forward; returns the longest seek in ms.
-fn longest_seek_ms(name: &str, seconds: u64) -> Option<(f64, usize)> {
+/// instants spread over the run, backward and forward.
+fn seeks(name: &str, seconds: u64) -> Option<Seeks> {
     let mut run = start(name, seconds)?;
     run.keep_timeline(TimelineOptions::default());
     while !run.advance(1_000_000) {}
     let end = run.end().as_secs_f64();
+    let started = Instant::now();
+    run.begin_seek(flywheel_engine::SimTime::from_secs_f64(end * 0.8))
+        .ok()?;
+    let restore_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let started = Instant::now();
+    run.release();
+    let release_ms = started.elapsed().as_secs_f64() * 1000.0;
     let mut longest: f64 = 0.0;
     for f in [0.5, 0.13, 0.97, 0.71, 0.29, 0.88, 0.02, 0.55] {
         let started = Instant::now();
@@ -434,7 +457,14 @@ fn longest_seek_ms(name: &str, seconds: u64) -> Option<(f64, usize)> {
     let kept = run
         .timeline()
         .map_or(0, |t| t.checkpoints(t.current()).len());
-    Some((longest, kept))
+    Some(Seeks {
+        longest_ms: longest,
+        kept,
+        back: SeekBack {
+            restore_ms,
+            release_ms,
+        },
+    })
 }
 
 fn checkpoint_rows(rows: &mut Vec<Row>) {
@@ -472,10 +502,21 @@ fn checkpoint_rows(rows: &mut Vec<Row>) {
             restore_ms,
             "ms",
         ));
-        if let Some((seek_ms, kept)) = longest_seek_ms(name, seconds) {
+        if let Some(s) = seeks(name, seconds) {
+            let kept = s.kept;
             let figure =
                 format!("longest seek, {name} ({seconds} s, 256 MiB budget, {kept} checkpoints)");
-            rows.push(plain_row(figure, seek_ms, "ms"));
+            rows.push(plain_row(figure, s.longest_ms, "ms"));
+            rows.push(plain_row(
+                format!("seek back from the end to 80 %, restore, {name}"),
+                s.back.restore_ms,
+                "ms",
+            ));
+            rows.push(plain_row(
+                format!("seek back from the end to 80 %, freeing the state replaced, {name}"),
+                s.back.release_ms,
+                "ms",
+            ));
         }
     }
 }

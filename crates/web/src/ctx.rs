@@ -28,6 +28,9 @@ pub const SEEK_FIRST_BUDGET_MS: f64 = 40.0;
 /// Wall-clock ms a seek replays per animation frame (a frame stays well under 50 ms).
 pub const SEEK_FRAME_BUDGET_MS: f64 = 30.0;
 
+/// The least of [`SEEK_FIRST_BUDGET_MS`] left after the restore for which a seek replays at once.
+const SEEK_FIRST_MIN_MS: f64 = 10.0;
+
 /// The runs, shared by the animation loop and the callbacks, outside the components.
 pub type RunsCell = Rc<RefCell<Option<Runs>>>;
 
@@ -136,6 +139,7 @@ impl Ctx {
     /// Sends the runs to `t_s` (simulated seconds), paused: what the replay can do at once is
     /// done now, the rest over the next frames ([`Ctx::seek_frame`]).
     pub fn seek(&self, t_s: f64) {
+        let start = web::now_ms();
         let job = self
             .runs
             .borrow_mut()
@@ -145,7 +149,12 @@ impl Ctx {
         self.dispatch(Action::Seeked(job.to.as_secs_f64()));
         self.follow_branch();
         self.looping.borrow_mut().seeking = Some(job);
-        self.seek_frame(SEEK_FIRST_BUDGET_MS);
+        // restoring a large run's checkpoint may have used this task's time already; the
+        // replay (which first frees the state replaced) then starts in the next frame
+        let left_ms = SEEK_FIRST_BUDGET_MS - (web::now_ms() - start);
+        if left_ms > SEEK_FIRST_MIN_MS {
+            self.seek_frame(left_ms);
+        }
     }
 
     /// Replays the seek under way for at most `budget_ms`; returns whether one is still under way.

@@ -180,7 +180,50 @@ impl Run {
     /// Puts the run back to `checkpoint`, which must come from this run (or one of the same
     /// scenario and options): from there it handles exactly the events it handled after the
     /// checkpoint was taken. With a timeline kept, the state counts as the current branch's.
+    ///
+    /// The state replaced is freed when the run next handles events, or on [`Run::release`].
     pub fn restore(&mut self, checkpoint: &Checkpoint) {
-        self.state = checkpoint.state.clone();
+        let replaced = std::mem::replace(&mut self.state, checkpoint.state.clone());
+        self.released = Some(Box::new(replaced));
+    }
+
+    /// Frees the state the last restore replaced, if the run has not yet done so.
+    pub fn release(&mut self) {
+        self.released = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::run::RunOptions;
+    use crate::scenario::presets;
+    use std::time::Duration;
+
+    #[test]
+    fn a_restore_frees_the_state_it_replaced_only_when_the_run_next_handles_events() {
+        let scenario = presets::load("flywheel", &[]).expect("preset");
+        let options = RunOptions {
+            duration: Some(Duration::from_secs(10)),
+            ..RunOptions::default()
+        };
+        let mut run = Run::new(scenario, &options).expect("run");
+        let start = run.checkpoint();
+        run.advance(2_000);
+        run.restore(&start);
+        assert!(
+            run.released.is_some(),
+            "the replaced state waits to be freed"
+        );
+        assert_eq!(
+            run.events(),
+            start.events(),
+            "the restored state is the checkpoint's"
+        );
+        run.advance_to(SimTime::from_secs_f64(1.0), 10);
+        assert!(run.released.is_none(), "handling events frees it first");
+        run.restore(&start);
+        run.release();
+        assert!(run.released.is_none(), "release frees it at once");
     }
 }

@@ -60,6 +60,10 @@ pub struct Run {
     /// How to take an automatic checkpoint: set only by [`Run::keep_timeline`], so a build that
     /// never keeps a timeline links no copy of the run's state.
     pub(super) checkpoint_fn: Option<fn(&Run) -> Checkpoint>,
+    /// The state a restore replaced, freed when the run next handles events (or on
+    /// [`Run::release`]): freeing the incident's state costs as much as copying it, so a caller
+    /// that must not block (the page) pays the two in different frames.
+    pub(super) released: Option<Box<State>>,
 }
 
 impl Run {
@@ -102,6 +106,7 @@ impl Run {
             check_interval,
             timeline: None,
             checkpoint_fn: None,
+            released: None,
         };
         #[cfg(debug_assertions)]
         let run = {
@@ -158,6 +163,7 @@ impl Run {
     /// Steps toward `deadline`, at most `max_events` events and within the event budget,
     /// checking invariants and taking automatic checkpoints at their intervals.
     fn step_checked(&mut self, deadline: SimTime, max_events: u64) -> u64 {
+        self.release();
         let budget_left = self.max_events.saturating_sub(self.state.sim.steps());
         let mut left = max_events.min(budget_left);
         let mut handled = 0;
@@ -244,6 +250,7 @@ impl Run {
         if self.is_finished() || self.budget_exhausted() {
             return false;
         }
+        self.release();
         self.check_marker_verdicts_before_next_event();
         let stepped = self.state.sim.step();
         self.scan_markers();

@@ -116,14 +116,24 @@ impl Run {
     pub fn begin_seek(&mut self, t: SimTime) -> Result<SimTime, SeekError> {
         let t = t.min(self.end());
         let (events, now) = (self.events(), self.now());
-        if let Some(timeline) = self.timeline.as_mut() {
-            let (branch, mark) = timeline.nearest_at(t).ok_or(SeekError::NoTimeline)?;
-            let go_on = branch == timeline.current() && now <= t && mark.events() <= events;
+        // the timeline is taken out while the run restores from one of its checkpoints, so the
+        // state is copied once (not the checkpoint, then the state from the copy)
+        if let Some(mut timeline) = self.timeline.take() {
+            let found = timeline
+                .nearest_at(t)
+                .map(|(branch, mark)| (branch, mark.events()));
+            let Some((branch, mark_events)) = found else {
+                self.timeline = Some(timeline);
+                return Err(SeekError::NoTimeline);
+            };
+            let go_on = branch == timeline.current() && now <= t && mark_events <= events;
             if !go_on {
-                let mark = mark.clone();
                 timeline.switch(branch, (events, now));
-                self.restore(&mark);
+                if let Some((_, mark)) = timeline.nearest_at(t) {
+                    self.restore(mark);
+                }
             }
+            self.timeline = Some(timeline);
         } else if now > t {
             return Err(SeekError::NoTimeline);
         }
@@ -174,9 +184,11 @@ impl Run {
             return Err(SeekError::NoSuchBranch(branch));
         }
         let events = head.map_or(u64::MAX, |(events, _)| events);
-        let mark = timeline.nearest_events(branch, events).cloned();
-        if let Some(mark) = mark {
-            self.restore(&mark);
+        if let Some(timeline) = self.timeline.take() {
+            if let Some(mark) = timeline.nearest_events(branch, events) {
+                self.restore(mark);
+            }
+            self.timeline = Some(timeline);
         }
         if let Some((events, at)) = head {
             self.replay_events(events);

@@ -172,8 +172,10 @@ pub fn timeline() -> Html {
                         x={format!("{:.2}", percent(live.now_s, end_s) * 10.0 - 2.0)} />
                 </svg>
             </div>
-            { for progress }
-            { for parting }
+            // each in its own place, present or not, so the track keeps its node (and the
+            // keyboard focus) when the progress comes and goes
+            <div class="tl-extra">{ for progress }</div>
+            <div class="tl-extra">{ for parting }</div>
             <super::branch_tracks::BranchTracks />
         </div>
     }
