@@ -143,3 +143,26 @@ test('scrubbing the incident never runs a task over 200 ms', async () => {
   const { longest } = await scrubIncident(site.page);
   assert.ok(longest <= 200, `no task over 200 ms while scrubbing: ${longest} ms`);
 });
+
+test('reloading a branch of the incident replays its intervention a frame at a time and lands on it', async () => {
+  const { page } = site;
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('about:blank');
+  await page.addInitScript(() => {
+    window.__loadTasks = [];
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__loadTasks.push(e.duration)))
+      .observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${site.url}?preset=seed-000-incident&lang=en&do=20:delete:ns-0/demo-3&t=20`);
+  await page.waitForSelector('#branches .tl-branch >> nth=1', { timeout: 120000 });
+  await settled(page);
+  const at = await clock(page);
+  assert.ok(Math.abs(at - 20) < 1e-3, `the runs stand at the intervention: ${at}`);
+  const pressed = await page.$$eval('#branches .tl-branch', (els) => els.map((e) => e.getAttribute('aria-pressed')));
+  assert.deepEqual(pressed, ['false', 'true'], 'the branch the URL names is the one shown');
+  const longest = await page.evaluate(() => Math.max(0, ...window.__loadTasks));
+  console.log(`incident branch reload: longest task ${longest.toFixed(0)} ms`);
+  assert.ok(longest <= 200, `no task over 200 ms while the branch is rebuilt: ${longest} ms`);
+  assert.deepEqual(site.problems, []);
+});
+

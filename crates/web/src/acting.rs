@@ -209,19 +209,16 @@ pub fn branch_items(runs: &Runs, known: &[BranchItem], step: Option<DoStep>) -> 
     items
 }
 
-/// Replays the URL's interventions on freshly built `runs` and tells the page which branches
-/// there are; returns the instant of the last one (where the runs now are), if any.
-pub fn replay_url(
-    runs: &mut Runs,
+/// Tells the page which branches there are once the URL's interventions were replayed on
+/// freshly built `runs` ([`crate::do_steps::DoReplay`]).
+pub fn show_replayed_branches(
+    runs: &Runs,
     steps: &[DoStep],
     state: &yew::UseReducerHandle<crate::state::AppState>,
-) -> Option<f64> {
-    let last = steps.last()?.at_s;
-    crate::do_steps::replay(runs, steps);
+) {
     let items = replayed_items(runs, steps);
     let current = runs.a.run.current_branch().map_or(0, |b| b.0);
     state.dispatch(Action::Why(WhyAction::Branches(Rc::new(items), current)));
-    Some(last)
 }
 
 /// The branches after the URL's interventions were replayed: the k-th new one carries the first

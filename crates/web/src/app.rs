@@ -191,13 +191,15 @@ fn use_engine_builder(ctx: &Ctx) {
     use_effect_with(deps, move |(config, compare, _)| {
         // a configuration the engine refuses never replaces the run: the last accepted one stays
         match Runs::new(config, *compare) {
-            Ok(mut built) => {
-                let dos = &state.url.dos;
-                let branched = crate::acting::replay_url(&mut built, dos, &state);
+            Ok(built) => {
+                // the URL's interventions are replayed by the loop, a frame's budget at a time
+                let do_job = crate::do_steps::DoReplay::new(&state.url.dos);
+                let branched = do_job.as_ref().map(crate::do_steps::DoReplay::last_s);
                 *runs.borrow_mut() = Some(built);
                 let mut l = looping.borrow_mut();
                 l.seeking = None;
-                l.reached_s = branched.unwrap_or(0.0);
+                l.do_job = do_job;
+                l.reached_s = 0.0;
                 // an instant before the branch's last intervention would leave the branch
                 l.pending_seek_s = state.url.t.filter(|t| branched.is_none_or(|b| *t >= b));
                 l.horizon = None;
@@ -245,11 +247,17 @@ struct Timing {
 }
 
 fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>) {
-    let pending = ctx.looping.borrow_mut().pending_seek_s.take();
+    let replaying = do_frame(ctx);
+    let pending = (!replaying)
+        .then(|| ctx.looping.borrow_mut().pending_seek_s.take())
+        .flatten();
     if let Some(t) = pending {
         ctx.seek(t);
     }
-    let seeking = ctx.seek_frame(SEEK_FRAME_BUDGET_MS) || tour_frame(ctx);
+    // a frame that replayed or sought does not also play on: the seek's pause reaches the
+    // loop's copy of the state only with the next render
+    let seeking =
+        replaying || pending.is_some() || ctx.seek_frame(SEEK_FRAME_BUDGET_MS) || tour_frame(ctx);
     let seen = ctx.looping.borrow().clone();
     let t = *timing.borrow();
     let wall_ms = t.last_ms.map_or(0.0, |l| (ts - l).max(0.0));
@@ -290,6 +298,30 @@ fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>
     if finished {
         ctx.dispatch(Action::Finished);
     }
+}
+
+/// Replays the URL's interventions within the frame budget; once done, tells the page which
+/// branches there are. Returns whether it replayed this frame.
+fn do_frame(ctx: &Ctx) -> bool {
+    let Some(mut job) = ctx.looping.borrow_mut().do_job.take() else {
+        return false;
+    };
+    let start = web::now_ms();
+    let done = ctx.runs.borrow_mut().as_mut().is_none_or(|runs| {
+        let done = job.drive(runs, &mut || web::now_ms() - start > SEEK_FRAME_BUDGET_MS);
+        if done {
+            crate::acting::show_replayed_branches(runs, job.steps(), &ctx.state);
+        }
+        done
+    });
+    let mut l = ctx.looping.borrow_mut();
+    if done {
+        l.reached_s = l.reached_s.max(job.last_s());
+        l.dirty = true;
+    } else {
+        l.do_job = Some(job);
+    }
+    true
 }
 
 /// Runs the tour's step within the frame budget; says when it is done. Returns whether a step

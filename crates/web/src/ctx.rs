@@ -74,6 +74,8 @@ pub struct LoopState {
     pub horizon: Option<crate::horizon::Horizon>,
     /// The chain the why panel shows, lit on the side shown's pipeline.
     pub lit: Option<Rc<crate::why_view::WhyView>>,
+    /// The URL's interventions the loop is still replaying, if any (before any other seek).
+    pub do_job: Option<crate::do_steps::DoReplay>,
     /// The tour step the loop runs, if any.
     pub tour_job: Option<crate::tour_run::TourJob>,
     /// Whether a tour is open (and no dialog over it): ← and → step the tour.
@@ -139,6 +141,10 @@ impl Ctx {
     /// Sends the runs to `t_s` (simulated seconds), paused: what the replay can do at once is
     /// done now, the rest over the next frames ([`Ctx::seek_frame`]).
     pub fn seek(&self, t_s: f64) {
+        // the URL's interventions are still being replayed: the runs are not yet on their branch
+        if self.looping.borrow().do_job.is_some() {
+            return;
+        }
         let start = web::now_ms();
         let job = self
             .runs

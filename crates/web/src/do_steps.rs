@@ -14,6 +14,7 @@ use flywheel_engine::SimTime;
 use crate::config::MAX_INSTANT_S;
 use crate::reasons::Reason;
 use crate::runs::Runs;
+use crate::seeking::SeekJob;
 
 /// One intervention of a branch.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,19 +64,72 @@ pub fn read(pairs: &[(String, String)], refuse: &mut dyn FnMut(Reason)) -> Vec<D
     steps
 }
 
-/// Replays `steps` on fresh `runs`: each lane goes to the instant and intervenes there, so the
-/// runs end on the branch the last one started.
+/// Replays `steps` on fresh `runs` at once: each lane goes to the instant and intervenes there,
+/// so the runs end on the branch the last one started.
 pub fn replay(runs: &mut Runs, steps: &[DoStep]) {
-    for step in steps {
-        let Ok(intervention) = Intervention::parse(&step.text) else {
-            continue;
-        };
-        for lane in runs.lanes_mut() {
-            // a lane without a timeline cannot go back; it stays where it is
-            let _ = lane.run.seek(SimTime::from_secs_f64(step.at_s));
-            lane.run.intervene(intervention.clone());
-            lane.reread();
+    if let Some(mut job) = DoReplay::new(steps) {
+        while !job.drive(runs, &mut || false) {}
+    }
+}
+
+/// The URL's interventions replayed a few events at a time, so a reload of a long run's branch
+/// never blocks the page: the animation loop drives it within each frame's budget.
+#[derive(Clone, Debug)]
+pub struct DoReplay {
+    steps: Vec<DoStep>,
+    /// The step being reached.
+    next: usize,
+    /// The seek to its instant, once begun.
+    seek: Option<SeekJob>,
+}
+
+impl DoReplay {
+    /// A replay of `steps`; `None` when there are none.
+    pub fn new(steps: &[DoStep]) -> Option<DoReplay> {
+        (!steps.is_empty()).then(|| DoReplay {
+            steps: steps.to_vec(),
+            next: 0,
+            seek: None,
+        })
+    }
+
+    /// The steps replayed.
+    pub fn steps(&self) -> &[DoStep] {
+        &self.steps
+    }
+
+    /// The instant of the last step (where the runs are when the replay is done).
+    pub fn last_s(&self) -> f64 {
+        self.steps.last().map_or(0.0, |s| s.at_s)
+    }
+
+    /// Replays until `out_of_time()`; returns whether every step is done.
+    pub fn drive(&mut self, runs: &mut Runs, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        while let Some(step) = self.steps.get(self.next) {
+            let Ok(intervention) = Intervention::parse(&step.text) else {
+                self.next += 1;
+                continue;
+            };
+            let to = SimTime::from_secs_f64(step.at_s);
+            // runs without a timeline cannot go back: they intervene where they are
+            let seek = self.seek.or_else(|| runs.begin_seek(to));
+            self.seek = seek;
+            if let Some(job) = seek {
+                if !runs.continue_seek(&job, out_of_time) {
+                    return false;
+                }
+            }
+            for lane in runs.lanes_mut() {
+                lane.run.intervene(intervention.clone());
+                lane.reread();
+            }
+            self.seek = None;
+            self.next += 1;
+            if out_of_time() {
+                break;
+            }
         }
+        self.next >= self.steps.len()
     }
 }
 
@@ -104,5 +158,33 @@ mod tests {
         replay(&mut runs, &steps);
         assert_eq!(runs.a.run.branches().len(), 2);
         assert!((runs.a.run.now().as_secs_f64() - 5.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn replayed_a_few_events_at_a_time_the_steps_land_where_a_replay_at_once_does() {
+        let steps = [
+            DoStep::parse("4:delete:1").expect("a valid step"),
+            DoStep::parse("9.5:kill_operator").expect("a valid step"),
+        ];
+        let mut at_once = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
+        replay(&mut at_once, &steps);
+        let mut sliced = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
+        let mut job = DoReplay::new(&steps).expect("steps");
+        let mut frames = 0;
+        while !job.drive(&mut sliced, &mut || true) {
+            frames += 1;
+        }
+        assert!(
+            frames >= 1,
+            "out of time, the replay stops between steps: {frames}"
+        );
+        assert_eq!(sliced.a.run.now(), at_once.a.run.now());
+        assert_eq!(sliced.a.run.events(), at_once.a.run.events());
+        assert_eq!(
+            sliced.a.run.branches().len(),
+            3,
+            "a branch per intervention, and the first"
+        );
+        assert_eq!(sliced.a.log.len(), at_once.a.log.len());
     }
 }
