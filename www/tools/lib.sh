@@ -78,4 +78,8 @@ ensure_chromium() {
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     apt_install chromium chromium-driver
   fi
+  # the page's 简体中文 asks for Noto Sans CJK SC; without a CJK font the screenshots show boxes
+  if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+    apt_install fonts-noto-cjk
+  fi
 }
