@@ -80,6 +80,6 @@ ensure_chromium() {
   fi
   # the page's 简体中文 asks for Noto Sans CJK SC; without a CJK font the screenshots show boxes
   if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
-    apt_install fonts-noto-cjk
+    apt_install fontconfig fonts-noto-cjk
   fi
 }
