@@ -116,28 +116,27 @@ impl Run {
     pub fn begin_seek(&mut self, t: SimTime) -> Result<SimTime, SeekError> {
         let t = t.min(self.end());
         let (events, now) = (self.events(), self.now());
-        // the timeline is taken out while the run restores from one of its checkpoints, so the
-        // state is copied once (not the checkpoint, then the state from the copy)
-        if let Some(mut timeline) = self.timeline.take() {
-            let found = timeline
-                .nearest_at(t)
-                .map(|(branch, mark)| (branch, mark.events()));
-            let Some((branch, mark_events)) = found else {
-                self.timeline = Some(timeline);
-                return Err(SeekError::NoTimeline);
+        let Some(mut timeline) = self.timeline.take() else {
+            return if now > t {
+                Err(SeekError::NoTimeline)
+            } else {
+                Ok(t)
             };
-            let go_on = branch == timeline.current() && now <= t && mark_events <= events;
+        };
+        // restored from the timeline taken out of the run, the state is copied once (not the
+        // checkpoint, then the state from that copy)
+        let found = timeline.nearest_at(t).map(|(branch, mark)| {
+            let go_on = branch == timeline.current() && now <= t && mark.events() <= events;
             if !go_on {
-                timeline.switch(branch, (events, now));
-                if let Some((_, mark)) = timeline.nearest_at(t) {
-                    self.restore(mark);
-                }
+                self.restore(mark);
             }
-            self.timeline = Some(timeline);
-        } else if now > t {
-            return Err(SeekError::NoTimeline);
+            (branch, go_on)
+        });
+        if let Some((branch, false)) = found {
+            timeline.switch(branch, (events, now));
         }
-        Ok(t)
+        self.timeline = Some(timeline);
+        found.map(|_| t).ok_or(SeekError::NoTimeline)
     }
 
     /// Handles at most `max_events` more of the events a seek to `t` replays (after
@@ -175,22 +174,24 @@ impl Run {
     /// left it), keeping the current branch.
     pub fn switch_branch(&mut self, branch: BranchId) -> Result<(), SeekError> {
         let left = (self.events(), self.now());
-        let timeline = self.timeline.as_mut().ok_or(SeekError::NoTimeline)?;
-        if branch == timeline.current() {
-            return Ok(());
-        }
-        let head = timeline.head(branch);
-        if !timeline.switch(branch, left) {
-            return Err(SeekError::NoSuchBranch(branch));
-        }
-        let events = head.map_or(u64::MAX, |(events, _)| events);
-        if let Some(timeline) = self.timeline.take() {
-            if let Some(mark) = timeline.nearest_events(branch, events) {
-                self.restore(mark);
+        // taken out of the run while it restores, so the checkpoint's state is copied once
+        let mut timeline = self.timeline.take().ok_or(SeekError::NoTimeline)?;
+        let head = if branch == timeline.current() {
+            Ok(None)
+        } else {
+            let head = timeline.head(branch);
+            if timeline.switch(branch, left) {
+                let events = head.map_or(u64::MAX, |(events, _)| events);
+                if let Some(mark) = timeline.nearest_events(branch, events) {
+                    self.restore(mark);
+                }
+                Ok(head)
+            } else {
+                Err(SeekError::NoSuchBranch(branch))
             }
-            self.timeline = Some(timeline);
-        }
-        if let Some((events, at)) = head {
+        };
+        self.timeline = Some(timeline);
+        if let Some((events, at)) = head? {
             self.replay_events(events);
             self.advance_to(at, 0);
         }
