@@ -355,7 +355,7 @@ fn advance(ctx: &Ctx, runs: &mut Runs, seen: &LoopState, wall_ms: f64, dt: f64) 
     let before = runs.now().as_secs_f64();
     let deadline = SimTime::from_secs_f64(before + dt / 1000.0 * seen.speed);
     let start = web::now_ms();
-    runs.advance(deadline, &mut || web::now_ms() - start > FRAME_BUDGET_MS);
+    runs.advance_frame(deadline, &mut || web::now_ms() - start > FRAME_BUDGET_MS);
     // a stall (a hidden tab) is not the runs' pace: the clock skipped it
     if wall_ms <= MAX_FRAME_MS {
         let advanced = runs.now().as_secs_f64() - before;

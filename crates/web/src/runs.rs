@@ -23,8 +23,10 @@ use crate::verdict::LaneStats;
 pub const LOG_LINES: usize = 300;
 /// OOM kills whose times the memory chart keeps.
 pub const KILLS_KEPT: usize = 200;
-/// Events handled per call into the engine before the page checks its frame budget.
-pub const CHUNK_EVENTS: u64 = 1500;
+/// Events handled per call into the engine before the page checks its frame budget: a few
+/// milliseconds at most even while the incident creates its 150 000 objects (the costliest
+/// events in a steady stream), so a frame overruns its budget by little.
+pub const CHUNK_EVENTS: u64 = 250;
 
 /// One line of the event log (formatted when shown).
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +87,7 @@ impl Lane {
         let scenario = config.scenario_with(variant)?;
         let mut run = Run::new(scenario, &RunOptions::default())?;
         run.keep_timeline(TimelineOptions::default());
+        run.yield_before_checkpoints();
         let snapshot = run.snapshot();
         Ok(Lane {
             run,
@@ -352,9 +355,36 @@ impl Runs {
         self.lanes().all(|l| l.run.is_finished())
     }
 
-    /// Moves both lanes toward `deadline` until `out_of_time()` says the frame budget is spent;
-    /// returns whether the deadline was reached.
+    /// Moves both lanes toward `deadline` until `out_of_time()` says the budget is spent;
+    /// returns whether the deadline was reached. Automatic checkpoints are taken as they come due.
     pub fn advance(&mut self, deadline: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        self.advance_until(deadline, out_of_time, false)
+    }
+
+    /// One frame of [`Runs::advance`] for the page's loop. An automatic checkpoint of the
+    /// timeline gets a frame of its own: copying the incident's state takes longer than a frame's
+    /// budget of events, so a frame that finds one due takes it (one lane's per frame) and
+    /// handles no events, and a frame that brings one due ends there. Freeing what a timeline
+    /// let go (as costly as a copy) gets a frame of its own first.
+    pub fn advance_frame(
+        &mut self,
+        deadline: SimTime,
+        out_of_time: &mut dyn FnMut() -> bool,
+    ) -> bool {
+        if self.lanes_mut().any(|l| l.run.release())
+            || self.lanes_mut().any(|l| l.run.take_due_checkpoint())
+        {
+            return false;
+        }
+        self.advance_until(deadline, out_of_time, true)
+    }
+
+    fn advance_until(
+        &mut self,
+        deadline: SimTime,
+        out_of_time: &mut dyn FnMut() -> bool,
+        end_when_checkpoint_due: bool,
+    ) -> bool {
         loop {
             let mut behind = false;
             for lane in self.lanes_mut() {
@@ -367,7 +397,8 @@ impl Runs {
             if !behind {
                 return true;
             }
-            if out_of_time() {
+            let due = || self.lanes().any(|l| l.run.checkpoint_due());
+            if out_of_time() || (end_when_checkpoint_due && due()) {
                 return false;
             }
         }
@@ -446,6 +477,41 @@ mod tests {
             "{}",
             d.en
         );
+    }
+
+    #[test]
+    fn a_due_checkpoint_gets_a_frame_of_its_own() {
+        let mut runs = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
+        let end = SimTime::from_secs_f64(300.0);
+        let (mut frames, mut checkpoint_frames) = (0, 0);
+        loop {
+            let before = (runs.a.run.events(), runs.a.run.timeline().map(count_marks));
+            let reached = runs.advance_frame(end, &mut || false);
+            let after = (runs.a.run.events(), runs.a.run.timeline().map(count_marks));
+            frames += 1;
+            if after.1 > before.1 {
+                checkpoint_frames += 1;
+                assert_eq!(after.0, before.0, "a frame that copies handles no event");
+            }
+            if reached {
+                break;
+            }
+            assert!(
+                runs.a.run.checkpoint_due() || after.1 > before.1,
+                "a frame never out of time ends only at a checkpoint"
+            );
+        }
+        assert_eq!(runs.now(), end);
+        assert!(checkpoint_frames >= 2, "{checkpoint_frames} of {frames}");
+        assert_eq!(frames, 2 * checkpoint_frames + 1, "step, copy, …, step");
+    }
+
+    fn count_marks(
+        t: &flywheel_engine::cluster::timeline::Timeline<
+            flywheel_engine::cluster::checkpoint::Checkpoint,
+        >,
+    ) -> usize {
+        t.checkpoints(t.current()).len()
     }
 
     #[test]

@@ -187,9 +187,12 @@ impl Run {
         self.released = Some(Box::new(replaced));
     }
 
-    /// Frees the state the last restore replaced, if the run has not yet done so.
-    pub fn release(&mut self) {
-        self.released = None;
+    /// Frees the state the last restore replaced and the checkpoints the timeline let go to
+    /// keep its budget, if the run has not yet done so; returns whether there was any.
+    pub fn release(&mut self) -> bool {
+        let replaced = self.released.take().is_some();
+        let dropped = self.timeline.as_mut().is_some_and(|t| t.free_dropped());
+        replaced || dropped
     }
 }
 

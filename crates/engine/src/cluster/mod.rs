@@ -88,12 +88,12 @@ pub const MAX_TRACKED_OWN_WRITES: usize = 200_000;
 
 /// Objects created per engine event at the start of a run: the creation of a large scenario's
 /// objects is one instant of virtual time split into parts, so the page can draw between them.
-pub const CREATE_OBJECTS_PER_EVENT: u32 = 10_000;
+pub const CREATE_OBJECTS_PER_EVENT: u32 = 2_500;
 
 /// Listed objects the informer's `Replace` queues per engine event: a relist of a large LIST is
 /// split into parts at one instant, so the page draws between them (the DeltaFIFO queues a part
 /// in time linear in its size, so equal parts cost no more than one bulk build).
-pub const REPLACE_OBJECTS_PER_EVENT: usize = 10_000;
+pub const REPLACE_OBJECTS_PER_EVENT: usize = 2_500;
 
 /// How often metrics are sampled into series (virtual time).
 pub const SAMPLE_INTERVAL: Duration = Duration::from_secs(1);

@@ -64,6 +64,9 @@ pub struct Run {
     /// [`Run::release`]): freeing the incident's state costs as much as copying it, so a caller
     /// that must not block (the page) pays the two in different frames.
     pub(super) released: Option<Box<State>>,
+    /// Whether a step returns when an automatic checkpoint comes due instead of taking it, so
+    /// the caller takes it on its own ([`Run::yield_before_checkpoints`]).
+    yield_for_checkpoints: bool,
 }
 
 impl Run {
@@ -107,6 +110,7 @@ impl Run {
             timeline: None,
             checkpoint_fn: None,
             released: None,
+            yield_for_checkpoints: false,
         };
         #[cfg(debug_assertions)]
         let run = {
@@ -164,6 +168,7 @@ impl Run {
     /// checking invariants and taking automatic checkpoints at their intervals.
     fn step_checked(&mut self, deadline: SimTime, max_events: u64) -> u64 {
         self.release();
+        self.mark_if_due();
         let budget_left = self.max_events.saturating_sub(self.state.sim.steps());
         let mut left = max_events.min(budget_left);
         let mut handled = 0;
@@ -178,6 +183,9 @@ impl Run {
             handled += n;
             left -= n;
             self.at_stop();
+            if self.yield_for_checkpoints && self.checkpoint_due() {
+                return handled;
+            }
             if self.reached(stop_at) {
                 self.check_marker_verdict(stop_at);
                 if stop_at < deadline {
@@ -211,24 +219,44 @@ impl Run {
             check(self);
         }
         self.scan_markers();
+        if !self.yield_for_checkpoints {
+            self.mark_if_due();
+        }
+    }
+
+    /// From now on, a step that brings an automatic checkpoint due returns without taking it;
+    /// the caller takes it with [`Run::take_due_checkpoint`] (or the next step does, first).
+    /// The page does this so that the copy of a large state is a browser task of its own
+    /// instead of the end of a frame that already spent its budget on events.
+    pub fn yield_before_checkpoints(&mut self) {
+        self.yield_for_checkpoints = true;
+    }
+
+    /// Whether the timeline's next automatic checkpoint is due.
+    pub fn checkpoint_due(&self) -> bool {
+        let steps = self.state.sim.steps();
+        self.checkpoint_fn.is_some()
+            && self
+                .timeline
+                .as_ref()
+                .is_some_and(|t| steps >= t.next_due_events())
+    }
+
+    /// Takes the automatic checkpoint if it is due; returns whether it took one.
+    pub fn take_due_checkpoint(&mut self) -> bool {
+        let due = self.checkpoint_due();
         self.mark_if_due();
+        due
     }
 
     /// Takes an automatic checkpoint when the timeline says one is due.
     fn mark_if_due(&mut self) {
-        let steps = self.state.sim.steps();
-        let Some(take) = self.checkpoint_fn else {
+        let Some(take) = self.checkpoint_fn.filter(|_| self.checkpoint_due()) else {
             return;
         };
-        if self
-            .timeline
-            .as_ref()
-            .is_some_and(|t| steps >= t.next_due_events())
-        {
-            let mark = take(self);
-            if let Some(t) = self.timeline.as_mut() {
-                t.push(mark);
-            }
+        let mark = take(self);
+        if let Some(t) = self.timeline.as_mut() {
+            t.push(mark);
         }
     }
 

@@ -150,17 +150,18 @@ impl<S: Stamped> Branch<S> {
 
     /// Drops every second mark between the base and the newest; doubles the spacing. Returns
     /// whether any went.
-    fn thin(&mut self) -> bool {
+    fn thin(&mut self, dropped: &mut Vec<S>) -> bool {
         let last = self.marks.len().saturating_sub(1);
         if last < 2 {
             return false;
         }
-        let mut i = 0;
-        self.marks.retain(|_| {
-            let keep = i % 2 == 0 || i == last;
-            i += 1;
-            keep
-        });
+        for (i, mark) in std::mem::take(&mut self.marks).into_iter().enumerate() {
+            if i % 2 == 0 || i == last {
+                self.marks.push(mark);
+            } else {
+                dropped.push(mark);
+            }
+        }
         self.spacing_events = self.spacing_events.saturating_mul(2);
         true
     }
@@ -172,6 +173,8 @@ pub struct Timeline<S> {
     current: BranchId,
     next_id: u32,
     options: TimelineOptions,
+    /// Checkpoints let go to keep the budget, not yet freed ([`Timeline::free_dropped`]).
+    dropped: Vec<S>,
 }
 
 impl<S: Stamped> Timeline<S> {
@@ -183,6 +186,7 @@ impl<S: Stamped> Timeline<S> {
             current: BranchId(0),
             next_id: 1,
             options,
+            dropped: Vec::new(),
         };
         timeline.enforce_budget();
         timeline
@@ -293,6 +297,15 @@ impl<S: Stamped> Timeline<S> {
         id
     }
 
+    /// Frees the checkpoints let go to keep the budget; returns whether there were any. They
+    /// wait for this call (or the timeline's end) because freeing a large state takes as long
+    /// as copying it: a caller that must not block (the page) gives it a task of its own.
+    pub fn free_dropped(&mut self) -> bool {
+        let any = !self.dropped.is_empty();
+        self.dropped = Vec::new();
+        any
+    }
+
     fn current_branch(&self) -> &Branch<S> {
         &self.branches[&self.current]
     }
@@ -325,7 +338,9 @@ impl<S: Stamped> Timeline<S> {
         let Some(victim) = victim else {
             return false;
         };
-        self.branches.remove(&victim);
+        if let Some(b) = self.branches.remove(&victim) {
+            self.dropped.extend(b.marks);
+        }
         for b in self.branches.values_mut() {
             if b.parent == Some(victim) {
                 b.parent = None;
@@ -339,9 +354,13 @@ impl<S: Stamped> Timeline<S> {
     fn enforce_budget(&mut self) {
         while self.bytes() > self.options.budget_bytes {
             let current = self.current;
-            let others = self.branches.iter_mut().filter(|(id, _)| **id != current);
-            let thinned = others.map(|(_, b)| b).any(Branch::thin)
-                || self.current_branch_mut().thin()
+            let dropped = &mut self.dropped;
+            let mut others = self.branches.iter_mut().filter(|(id, _)| **id != current);
+            let thinned = others.any(|(_, b)| b.thin(dropped))
+                || self
+                    .branches
+                    .get_mut(&current)
+                    .is_some_and(|b| b.thin(dropped))
                 || self.drop_oldest_other();
             if !thinned {
                 return;
@@ -448,6 +467,10 @@ mod tests {
         assert_eq!(events_of(&t, BranchId(0)), [0, 20, 40, 50]);
         assert_eq!(t.branches()[0].spacing_events, 20);
         assert!(t.bytes() <= 550);
+        let let_go: Vec<u64> = t.dropped.iter().map(|m| m.events).collect();
+        assert_eq!(let_go, [10, 30], "the checkpoints let go wait to be freed");
+        assert!(t.free_dropped(), "freeing says there was something");
+        assert!(!t.free_dropped(), "and then there is nothing");
     }
 
     #[test]

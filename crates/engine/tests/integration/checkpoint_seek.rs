@@ -246,3 +246,52 @@ fn a_seek_in_small_chunks_ends_identical_to_one_seek() {
         }
     }
 }
+
+#[test]
+fn a_run_that_yields_before_checkpoints_takes_the_same_ones_each_in_a_call_of_its_own() {
+    let two_minutes = Duration::from_secs(120);
+    let mut plain = run_for("flywheel", 3, two_minutes);
+    plain.keep_timeline(timeline(200));
+    let plain_end = finish(&mut plain);
+    let mut yielding = run_for("flywheel", 3, two_minutes);
+    yielding.keep_timeline(timeline(200));
+    yielding.yield_before_checkpoints();
+    let mut taken_alone = 0;
+    loop {
+        if yielding.take_due_checkpoint() {
+            taken_alone += 1;
+            assert!(!yielding.checkpoint_due(), "taking it leaves none due");
+            continue;
+        }
+        if yielding.advance(1_000_000) {
+            break;
+        }
+        assert!(
+            yielding.checkpoint_due(),
+            "a step ends early only when a checkpoint comes due"
+        );
+    }
+    let marks = |run: &Run| -> Vec<u64> {
+        let timeline = run.timeline().expect("timeline kept");
+        let branch = run.current_branch().expect("a branch");
+        timeline
+            .checkpoints(branch)
+            .iter()
+            .map(|c| c.events())
+            .collect()
+    };
+    assert_eq!(
+        (yielding.trace().hash(), yielding.events()),
+        plain_end,
+        "yielding changes no event"
+    );
+    assert!(taken_alone >= 2, "checkpoints were taken by the caller");
+    let (p, y) = (marks(&plain), marks(&yielding));
+    // the plain run takes a checkpoint due after its last step; the yielding one leaves it due
+    assert_eq!(
+        y.as_slice(),
+        &p[..y.len()],
+        "the same checkpoints, at the same events"
+    );
+    assert!(p.len() - y.len() <= 1, "at most the last one is left due");
+}

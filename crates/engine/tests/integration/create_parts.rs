@@ -26,7 +26,7 @@ fn stored(run: &Run) -> usize {
 
 #[test]
 fn each_call_creates_one_part_of_the_objects_at_time_zero() {
-    let total = 2 * CREATE_OBJECTS_PER_EVENT + 5_000;
+    let total = 2 * CREATE_OBJECTS_PER_EVENT + CREATE_OBJECTS_PER_EVENT / 2;
     let mut run = run_with(total);
     let deadline = SimTime::from_millis(5_000);
     run.advance_to(deadline, 1_000_000);
@@ -82,7 +82,7 @@ fn the_invariants_hold_between_the_parts_of_a_creation_while_the_operator_runs()
 
 #[test]
 fn a_large_list_reaches_the_informer_in_parts_that_each_end_a_call() {
-    let total = 2 * CREATE_OBJECTS_PER_EVENT + 5_000;
+    let total = 2 * CREATE_OBJECTS_PER_EVENT + CREATE_OBJECTS_PER_EVENT / 2;
     let mut run = run_with(total);
     let deadline = SimTime::from_millis(5_000);
     // (events handled, the call's last trace line) of every call
@@ -97,8 +97,8 @@ fn a_large_list_reaches_the_informer_in_parts_that_each_end_a_call() {
         .iter()
         .position(|(_, line)| line.contains("apiserver LIST") && line.contains("code=200"))
         .expect("the informer's LIST of every object ends a call");
-    // the client takes the reply, then parts of 10 000 and 10 000; the last 5 000 end the
-    // Replace and the run goes on
+    // the client takes the reply, then two whole parts; the last half part ends the Replace and
+    // the run goes on (a LIST's parts are as large as a creation's)
     for (handled, line) in &calls[list + 1..list + 3] {
         assert_eq!(*handled, 1, "one part per call");
         assert!(line.is_empty(), "queueing a part traces nothing: {line}");
