@@ -10,10 +10,10 @@
 //! soon as its timer fires. Items due at the same instant are queued in deadline order, ties in
 //! the order their entries were created (upstream's heap leaves ties unspecified).
 
-use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::time::Duration;
 
+use crate::sim::shared::SharedMap;
 use crate::time::SimTime;
 use crate::workqueue::metrics::QueueMetrics;
 use crate::workqueue::queue::Queue;
@@ -22,12 +22,24 @@ use crate::workqueue::queue::Queue;
 type WaitKey = (SimTime, u64);
 
 /// client-go's delaying queue (`util/workqueue/delaying_queue.go` `delayingType`).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct DelayingQueue<T> {
     queue: Queue<T>,
-    waiting: BTreeMap<WaitKey, T>,
-    waiting_by_item: BTreeMap<T, WaitKey>,
+    /// Shared with the checkpoints taken since ([`crate::sim::shared`]): after an outage most
+    /// keys wait for a retry, and a copy of 150 000 entries would stall the page.
+    waiting: SharedMap<WaitKey, T>,
+    waiting_by_item: SharedMap<T, WaitKey>,
     next_sequence: u64,
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for DelayingQueue<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DelayingQueue")
+            .field("queue", &self.queue)
+            .field("waiting", &self.waiting.len())
+            .field("next_sequence", &self.next_sequence)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<T: Ord + Clone + Hash> Default for DelayingQueue<T> {
@@ -42,8 +54,8 @@ impl<T: Ord + Clone + Hash> DelayingQueue<T> {
     pub fn new() -> DelayingQueue<T> {
         DelayingQueue {
             queue: Queue::new(),
-            waiting: BTreeMap::new(),
-            waiting_by_item: BTreeMap::new(),
+            waiting: SharedMap::new(),
+            waiting_by_item: SharedMap::new(),
             next_sequence: 0,
         }
     }
@@ -89,7 +101,7 @@ impl<T: Ord + Clone + Hash> DelayingQueue<T> {
     pub fn advance(&mut self, now: SimTime) {
         self.queue.set_now(now);
         let now = self.queue.now();
-        while let Some((&(ready_at, sequence), _)) = self.waiting.first_key_value() {
+        while let Some(&((ready_at, sequence), _)) = self.waiting.get_min() {
             if ready_at > now {
                 break;
             }
@@ -103,7 +115,7 @@ impl<T: Ord + Clone + Hash> DelayingQueue<T> {
     /// The earliest deadline among waiting items: when the simulation should call
     /// [`DelayingQueue::advance`] next. `None` when nothing waits (or after shutdown).
     pub fn next_ready_at(&self) -> Option<SimTime> {
-        self.waiting.first_key_value().map(|(&(at, _), _)| at)
+        self.waiting.get_min().map(|((at, _), _)| *at)
     }
 
     /// The number of items waiting for their deadline.
