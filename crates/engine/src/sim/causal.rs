@@ -281,12 +281,13 @@ impl CausalRing {
         EventId(self.next)
     }
 
-    /// Events that fell out of the ring (or were never kept, with causality off).
+    /// Events that fell out of the causal view (or were never in it, with causality off).
     pub fn dropped_events(&self) -> u64 {
         self.dropped_events
     }
 
-    /// Cause links that fell out with them.
+    /// Cause links that fell out with them (an entry's causes leave with it, even if the ring
+    /// still holds its event for the trace's lines).
     pub fn dropped_causes(&self) -> u64 {
         self.dropped_causes
     }
