@@ -76,8 +76,7 @@ impl Runs {
         let now = run.now();
         run.trace()
             .events()
-            .filter(|e| e.time < now)
-            .last()
+            .rfind(|e| e.time < now)
             .map(|e| e.time.as_secs_f64())
     }
 }

@@ -74,7 +74,7 @@ pub fn step_run(
                 reached = true;
                 break;
             }
-            last = run.trace().events().last().cloned();
+            last = run.trace().last().map(|(_, ev)| ev.clone());
         }
         if target == StepTarget::Event {
             reached = true;

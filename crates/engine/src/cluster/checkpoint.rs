@@ -1,18 +1,18 @@
 //! Checkpoints of a run: a copy of its complete state that a run can be put back to.
 //!
 //! ```text
-//!  Run ──checkpoint()──▶ Checkpoint { world, event queue, RNG, series, trace ring + hash,
-//!   ▲                                 causal ring, invariant checker }
+//!  Run ──checkpoint()──▶ Checkpoint { world, event queue, RNG, series, trace ring + hash
+//!   ▲                                 (its events with their causes), invariant checker }
 //!   └────restore(&cp)─────┘   then the run handles exactly the events it would have
 //! ```
 //!
 //! Objects are shared copy-on-write ([`crate::object::ObjectRef`]), and so are the large maps and
 //! queues that hold them ([`crate::sim::shared`]: the store, the watch cache, the informer's
 //! cache, the workqueue's queue, the cause maps): taking or restoring a checkpoint copies
-//! pointers to their trees, and the pending events, the metric series, the trace and causal
-//! rings, the workqueue's and the DeltaFIFO's hash maps and the small parts outright. What a
-//! checkpoint adds to memory is what the run rewrites after it: the tree nodes on the paths of
-//! every write since, which the checkpoint keeps while the run holds new ones.
+//! pointers to their trees, and the pending events, the metric series, the trace's ring (its
+//! events with their causes), the workqueue's and the DeltaFIFO's hash maps and the small parts
+//! outright. What a checkpoint adds to memory is what the run rewrites after it: the tree nodes
+//! on the paths of every write since, which the checkpoint keeps while the run holds new ones.
 //!
 //! ```text
 //!   cp₁ ──shares──▶ [ nodes ] ◀──shares── run       bytes(cp₂ after cp₁) ≈ copied parts
@@ -22,7 +22,6 @@
 
 use std::mem::size_of;
 
-use crate::sim::TraceEvent;
 use crate::time::SimTime;
 
 use super::run::{Run, State};
@@ -57,8 +56,8 @@ pub struct Checkpoint {
     full_bytes: u64,
     /// Estimated bytes of the parts copied outright.
     copied_bytes: u64,
-    /// Pending events and hash-map entries copied outright (the series and rings are copied as
-    /// blocks of memory).
+    /// Pending events and hash-map entries copied outright (the series and the ring are copied
+    /// as blocks of memory).
     copied_entries: u64,
 }
 
@@ -79,8 +78,9 @@ impl Checkpoint {
     }
 
     /// Its estimated size in bytes if it shared nothing with the run or another checkpoint: the
-    /// entries of the maps and queues that hold objects ([`BYTES_PER_HELD_OBJECT`]), the trace
-    /// and causal rings, the pending events, the metric series and [`FIXED_BYTES`].
+    /// entries of the maps and queues that hold objects ([`BYTES_PER_HELD_OBJECT`]), the trace's
+    /// ring of events with their causes, the pending events, the metric series and
+    /// [`FIXED_BYTES`].
     pub fn bytes(&self) -> u64 {
         self.full_bytes
     }
@@ -128,9 +128,9 @@ struct Size {
 }
 
 /// Estimates a checkpoint of `run`: what it copies outright (the pending events, the metric
-/// series, the trace and causal rings, the fixed parts) and what it would take if it shared
-/// nothing. The rings stay plain ring buffers: a shared one cost every event more than copying
-/// it costs a checkpoint.
+/// series, the trace's ring of events with their causes, the fixed parts) and what it would
+/// take if it shared nothing. The ring stays a plain ring buffer: a shared one cost every event
+/// more than copying it costs a checkpoint.
 fn estimate_size(run: &Run) -> Size {
     let snap = run.snapshot();
     let op = snap.operator.unwrap_or_default();
@@ -146,8 +146,7 @@ fn estimate_size(run: &Run) -> Size {
     // waiting item) and the DeltaFIFO's key map are hash maps copied outright: touched several
     // times per event, a shared trie cost every event more than copying them costs a checkpoint.
     let item_entries = 2 * (op.queue_ready + op.queue_waiting) + op.fifo_deltas;
-    let rings =
-        run.trace().events().count() * size_of::<TraceEvent>() + run.trace().causal().bytes();
+    let rings = run.trace().bytes();
     let pending = run.state.sim.pending();
     let series_points: usize = run
         .series_keys()

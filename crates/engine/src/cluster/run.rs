@@ -330,7 +330,7 @@ impl Run {
     /// happened since the caller last looked. Pass [`crate::sim::Trace::total`] of the last call.
     pub fn trace_since(&self, seen_total: u64) -> impl Iterator<Item = &crate::sim::TraceEvent> {
         let trace = self.state.sim.trace();
-        let kept = trace.events().count() as u64;
+        let kept = trace.events().len() as u64;
         let first_kept = trace.total() - kept;
         let skip = seen_total.saturating_sub(first_kept).min(kept) as usize;
         trace.events().skip(skip)

@@ -8,9 +8,12 @@
 //! ```
 //!
 //! An event's id is its ordinal in the trace stream (the n-th record emitted, from 0), so ids are
-//! as deterministic as the trace. The ring keeps its own copy of the newest N events (a record
-//! shares the event's key) so that a query can describe what it finds even after the trace's
-//! smaller text ring moved on. With a capacity of 0 the ring keeps nothing and costs nothing.
+//! as deterministic as the trace. The ring is the trace's only store of events: each entry holds
+//! an event once, with its causes and note. The trace's text lines are the newest entries up to
+//! the trace's capacity, the causal view the newest up to the ring's own capacity, so a query can
+//! describe what it finds even after the trace's smaller text view moved on. The ring holds as
+//! many entries as the larger of the two needs; with a capacity of 0 the causal view keeps
+//! nothing and its entries keep no causes.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -96,12 +99,18 @@ pub struct CausalRecord<'a> {
     pub note: CauseNote,
 }
 
-/// The newest `capacity` events with their causes, and counts of what fell out.
+/// The newest `capacity` events with their causes, and counts of what fell out of that view.
+///
+/// The ring may hold more entries than its causal view (the trace's text lines, when the trace
+/// keeps more lines than the view keeps events); the queries see only the view.
 #[derive(Clone, Debug)]
 pub struct CausalRing {
+    /// How many of the newest entries the causal view keeps.
     capacity: usize,
-    /// The id of `entries[0]`.
-    first: u64,
+    /// How many entries the ring holds at most (at least `capacity`).
+    held: usize,
+    /// The id the next pushed event gets.
+    next: u64,
     entries: VecDeque<Entry>,
     dropped_events: u64,
     dropped_causes: u64,
@@ -118,11 +127,23 @@ impl CausalRing {
     pub fn with_capacity(capacity: usize) -> CausalRing {
         CausalRing {
             capacity,
-            first: 0,
+            held: capacity,
+            next: 0,
             entries: VecDeque::with_capacity(capacity.min(1024)),
             dropped_events: 0,
             dropped_causes: 0,
         }
+    }
+
+    /// The same ring also holding the newest `lines` events for the trace's text (without their
+    /// causes beyond the causal view).
+    pub(super) fn holding_lines(mut self, lines: usize) -> CausalRing {
+        self.held = self.capacity.max(lines);
+        if self.entries.capacity() < self.held.min(1024) {
+            self.entries
+                .reserve(self.held.min(1024) - self.entries.len());
+        }
+        self
     }
 
     /// Whether it keeps anything.
@@ -135,41 +156,74 @@ impl CausalRing {
         self.capacity
     }
 
-    /// Keeps event `id` (the next id of the stream) with its causes, dropping the oldest if full.
-    pub(super) fn push(
-        &mut self,
-        id: u64,
-        event: &TraceEvent,
-        causes: &[EventId],
-        note: CauseNote,
-    ) {
-        if self.capacity == 0 {
-            self.first = id + 1;
+    /// Keeps the next event of the stream with its causes; the oldest entry of the causal view
+    /// leaves it (its causes counted as dropped) when the view is full, and the oldest entry of
+    /// the ring leaves the ring when the ring is full.
+    pub(super) fn push(&mut self, event: TraceEvent, causes: &[EventId], note: CauseNote) {
+        self.next += 1;
+        let entry = if self.capacity == 0 {
             self.dropped_events += 1;
             self.dropped_causes += causes.len() as u64;
+            Entry {
+                event,
+                causes: Causes::None,
+                note: CauseNote::None,
+            }
+        } else {
+            if self.entries.len() >= self.capacity {
+                self.leave_view(self.entries.len() - self.capacity);
+            }
+            Entry {
+                event,
+                causes: Causes::of(causes),
+                note,
+            }
+        };
+        self.keep(entry);
+    }
+
+    /// Counts entry `index`, leaving the causal view, as dropped, and frees its causes.
+    fn leave_view(&mut self, index: usize) {
+        if let Some(entry) = self.entries.get_mut(index) {
+            let causes = std::mem::replace(&mut entry.causes, Causes::None);
+            self.dropped_events += 1;
+            self.dropped_causes += causes.as_slice().len() as u64;
+        }
+    }
+
+    /// Appends `entry`, dropping the oldest entry if the ring is full.
+    fn keep(&mut self, entry: Entry) {
+        if self.held == 0 {
             return;
         }
-        if self.entries.is_empty() {
-            self.first = id;
+        if self.entries.len() == self.held {
+            self.entries.pop_front();
         }
-        if self.entries.len() == self.capacity {
-            if let Some(old) = self.entries.pop_front() {
-                self.dropped_events += 1;
-                self.dropped_causes += old.causes.as_slice().len() as u64;
-            }
-            self.first += 1;
-        }
-        self.entries.push_back(Entry {
-            event: event.clone(),
-            causes: Causes::of(causes),
-            note,
-        });
+        self.entries.push_back(entry);
+    }
+
+    /// How many entries the causal view keeps now.
+    fn view_len(&self) -> usize {
+        self.entries.len().min(self.capacity)
+    }
+
+    /// The index in `entries` of the causal view's oldest entry.
+    fn view_start(&self) -> usize {
+        self.entries.len() - self.view_len()
+    }
+
+    /// The id of the causal view's oldest entry (or of the next event, if it is empty).
+    fn first(&self) -> u64 {
+        self.next - self.view_len() as u64
     }
 
     /// Event `id` with its causes, if it is still kept.
     pub fn get(&self, id: EventId) -> Option<CausalRecord<'_>> {
-        let index = usize::try_from(id.0.checked_sub(self.first)?).ok()?;
-        let entry = self.entries.get(index)?;
+        let index = usize::try_from(id.0.checked_sub(self.first())?).ok()?;
+        if index >= self.view_len() {
+            return None;
+        }
+        let entry = self.entries.get(self.view_start() + index)?;
         Some(CausalRecord {
             id,
             event: &entry.event,
@@ -182,11 +236,12 @@ impl CausalRing {
     pub fn records(
         &self,
     ) -> impl DoubleEndedIterator<Item = CausalRecord<'_>> + ExactSizeIterator + '_ {
+        let first = self.first();
         self.entries
-            .iter()
+            .range(self.view_start()..)
             .enumerate()
-            .map(|(i, entry)| CausalRecord {
-                id: EventId(self.first + i as u64),
+            .map(move |(i, entry)| CausalRecord {
+                id: EventId(first + i as u64),
                 event: &entry.event,
                 causes: entry.causes.as_slice(),
                 note: entry.note,
@@ -196,48 +251,78 @@ impl CausalRing {
     /// Kept events from `id` on (all kept ones if `id` fell out), oldest first.
     pub fn records_from(&self, id: EventId) -> impl DoubleEndedIterator<Item = CausalRecord<'_>> {
         let skip =
-            id.0.saturating_sub(self.first)
-                .min(self.entries.len() as u64);
+            id.0.saturating_sub(self.first())
+                .min(self.view_len() as u64);
         self.records().skip(skip as usize)
     }
 
     /// The id of the oldest kept event, if any.
     pub fn oldest(&self) -> Option<EventId> {
-        (!self.entries.is_empty()).then_some(EventId(self.first))
+        (self.view_len() > 0).then(|| EventId(self.first()))
     }
 
-    /// Events that fell out of the ring (or were never kept, with causality off).
+    /// The newest `n` events the ring holds (fewer if it holds fewer), oldest first, whether or
+    /// not the causal view keeps them.
+    pub(super) fn newest(
+        &self,
+        n: usize,
+    ) -> impl DoubleEndedIterator<Item = &TraceEvent> + ExactSizeIterator + '_ {
+        let start = self.entries.len() - n.min(self.entries.len());
+        self.entries.range(start..).map(|entry| &entry.event)
+    }
+
+    /// The newest event the ring holds, if any.
+    pub(super) fn last(&self) -> Option<&TraceEvent> {
+        self.entries.back().map(|entry| &entry.event)
+    }
+
+    /// The id the next pushed event gets.
+    pub(super) fn next_id(&self) -> EventId {
+        EventId(self.next)
+    }
+
+    /// Events that fell out of the causal view (or were never in it, with causality off).
     pub fn dropped_events(&self) -> u64 {
         self.dropped_events
     }
 
-    /// Cause links that fell out with them.
+    /// Cause links that fell out with them (an entry's causes leave with it, even if the ring
+    /// still holds its event for the trace's lines).
     pub fn dropped_causes(&self) -> u64 {
         self.dropped_causes
     }
 
     /// Events kept now.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.view_len()
     }
 
     /// Whether it keeps no event now.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.view_len() == 0
     }
 
-    /// Estimated bytes it holds (records and their overflowing cause lists).
+    /// Estimated bytes of the causal view (its entries and their overflowing cause lists).
     pub fn bytes(&self) -> usize {
-        let many: usize = self
-            .entries
-            .iter()
-            .map(|e| match &e.causes {
-                Causes::Many(ids) => ids.len() * std::mem::size_of::<EventId>(),
-                _ => 0,
-            })
-            .sum();
-        self.entries.len() * std::mem::size_of::<Entry>() + many
+        entries_bytes(self.entries.range(self.view_start()..))
     }
+
+    /// Estimated bytes of every entry the ring holds, the trace's text lines included.
+    pub(super) fn held_bytes(&self) -> usize {
+        entries_bytes(self.entries.iter())
+    }
+}
+
+/// Estimated bytes of `entries` and their overflowing cause lists.
+fn entries_bytes<'a>(entries: impl ExactSizeIterator<Item = &'a Entry>) -> usize {
+    let count = entries.len();
+    let many: usize = entries
+        .map(|e| match &e.causes {
+            Causes::Many(ids) => ids.len() * std::mem::size_of::<EventId>(),
+            _ => 0,
+        })
+        .sum();
+    count * std::mem::size_of::<Entry>() + many
 }
 
 #[cfg(test)]
@@ -258,9 +343,9 @@ mod tests {
     #[test]
     fn the_ring_keeps_the_newest_events_with_their_causes_and_counts_what_fell_out() {
         let mut ring = CausalRing::with_capacity(2);
-        ring.push(0, &mark("a"), &[], CauseNote::None);
-        ring.push(1, &mark("b"), &[EventId(0)], CauseNote::None);
-        ring.push(2, &mark("c"), &[EventId(0), EventId(1)], CauseNote::Sync);
+        ring.push(mark("a"), &[], CauseNote::None);
+        ring.push(mark("b"), &[EventId(0)], CauseNote::None);
+        ring.push(mark("c"), &[EventId(0), EventId(1)], CauseNote::Sync);
         assert!(ring.get(EventId(0)).is_none());
         assert_eq!(
             ring.get(EventId(1)).map(|r| r.causes),
@@ -276,9 +361,26 @@ mod tests {
     #[test]
     fn a_ring_of_capacity_zero_keeps_nothing_and_counts_everything_as_dropped() {
         let mut ring = CausalRing::with_capacity(0);
-        ring.push(0, &mark("a"), &[], CauseNote::None);
-        ring.push(1, &mark("b"), &[EventId(0)], CauseNote::None);
+        ring.push(mark("a"), &[], CauseNote::None);
+        ring.push(mark("b"), &[EventId(0)], CauseNote::None);
         assert!(ring.is_empty());
         assert_eq!((ring.dropped_events(), ring.dropped_causes()), (2, 1));
+    }
+
+    #[test]
+    fn lines_held_beyond_the_causal_view_are_not_seen_by_queries() {
+        let mut ring = CausalRing::with_capacity(1).holding_lines(3);
+        ring.push(mark("a"), &[], CauseNote::None);
+        ring.push(mark("b"), &[EventId(0)], CauseNote::None);
+        ring.push(mark("c"), &[EventId(0), EventId(1)], CauseNote::None);
+        assert_eq!(ring.newest(5).count(), 3);
+        assert_eq!((ring.len(), ring.oldest()), (1, Some(EventId(2))));
+        assert!(ring.get(EventId(1)).is_none());
+        assert_eq!(
+            ring.records().map(|r| r.id).collect::<Vec<_>>(),
+            [EventId(2)]
+        );
+        assert_eq!((ring.dropped_events(), ring.dropped_causes()), (2, 1));
+        assert!(ring.held_bytes() > ring.bytes());
     }
 }

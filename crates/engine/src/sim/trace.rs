@@ -3,13 +3,11 @@
 //! A trace line reads `<time> <component> <event> [<object key>] [rv=<resourceVersion>] [<detail>]`,
 //! e.g. `1.250s apiserver PUT default/demo-0 rv=42 code=200`. Tests snapshot it, the page animates
 //! it, and its running hash proves that two runs (native and WebAssembly) were identical.
-//! The ring keeps only the newest records (a bounded buffer) as typed [`TraceEvent`]s; a line's
+//! The trace keeps only the newest records (a bounded view) as typed [`TraceEvent`]s; a line's
 //! text is built only when it is read. The hash and count cover every line.
-//! Beside it, a [`CausalRing`] keeps the newest events with the ids of their causes; an event's
-//! id is its ordinal in the stream ([`EventId`]), and neither ids nor causes reach a line or
-//! the hash.
+//! Its records live in a [`CausalRing`], once each, with the ids of their causes; an event's id is
+//! its ordinal in the stream ([`EventId`]), and neither ids nor causes reach a line or the hash.
 
-use std::collections::VecDeque;
 use std::fmt;
 
 use super::causal::{CausalRing, CauseNote, EventId};
@@ -21,11 +19,10 @@ pub const DEFAULT_TRACE_CAPACITY: usize = 10_000;
 /// A bounded ring of the newest trace events, with a running hash and count of all of them.
 #[derive(Clone, Debug)]
 pub struct Trace {
-    ring: VecDeque<TraceEvent>,
+    /// Every kept event once, with its causes: the lines are its newest `capacity` entries.
+    ring: CausalRing,
     capacity: usize,
-    total: u64,
     hash: u64,
-    causal: CausalRing,
 }
 
 impl Default for Trace {
@@ -73,17 +70,16 @@ impl Trace {
     pub fn with_capacity(capacity: usize) -> Trace {
         let capacity = capacity.max(1);
         Trace {
-            ring: VecDeque::with_capacity(capacity.min(1024)),
+            ring: CausalRing::default().holding_lines(capacity),
             capacity,
-            total: 0,
             hash: FNV_OFFSET,
-            causal: CausalRing::default(),
         }
     }
 
-    /// The same trace keeping the causes of the newest `capacity` events (0 turns causality off).
+    /// The same trace keeping the causes of the newest `capacity` events (0 turns causality off);
+    /// events recorded before are forgotten.
     pub fn with_causal_capacity(mut self, capacity: usize) -> Trace {
-        self.causal = CausalRing::with_capacity(capacity);
+        self.ring = CausalRing::with_capacity(capacity).holding_lines(self.capacity);
         self
     }
 
@@ -99,35 +95,30 @@ impl Trace {
         causes: &[EventId],
         note: CauseNote,
     ) -> EventId {
-        let id = self.total;
-        self.causal.push(id, &event, causes, note);
-        self.record_line(event);
-        EventId(id)
+        let id = self.ring.next_id();
+        self.hash_line(&event);
+        self.ring.push(event, causes, note);
+        id
     }
 
-    /// Folds an event's line into the hash and keeps it in the ring.
-    fn record_line(&mut self, event: TraceEvent) {
+    /// Folds an event's line into the hash.
+    fn hash_line(&mut self, event: &TraceEvent) {
         // Hash the line as Display writes it, without building a String; hashing cannot fail.
         let mut hasher = FnvWriter(self.hash);
         let _ = event.write_line(&mut hasher);
         hasher.bytes(b"\n");
         self.hash = hasher.0;
-        self.total += 1;
-        if self.ring.len() == self.capacity {
-            self.ring.pop_front();
-        }
-        self.ring.push_back(event);
     }
 
     /// The kept events, oldest first.
-    pub fn events(&self) -> impl Iterator<Item = &TraceEvent> {
-        self.ring.iter()
+    pub fn events(&self) -> impl DoubleEndedIterator<Item = &TraceEvent> + ExactSizeIterator {
+        self.ring.newest(self.capacity)
     }
 
     /// The kept events as text, one line each.
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;
-        self.ring.iter().fold(String::new(), |mut out, e| {
+        self.events().fold(String::new(), |mut out, e| {
             let _ = writeln!(out, "{e}");
             out
         })
@@ -135,7 +126,7 @@ impl Trace {
 
     /// How many events were recorded in all (kept or not).
     pub fn total(&self) -> u64 {
-        self.total
+        self.ring.next_id().0
     }
 
     /// FNV-1a 64 hash of every line ever recorded: equal hashes mean equal runs.
@@ -145,18 +136,23 @@ impl Trace {
 
     /// The id the next recorded event gets.
     pub fn next_id(&self) -> EventId {
-        EventId(self.total)
+        self.ring.next_id()
     }
 
     /// The newest event with its id, if any was recorded.
     pub fn last(&self) -> Option<(EventId, &TraceEvent)> {
-        let event = self.ring.back()?;
-        Some((EventId(self.total - 1), event))
+        let event = self.ring.last()?;
+        Some((EventId(self.total() - 1), event))
     }
 
     /// The newest events with the ids of their causes.
     pub fn causal(&self) -> &CausalRing {
-        &self.causal
+        &self.ring
+    }
+
+    /// Estimated bytes of the kept events, with their causes.
+    pub fn bytes(&self) -> usize {
+        self.ring.held_bytes()
     }
 }
 
