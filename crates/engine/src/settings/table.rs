@@ -170,7 +170,7 @@ const PLACEMENTS: &[Choice] = &[
 ];
 
 /// Every setting, grouped by section in the order of a scenario file.
-pub const SETTINGS: &[Setting] = &[
+pub static SETTINGS: &[Setting] = &[
     s("seed", count(0.0, 18_446_744_073_709_551_615.0, Scale::Linear), "1",
         w("Seed", "随机种子"),
         w("The seed of the run's one random source: the same seed gives the same run.", "运行唯一随机源的种子：相同种子得到相同的运行。")),
