@@ -27,8 +27,9 @@ use serde::Deserialize;
 
 use crate::scenario::ScenarioError;
 
-/// A text in English and 简体中文.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+/// A text in English and 简体中文 (both empty in a tour built as a value: the page reads the
+/// tours' texts from `www/text/tours.<lang>.txt`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Text {
     /// English.
@@ -145,6 +146,24 @@ fn check_text(field: &str, t: &Text) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// Whether a validation checks the texts: a tour file must have them in both languages, a tour
+/// built as a value has none (its texts are in `www/text/tours.<lang>.txt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Texts {
+    Required,
+    #[cfg_attr(feature = "toml", allow(dead_code))]
+    Absent,
+}
+
+impl Texts {
+    fn check(self, field: &str, t: &Text) -> Result<(), ScenarioError> {
+        match self {
+            Texts::Required => check_text(field, t),
+            Texts::Absent => Ok(()),
+        }
+    }
+}
+
 fn check_duration(field: String, text: &str) -> Result<std::time::Duration, ScenarioError> {
     crate::scenario::units::parse_duration(text).map_err(|m| err(field, m))
 }
@@ -154,22 +173,27 @@ impl Tour {
     /// of `seek` or `until` (with a `limit`), a known marker kind, a right answer among the
     /// choices. The error names the field (`steps[2].until.marker`).
     pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.check(Texts::Required)
+    }
+
+    /// [`Tour::validate`], with the texts checked only when `texts` requires them.
+    fn check(&self, texts: Texts) -> Result<(), ScenarioError> {
         if self.id.is_empty() || !self.id.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
             return Err(err("id".into(), "must be lowercase letters and '-'"));
         }
-        check_text("title", &self.title)?;
+        texts.check("title", &self.title)?;
         if self.steps.is_empty() {
             return Err(err("steps".into(), "needs at least one step"));
         }
         for (i, s) in self.steps.iter().enumerate() {
-            s.validate(&format!("steps[{i}]"))?;
+            s.validate(&format!("steps[{i}]"), texts)?;
         }
         Ok(())
     }
 }
 
 impl Step {
-    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+    fn validate(&self, at: &str, texts: Texts) -> Result<(), ScenarioError> {
         if !crate::scenario::presets::exists(&self.preset) {
             return Err(err(
                 format!("{at}.preset"),
@@ -196,9 +220,9 @@ impl Step {
                 ),
             ));
         }
-        check_text(&format!("{at}.text"), &self.text)?;
+        texts.check(&format!("{at}.text"), &self.text)?;
         if let Some(q) = &self.question {
-            q.validate(&format!("{at}.question"))?;
+            q.validate(&format!("{at}.question"), texts)?;
         }
         Ok(())
     }
@@ -270,21 +294,23 @@ const VERDICTS: &[&str] = &[
 ];
 
 impl Question {
-    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
-        check_text(&format!("{at}.text"), &self.text)?;
-        check_text(&format!("{at}.explain"), &self.explain)?;
+    fn validate(&self, at: &str, texts: Texts) -> Result<(), ScenarioError> {
+        texts.check(&format!("{at}.text"), &self.text)?;
+        texts.check(&format!("{at}.explain"), &self.explain)?;
         if self.choices.len() < 2 {
             return Err(err(format!("{at}.choices"), "needs at least two choices"));
         }
         for (i, c) in self.choices.iter().enumerate() {
             let field = format!("{at}.choices[{i}]");
-            check_text(
-                &field,
-                &Text {
-                    en: c.en.clone(),
-                    zh: c.zh.clone(),
-                },
-            )?;
+            if texts == Texts::Required {
+                check_text(
+                    &field,
+                    &Text {
+                        en: c.en.clone(),
+                        zh: c.zh.clone(),
+                    },
+                )?;
+            }
             match c.shows.strip_prefix("marker:") {
                 Some(m) => check_marker(&format!("{field}.shows"), m)?,
                 None if VERDICTS.contains(&c.shows.as_str()) => {}
@@ -351,10 +377,11 @@ pub fn load(id: &str) -> Result<Tour, ScenarioError> {
     parse(text(id).ok_or_else(|| unknown(id))?)
 }
 
-/// Loads the tour `id` (without the `toml` feature, built as a value from `tours_built.rs`).
+/// Loads the tour `id` (without the `toml` feature, built as a value from `tours_built.rs`,
+/// its texts left empty: the page reads them from `www/text/tours.<lang>.txt`).
 #[cfg(not(feature = "toml"))]
 pub fn load(id: &str) -> Result<Tour, ScenarioError> {
     let tour = tours_built::built(id).ok_or_else(|| unknown(id))?;
-    tour.validate()?;
+    tour.check(Texts::Absent)?;
     Ok(tour)
 }
