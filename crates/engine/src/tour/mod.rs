@@ -146,24 +146,6 @@ fn check_text(field: &str, t: &Text) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-/// Whether a validation checks the texts: a tour file must have them in both languages, a tour
-/// built as a value has none (its texts are in `www/text/tours.<lang>.txt`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Texts {
-    Required,
-    #[cfg_attr(feature = "toml", allow(dead_code))]
-    Absent,
-}
-
-impl Texts {
-    fn check(self, field: &str, t: &Text) -> Result<(), ScenarioError> {
-        match self {
-            Texts::Required => check_text(field, t),
-            Texts::Absent => Ok(()),
-        }
-    }
-}
-
 fn check_duration(field: String, text: &str) -> Result<std::time::Duration, ScenarioError> {
     crate::scenario::units::parse_duration(text).map_err(|m| err(field, m))
 }
@@ -173,27 +155,22 @@ impl Tour {
     /// of `seek` or `until` (with a `limit`), a known marker kind, a right answer among the
     /// choices. The error names the field (`steps[2].until.marker`).
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        self.check(Texts::Required)
-    }
-
-    /// [`Tour::validate`], with the texts checked only when `texts` requires them.
-    fn check(&self, texts: Texts) -> Result<(), ScenarioError> {
         if self.id.is_empty() || !self.id.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
             return Err(err("id".into(), "must be lowercase letters and '-'"));
         }
-        texts.check("title", &self.title)?;
+        check_text("title", &self.title)?;
         if self.steps.is_empty() {
             return Err(err("steps".into(), "needs at least one step"));
         }
         for (i, s) in self.steps.iter().enumerate() {
-            s.validate(&format!("steps[{i}]"), texts)?;
+            s.validate(&format!("steps[{i}]"))?;
         }
         Ok(())
     }
 }
 
 impl Step {
-    fn validate(&self, at: &str, texts: Texts) -> Result<(), ScenarioError> {
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
         if !crate::scenario::presets::exists(&self.preset) {
             return Err(err(
                 format!("{at}.preset"),
@@ -220,9 +197,9 @@ impl Step {
                 ),
             ));
         }
-        texts.check(&format!("{at}.text"), &self.text)?;
+        check_text(&format!("{at}.text"), &self.text)?;
         if let Some(q) = &self.question {
-            q.validate(&format!("{at}.question"), texts)?;
+            q.validate(&format!("{at}.question"))?;
         }
         Ok(())
     }
@@ -294,23 +271,21 @@ const VERDICTS: &[&str] = &[
 ];
 
 impl Question {
-    fn validate(&self, at: &str, texts: Texts) -> Result<(), ScenarioError> {
-        texts.check(&format!("{at}.text"), &self.text)?;
-        texts.check(&format!("{at}.explain"), &self.explain)?;
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        check_text(&format!("{at}.text"), &self.text)?;
+        check_text(&format!("{at}.explain"), &self.explain)?;
         if self.choices.len() < 2 {
             return Err(err(format!("{at}.choices"), "needs at least two choices"));
         }
         for (i, c) in self.choices.iter().enumerate() {
             let field = format!("{at}.choices[{i}]");
-            if texts == Texts::Required {
-                check_text(
-                    &field,
-                    &Text {
-                        en: c.en.clone(),
-                        zh: c.zh.clone(),
-                    },
-                )?;
-            }
+            check_text(
+                &field,
+                &Text {
+                    en: c.en.clone(),
+                    zh: c.zh.clone(),
+                },
+            )?;
             match c.shows.strip_prefix("marker:") {
                 Some(m) => check_marker(&format!("{field}.shows"), m)?,
                 None if VERDICTS.contains(&c.shows.as_str()) => {}
@@ -377,11 +352,11 @@ pub fn load(id: &str) -> Result<Tour, ScenarioError> {
     parse(text(id).ok_or_else(|| unknown(id))?)
 }
 
-/// Loads the tour `id` (without the `toml` feature, built as a value from `tours_built.rs`,
-/// its texts left empty: the page reads them from `www/text/tours.<lang>.txt`).
+/// Loads the tour `id` (without the `toml` feature, built as a value from `tours_built.rs`, its
+/// texts left out: the page reads them from `www/text/tours.<lang>.txt`). Not validated again:
+/// the tests that write the built tours check that each equals its tour file, which `parse`
+/// validates.
 #[cfg(not(feature = "toml"))]
 pub fn load(id: &str) -> Result<Tour, ScenarioError> {
-    let tour = tours_built::built(id).ok_or_else(|| unknown(id))?;
-    tour.check(Texts::Absent)?;
-    Ok(tour)
+    tours_built::built(id).ok_or_else(|| unknown(id))
 }
