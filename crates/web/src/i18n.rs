@@ -1,12 +1,16 @@
 //! The page's text in English and 简体中文: every label is a [`Msg`], written here and served as
 //! a data file per language (`www/text/labels.<lang>.txt`, written from this table by a test; see
 //! [`crate::texts`]). The page fetches its language's file before its first render, so the labels
-//! are not in the WebAssembly. The language follows the browser unless the URL or the switch says
-//! otherwise.
+//! are not in the WebAssembly; the same file carries every setting's label and help after the
+//! messages ([`setting_words`]). The language follows the browser unless the URL or the switch
+//! says otherwise.
 
 use std::cell::Cell;
 use std::fmt;
 
+use flywheel_engine::settings::{Setting, SETTINGS};
+
+use crate::params::LOGIC_KEY;
 use crate::texts::TextFile;
 
 /// A language of the page.
@@ -118,15 +122,21 @@ fn lang_index(lang: Lang) -> usize {
     }
 }
 
-/// Makes a labels file what [`Msg::text`] returns for `lang`; an error unless it has one line per
-/// message. Each language's table is kept for the page's life.
+/// How many lines a labels file has: one per message, then a label and a help per setting of the
+/// registry, in its order.
+pub fn label_count() -> usize {
+    Msg::ALL.len() + 2 * SETTINGS.len()
+}
+
+/// Makes a labels file what [`Msg::text`] and [`setting_words`] return for `lang`; an error unless
+/// it has [`label_count`] lines. Each language's table is kept for the page's life.
 pub fn install(lang: Lang, file: &TextFile) -> Result<(), String> {
     let texts: Vec<&str> = file.entries().map(|(_, text)| text).collect();
-    if texts.len() != Msg::ALL.len() {
+    if texts.len() != label_count() {
         return Err(format!(
             "{} labels, {} expected",
             texts.len(),
-            Msg::ALL.len()
+            label_count()
         ));
     }
     let kept: Vec<&'static str> = texts
@@ -140,12 +150,43 @@ pub fn install(lang: Lang, file: &TextFile) -> Result<(), String> {
 
 /// The installed text of `msg` in `lang`, else in the other language, else empty.
 fn loaded(msg: Msg, lang: Lang) -> &'static str {
+    loaded_line(msg as usize, lang)
+}
+
+/// The installed line `line` of the labels in `lang`, else in the other language, else empty.
+fn loaded_line(line: usize, lang: Lang) -> &'static str {
     TABLES.with(|t| {
         t[lang_index(lang)]
             .get()
             .or_else(|| t[lang_index(lang.other())].get())
-            .and_then(|table| table.get(msg as usize).copied())
+            .and_then(|table| table.get(line).copied())
             .unwrap_or("")
+    })
+}
+
+/// A setting's label and help in `lang`. In the browser they come from the fetched labels file
+/// (two lines per setting after the messages), natively from the registry's words; the
+/// heavy-logic time, which is not in the registry, has its own messages.
+pub fn setting_words(setting: &Setting, lang: Lang) -> (&'static str, &'static str) {
+    if setting.path == LOGIC_KEY {
+        return (Msg::HeavyLogic.text(lang), Msg::HeavyLogicHelp.text(lang));
+    }
+    if cfg!(target_arch = "wasm32") {
+        let Some(i) = SETTINGS.iter().position(|s| s.path == setting.path) else {
+            return ("", "");
+        };
+        let first = Msg::ALL.len() + 2 * i;
+        (loaded_line(first, lang), loaded_line(first + 1, lang))
+    } else {
+        source_words(setting, lang)
+    }
+}
+
+/// A setting's label and help in `lang` from the registry (what the labels file is written from).
+pub fn source_words(setting: &Setting, lang: Lang) -> (&'static str, &'static str) {
+    setting.words().map_or(("", ""), |w| match lang {
+        Lang::En => (w.label.en, w.help.en),
+        Lang::Zh => (w.label.zh, w.help.zh),
     })
 }
 
@@ -162,6 +203,8 @@ messages! {
     Parameters => "Parameters", "参数";
     Objects => "Objects", "对象数";
     HeavyLogic => "Heavy-logic time", "重逻辑耗时";
+    HeavyLogicHelp => "How long the Reconcile's heavy-logic step takes, in milliseconds",
+        "Reconcile 中重逻辑步骤的耗时（毫秒）";
     Workers => "Workers", "工作协程数";
     ClientQps => "Client QPS", "客户端 QPS";
     ClientBurst => "Client burst", "客户端突发量";
@@ -568,9 +611,8 @@ mod tests {
     #[test]
     fn an_installed_labels_file_is_read_by_position_and_the_other_language_stands_in() {
         assert_eq!(loaded(Msg::Tagline, Lang::Zh), "", "nothing installed yet");
-        let file: String = Msg::ALL
-            .iter()
-            .map(|m| format!("{m:?}\tzh {}\n", *m as usize))
+        let file: String = (0..label_count())
+            .map(|i| format!("{i}\tzh {i}\n"))
             .collect();
         let file = TextFile::parse(&file).expect("a line per message");
         install(Lang::Zh, &file).expect("complete");
@@ -583,7 +625,7 @@ mod tests {
         let short = TextFile::parse("Tagline\tonly one\n").expect("parses");
         assert_eq!(
             install(Lang::En, &short),
-            Err(format!("1 labels, {} expected", Msg::ALL.len()))
+            Err(format!("1 labels, {} expected", label_count()))
         );
     }
 

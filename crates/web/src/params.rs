@@ -6,12 +6,13 @@ use std::time::Duration;
 
 use flywheel_engine::controller::program::Step;
 use flywheel_engine::scenario::Scenario;
-use flywheel_engine::settings::{Kind, Number, Scale, Setting, Unit, Words};
+use flywheel_engine::settings::{Kind, Number, Scale, Setting, Unit};
 
 /// The URL key (and pseudo-path) of the heavy-logic time.
 pub const LOGIC_KEY: &str = "logic";
 
-/// The heavy-logic time, declared as a setting for the control that draws it.
+/// The heavy-logic time, declared as a setting for the control that draws it (its words are
+/// the messages `HeavyLogic` and `HeavyLogicHelp`).
 pub static HEAVY_LOGIC: Setting = Setting {
     path: LOGIC_KEY,
     kind: Kind::Number(Number {
@@ -22,14 +23,6 @@ pub static HEAVY_LOGIC: Setting = Setting {
         scale: Scale::Linear,
     }),
     default: "",
-    label: Words {
-        en: "Heavy-logic time",
-        zh: "重逻辑耗时",
-    },
-    help: Words {
-        en: "How long the Reconcile's heavy-logic step takes, in milliseconds",
-        zh: "Reconcile 中重逻辑步骤的耗时（毫秒）",
-    },
 };
 
 /// The heavy-logic time of `s` in milliseconds (`None` when its Reconcile has no such step).

@@ -2,7 +2,8 @@
 //! `www/text/<kind>.<lang>.txt`, a line per entry (its key, a tab, its text). The page fetches a
 //! file the first time it needs it, so the text of neither language sits in the WebAssembly.
 //!
-//! The labels and the myth cards are written from the Rust source (`Msg` in [`crate::i18n`],
+//! The labels and the myth cards are written from the Rust source (`Msg` in [`crate::i18n`] and
+//! the settings' words,
 //! `flywheel_engine::scenario::myths`) by this module's tests, which fail when a checked-in file
 //! is stale (`BLESS=1 cargo test -p flywheel-web texts` rewrites them); the narrations are
 //! written from the presets' files (`[text.<lang>]` in `crates/engine/scenarios/*.toml`) by the
@@ -227,12 +228,17 @@ mod tests {
     const NARRATIONS_EN: &str = include_str!("../../../www/text/narrations.en.txt");
     const NARRATIONS_ZH: &str = include_str!("../../../www/text/narrations.zh-CN.txt");
 
-    /// What the labels file of `lang` holds: a line per message, in declaration order.
+    /// What the labels file of `lang` holds: a line per message, in declaration order, then each
+    /// setting's label and help, in the registry's order.
     fn labels_file(lang: Lang) -> String {
-        Msg::ALL
+        let messages = Msg::ALL
             .iter()
-            .map(|m| format!("{m:?}\t{}\n", m.source(lang)))
-            .collect()
+            .map(|m| format!("{m:?}\t{}\n", m.source(lang)));
+        let settings = flywheel_engine::settings::SETTINGS.iter().map(|s| {
+            let (label, help) = crate::i18n::source_words(s, lang);
+            format!("{}.label\t{label}\n{}.help\t{help}\n", s.path, s.path)
+        });
+        messages.chain(settings).collect()
     }
 
     /// What the myths file of `lang` holds: a line per card, in the page's order.

@@ -161,7 +161,7 @@ fn set_notes() -> String {
             "  {}: {}; {default}\n      {}\n",
             s.path,
             s.kind.accepts(),
-            s.help.en
+            s.words().map_or("", |w| w.help.en)
         ));
     }
     text

@@ -75,7 +75,8 @@ impl SimApiServer {
         };
         let mut server = ApiServer::new(config).map_err(|e| field_err("apiserver", e))?;
         let crd = &scenario.crd;
-        let plural = format!("{}s", crd.kind.to_lowercase());
+        // A kind is ASCII letters and digits (`Scenario::validate`): no Unicode case tables.
+        let plural = format!("{}s", crd.kind.to_ascii_lowercase());
         let kind = ResourceKind::custom_resource(
             &crd.kind,
             &plural,

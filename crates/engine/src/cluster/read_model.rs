@@ -26,9 +26,10 @@ impl Run {
         self.state.sim.model().inspect(key)
     }
 
-    /// The resource name of the custom resource, as `kubectl get` takes it (`mycrd`).
+    /// The resource name of the custom resource, as `kubectl get` takes it (`mycrd`; a kind is
+    /// ASCII, so its ASCII lowercase).
     pub fn resource_name(&self) -> String {
-        self.scenario().crd.kind.to_lowercase()
+        self.scenario().crd.kind.to_ascii_lowercase()
     }
 
     /// The Go source of the operator being run.

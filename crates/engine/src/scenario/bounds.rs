@@ -22,7 +22,7 @@ const GI: u64 = 1024 * MI;
 
 /// Every setting whose range does not depend on another setting, by field path (list indices
 /// left out: `actions.count` is every action's `count`).
-pub const FIELDS: &[(&str, Accepts)] = &[
+pub static FIELDS: &[(&str, Accepts)] = &[
     ("seed", Accepts::Whole(0, u64::MAX)),
     ("objects.count", Accepts::Whole(0, MAX_OBJECTS as u64)),
     ("objects.namespaces", Accepts::Whole(1, 10_000)),

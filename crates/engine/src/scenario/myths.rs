@@ -23,7 +23,7 @@ pub struct Myth {
 }
 
 /// Every card, in the order the page shows them.
-pub const MYTHS: &[Myth] = &[
+pub static MYTHS: &[Myth] = &[
     Myth {
         id: "resync-zero",
         claim_en: "resyncPeriod = 0 disables the periodic resync, so expired objects stay in the informer's store forever; set 5 minutes to evict stale objects.",

@@ -68,9 +68,8 @@ pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioE
 }
 
 /// Loads a preset by name (without the `toml` feature, built as a value, with no parser; `sets`
-/// then need the feature and are refused). Inline, like [`load_built`].
+/// then need the feature and are refused).
 #[cfg(not(feature = "toml"))]
-#[inline]
 pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioError> {
     if let Some((key, _)) = sets.first() {
         let message = "overrides need the engine's `toml` feature".to_owned();
@@ -82,11 +81,10 @@ pub fn load(name: &str, sets: &[(String, String)]) -> Result<Scenario, ScenarioE
     load_built(name)
 }
 
-/// Loads a preset from the Rust code its TOML file is written as (`presets_built.rs`). Inline,
-/// so the code is compiled in the crate that loads presets, at that crate's optimization level
-/// (the page builds the engine for speed and itself for size).
+/// Loads a preset from the Rust code its TOML file is written as (`presets_built.rs`). Not
+/// inline: the engine loads presets too (sizing, rollouts), so an inline copy in the page's crate
+/// would be a second copy of the presets' code.
 #[cfg(any(test, not(feature = "toml")))]
-#[inline]
 pub fn load_built(name: &str) -> Result<Scenario, ScenarioError> {
     let scenario = super::presets_built::built(name).ok_or_else(|| unknown(name))?;
     scenario.validate()?;

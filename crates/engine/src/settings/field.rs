@@ -65,7 +65,7 @@ macro_rules! fields {
 }
 
 /// Every setting's field, in the registry's order.
-pub const FIELDS: &[Field] = fields! {
+pub static FIELDS: &[Field] = fields! {
     seed;
     duration => duration_str;
     profile;

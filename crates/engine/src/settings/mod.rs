@@ -30,7 +30,7 @@ mod table;
 pub use apply::{apply, current};
 pub use kind::{Choice, Kind, Number, Scale, Unit};
 pub use nearest::nearest;
-pub use table::SETTINGS;
+pub use table::{SETTINGS, WORDS};
 
 use crate::scenario::ScenarioError;
 
@@ -53,10 +53,23 @@ pub struct Setting {
     /// Its value when a scenario leaves it out, as the file writes it (`1`, `false`, `4Ki`);
     /// `""` when leaving it out means "none" or "the profile's" (see the help).
     pub default: &'static str,
+}
+
+/// What a setting is called and what it does, in each language the page speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SettingWords {
     /// Its short label.
     pub label: Words,
     /// One line on what it does.
     pub help: Words,
+}
+
+impl Setting {
+    /// Its label and help (`None` for a setting that is not in [`SETTINGS`]).
+    pub fn words(&self) -> Option<&'static SettingWords> {
+        let i = SETTINGS.iter().position(|s| s.path == self.path)?;
+        WORDS.get(i)
+    }
 }
 
 /// The sections of a scenario file that hold settings (`objects`, `controller`, `code` …): the

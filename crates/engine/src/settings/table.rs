@@ -3,7 +3,7 @@
 //! that every preset's value lies inside).
 
 use super::kind::{Choice, Kind, Number, Scale, Unit};
-use super::{Setting, Words};
+use super::{Setting, SettingWords, Words};
 
 const KI: f64 = 1024.0;
 const MI: f64 = 1024.0 * KI;
@@ -44,20 +44,28 @@ const fn millis(max: f64) -> Kind {
     num(Unit::Millis, 0.0, max, 0.5, Scale::Linear)
 }
 
-const fn s(
-    path: &'static str,
-    kind: Kind,
-    default: &'static str,
-    label: Words,
-    help: Words,
-) -> Setting {
-    Setting {
-        path,
-        kind,
-        default,
-        label,
-        help,
-    }
+/// Declares the settings once, each as `s(path, kind, default, label, help)`: their table
+/// ([`SETTINGS`]) and, apart, their words ([`WORDS`]), so a build that never reads the words
+/// (the page, which fetches them with its labels) does not carry them.
+macro_rules! settings {
+    ($(s($path:literal, $kind:expr, $default:literal, $label:expr, $help:expr $(,)?)),* $(,)?) => {
+        /// Every setting, grouped by section in the order of a scenario file.
+        pub static SETTINGS: &[Setting] = &[$(
+            Setting {
+                path: $path,
+                kind: $kind,
+                default: $default,
+            }
+        ),*];
+
+        /// Every setting's label and help, in the order of [`SETTINGS`].
+        pub static WORDS: &[SettingWords] = &[$(
+            SettingWords {
+                label: $label,
+                help: $help,
+            }
+        ),*];
+    };
 }
 
 const PROFILES: &[Choice] = &[
@@ -169,8 +177,7 @@ const PLACEMENTS: &[Choice] = &[
     ),
 ];
 
-/// Every setting, grouped by section in the order of a scenario file.
-pub const SETTINGS: &[Setting] = &[
+settings! {
     s("seed", count(0.0, 18_446_744_073_709_551_615.0, Scale::Linear), "1",
         w("Seed", "随机种子"),
         w("The seed of the run's one random source: the same seed gives the same run.", "运行唯一随机源的种子：相同种子得到相同的运行。")),
@@ -378,4 +385,4 @@ pub const SETTINGS: &[Setting] = &[
     s("nodes.eviction_interval", duration_ms(1000.0, 600_000.0, 1000.0, Scale::Linear), "10s",
         w("Eviction interval", "驱逐检查间隔"),
         w("How often the eviction manager checks (kubelet: 10s).", "驱逐管理器检查的频率（kubelet 默认 10 秒）。")),
-];
+}

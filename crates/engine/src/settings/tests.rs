@@ -156,12 +156,14 @@ fn the_ends_of_every_number_range_are_accepted_by_the_scenario() {
 
 #[test]
 fn every_setting_has_a_label_and_help_in_both_languages() {
+    assert_eq!(WORDS.len(), SETTINGS.len());
     for s in SETTINGS {
-        for text in [s.label.en, s.label.zh, s.help.en, s.help.zh] {
+        let w = s.words().expect("a setting of the table has words");
+        for text in [w.label.en, w.label.zh, w.help.en, w.help.zh] {
             assert!(!text.is_empty() && !text.contains('\n'), "{}", s.path);
         }
         assert!(
-            s.help
+            w.help
                 .zh
                 .chars()
                 .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),

@@ -2,7 +2,7 @@
 
 /// Every page part the engine knows, besides `control.<setting path>` for each setting of
 /// [`crate::settings::SETTINGS`].
-pub const PARTS: &[&str] = &[
+pub static PARTS: &[&str] = &[
     "pipeline.apiserver",
     "pipeline.reflector",
     "pipeline.deltafifo",

@@ -7,7 +7,7 @@ use flywheel_engine::settings::{Choice, Kind, Number, Scale, Setting};
 use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::i18n::{Lang, Msg};
+use crate::i18n::{self, Lang, Msg};
 
 /// Positions of a log slider.
 const LOG_STEPS: f64 = 1000.0;
@@ -69,17 +69,11 @@ pub fn setting_control(props: &SettingProps) -> Html {
 }
 
 fn help(props: &SettingProps) -> &'static str {
-    match props.lang {
-        Lang::En => props.setting.help.en,
-        Lang::Zh => props.setting.help.zh,
-    }
+    i18n::setting_words(props.setting, props.lang).1
 }
 
 fn label_text(props: &SettingProps) -> &'static str {
-    match props.lang {
-        Lang::En => props.setting.label.en,
-        Lang::Zh => props.setting.label.zh,
-    }
+    i18n::setting_words(props.setting, props.lang).0
 }
 
 /// The label's words, with the path when shown.

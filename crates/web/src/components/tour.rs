@@ -19,7 +19,8 @@ use crate::tour_parts::{self, PIPELINE_BOXES};
 /// The class of the element a step points at.
 const HIGHLIGHT: &str = "tour-highlight";
 
-/// A tour text: from `www/text/tours.<lang>.txt` once fetched, else the tour's own.
+/// A tour text: from `www/text/tours.<lang>.txt` once fetched, else the tour's own (empty in
+/// the page, whose tours are built without their texts).
 fn say(lang: Lang, key: &str, own: &Text) -> String {
     if let Status::Loaded(file) = texts::status(Kind::Tours, lang) {
         if let Some(t) = file.of(key) {
