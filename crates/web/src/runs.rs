@@ -371,7 +371,7 @@ impl Runs {
         deadline: SimTime,
         out_of_time: &mut dyn FnMut() -> bool,
     ) -> bool {
-        if self.lanes_mut().any(|l| l.run.release())
+        if self.lanes_mut().any(|l| l.run.release_one())
             || self.lanes_mut().any(|l| l.run.take_due_checkpoint())
         {
             return false;

@@ -193,6 +193,14 @@ impl Run {
         let dropped = self.timeline.as_mut().is_some_and(|t| t.free_dropped());
         replaced || dropped
     }
+
+    /// Like [`Run::release`], one piece at a time: the state the last restore replaced, else
+    /// one checkpoint the timeline let go; returns whether it freed anything. The page calls it
+    /// once per frame, before handling events, so each piece is a browser task of its own.
+    pub fn release_one(&mut self) -> bool {
+        self.released.take().is_some()
+            || self.timeline.as_mut().is_some_and(|t| t.free_one_dropped())
+    }
 }
 
 #[cfg(test)]

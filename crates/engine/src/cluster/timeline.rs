@@ -298,12 +298,22 @@ impl<S: Stamped> Timeline<S> {
     }
 
     /// Frees the checkpoints let go to keep the budget; returns whether there were any. They
-    /// wait for this call (or the timeline's end) because freeing a large state takes as long
-    /// as copying it: a caller that must not block (the page) gives it a task of its own.
+    /// wait for this call (or [`Timeline::free_one_dropped`], or the timeline's end) because
+    /// freeing a large state takes as long as copying it.
     pub fn free_dropped(&mut self) -> bool {
         let any = !self.dropped.is_empty();
         self.dropped = Vec::new();
         any
+    }
+
+    /// Frees the oldest checkpoint let go to keep the budget, if any; returns whether there
+    /// was one. A caller that must not block (the page) frees one per task.
+    pub fn free_one_dropped(&mut self) -> bool {
+        if self.dropped.is_empty() {
+            return false;
+        }
+        drop(self.dropped.remove(0));
+        true
     }
 
     fn current_branch(&self) -> &Branch<S> {
@@ -469,8 +479,11 @@ mod tests {
         assert!(t.bytes() <= 550);
         let let_go: Vec<u64> = t.dropped.iter().map(|m| m.events).collect();
         assert_eq!(let_go, [10, 30], "the checkpoints let go wait to be freed");
+        assert!(t.free_one_dropped(), "one at a time");
+        assert_eq!(t.dropped.len(), 1);
         assert!(t.free_dropped(), "freeing says there was something");
         assert!(!t.free_dropped(), "and then there is nothing");
+        assert!(!t.free_one_dropped());
     }
 
     #[test]
