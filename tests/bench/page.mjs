@@ -85,6 +85,11 @@ async function simSpeed(site) {
     + `stores were measured slower than today's key-ordered ones at this scale)`;
   row('simulated time per wall time in the page, seed-000-incident (speed 10000×)', rate, '×', null,
     '≥ 200×', rate >= 200, whyNot);
+  const from = Math.max(1, Math.floor(t0));
+  const w = await workerRate(site, from, Math.ceil(t1));
+  const workerX = (Math.ceil(t1) - from) / (w.wallMs / 1000);
+  row(`simulated time per wall time in a Web Worker, seed-000-incident (the same ${Math.ceil(t1) - from} s, `
+    + `${w.events} events, the engine alone on a core)`, workerX, '×', rate, '— (what a Worker could give)');
   const longest = Math.max(0, ...long);
   row(`longest task, seed-000-incident at 10000× from load (12 s, ${long.length} tasks over 50 ms)`,
     longest, 'ms', 50, '≤ 50 ms (no long task)', longest <= 50,
@@ -96,6 +101,38 @@ async function simSpeed(site) {
       + `state, a task of its own). What would reach it: the first render in parts (panels out of view `
       + `after the first frame), and the workqueue's and DeltaFIFO's hash maps keyed by integer ids `
       + `(copied without touching each key); see BENCHMARKS.md` : undefined);
+}
+
+/** The engine on a core of its own: the same build's `bench_run` in a Web Worker, timed over the
+ *  simulated window [fromS, toS] (two runs from 0, after a warm-up, their difference), with
+ *  nothing else on the page. What moving the engine off the main thread could give at most. */
+async function workerRate(site, fromS, toS) {
+  const { page } = site;
+  // a document of the site's origin that runs nothing
+  await page.goto(`${site.url}pkg/flywheel_web.js`);
+  return page.evaluate(([from, to]) => {
+    const pkg = new URL('flywheel_web.js', location.href).href;
+    const src = `import init, { bench_run } from '${pkg}';
+      onmessage = async (e) => {
+        await init();
+        const [p, from, to] = e.data;
+        bench_run(p, to, 1);
+        let t = performance.now();
+        const a = bench_run(p, from, 1);
+        const wa = performance.now() - t;
+        t = performance.now();
+        const b = bench_run(p, to, 1);
+        const wb = performance.now() - t;
+        postMessage({ events: b[0] - a[0], wallMs: wb - wa });
+      };`;
+    const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+    const w = new Worker(url, { type: 'module' });
+    return new Promise((resolve, reject) => {
+      w.onmessage = (e) => { w.terminate(); resolve(e.data); };
+      w.onerror = (e) => reject(new Error(e.message));
+      w.postMessage(['seed-000-incident', from, to]);
+    });
+  }, [fromS, toS]);
 }
 
 async function frames(site) {

@@ -58,10 +58,13 @@ pub mod why_words;
 use wasm_bindgen::prelude::*;
 
 /// Mounts the app into the element with id `app` once its labels are fetched; does nothing when
-/// that element is absent.
+/// that element is absent, or outside a window (a Web Worker that only calls [`bench_run`]).
 #[cfg(not(test))]
 #[wasm_bindgen(start)]
 pub fn start() {
+    if web_sys::window().is_none() {
+        return;
+    }
     panic::install();
     renders::install();
     let Some(root) = gloo::utils::document().get_element_by_id("app") else {
