@@ -143,6 +143,9 @@ test('step to the next Reconcile and the next write, by key and by button, each 
   await page.keyboard.press('w');
   await page.waitForFunction(() => /answers PUT/.test(document.querySelector('#step-note').textContent));
   assert.match(await page.textContent('#step-note'), /the API server answers PUT ns-\d+\/demo-\d+ with 200$/);
+  // the clock shows the new instant with the page's next render
+  await page.waitForFunction((t) => Number(document.querySelector('#clock').dataset.seconds) > t, afterReconcile, { timeout: 5000 })
+    .catch(() => {});
   assert.ok((await clock()) > afterReconcile, 'the write comes after the Reconcile');
   await page.click('#step-reconcile');
   await page.waitForFunction(() => /starts Reconcile/.test(document.querySelector('#step-note').textContent));

@@ -17,6 +17,12 @@ after(async () => {
 
 const TOURS = { flywheel: 7, incident: 4, 'list-vs-index': 3, 'informer-myths': 2 };
 const stepOf = (page) => page.$eval('#tour', (el) => Number(el.dataset.step));
+/** The tour's step once it reads `n` (a key's render may land a frame later), or after 5 s. */
+const stepAfter = async (page, n) => {
+  await page.waitForFunction((want) => Number(document.querySelector('#tour')?.dataset.step) === want, n, { timeout: 5000 })
+    .catch(() => {});
+  return stepOf(page);
+};
 const phase = (page) => page.$eval('#tour', (el) => el.dataset.phase);
 const urlStep = (page) => new URL(page.url()).searchParams.get('step');
 const shown = (page) => page.waitForFunction(() => document.querySelector('#tour')?.dataset.phase === 'shown', null, { timeout: 60000 });
@@ -72,19 +78,22 @@ test('Next, Back and the arrow keys move through the tour and the URL follows', 
   await page.goto(`${site.url}?tour=list-vs-index&step=1&lang=en`);
   await page.waitForSelector('#tour');
   await page.click('#tour-next');
-  assert.equal(await stepOf(page), 2);
+  assert.equal(await stepAfter(page, 2), 2);
   await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '2');
   await page.keyboard.press('ArrowRight');
-  assert.equal(await stepOf(page), 3);
+  assert.equal(await stepAfter(page, 3), 3);
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('PageUp');
-  assert.equal(await stepOf(page), 1);
+  assert.equal(await stepAfter(page, 1), 1);
   await page.keyboard.press('PageDown');
-  assert.equal(await stepOf(page), 2);
+  assert.equal(await stepAfter(page, 2), 2);
   await page.click('#tour-back');
-  assert.equal(await stepOf(page), 1);
+  assert.equal(await stepAfter(page, 1), 1);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '1', null, { timeout: 5000 })
+    .catch(() => {});
   assert.equal(urlStep(page), '1');
   await page.keyboard.press('Escape');
+  await page.waitForSelector('#tour', { state: 'detached', timeout: 5000 }).catch(() => {});
   assert.equal(await page.$('#tour'), null, 'Escape closes the tour');
 });
 
