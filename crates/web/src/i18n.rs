@@ -172,7 +172,7 @@ pub fn setting_words(setting: &Setting, lang: Lang) -> (&'static str, &'static s
         return (Msg::HeavyLogic.text(lang), Msg::HeavyLogicHelp.text(lang));
     }
     if cfg!(target_arch = "wasm32") {
-        let Some(i) = SETTINGS.iter().position(|s| s.path == setting.path) else {
+        let Some(i) = setting.index() else {
             return ("", "");
         };
         let first = Msg::ALL.len() + 2 * i;

@@ -244,20 +244,19 @@ impl Run {
 
     /// Takes the automatic checkpoint if it is due; returns whether it took one.
     pub fn take_due_checkpoint(&mut self) -> bool {
-        let due = self.checkpoint_due();
-        self.mark_if_due();
-        due
+        self.mark_if_due()
     }
 
-    /// Takes an automatic checkpoint when the timeline says one is due.
-    fn mark_if_due(&mut self) {
+    /// Takes an automatic checkpoint when the timeline says one is due; returns whether it did.
+    fn mark_if_due(&mut self) -> bool {
         let Some(take) = self.checkpoint_fn.filter(|_| self.checkpoint_due()) else {
-            return;
+            return false;
         };
         let mark = take(self);
         if let Some(t) = self.timeline.as_mut() {
             t.push(mark);
         }
+        true
     }
 
     /// Handles up to `max_events` events toward the end; returns whether the run is over (its

@@ -65,10 +65,15 @@ pub struct SettingWords {
 }
 
 impl Setting {
+    /// Its place in [`SETTINGS`] (`None` for a setting that is not in it); [`WORDS`] and the
+    /// page's labels file list the settings' words in that order.
+    pub fn index(&self) -> Option<usize> {
+        SETTINGS.iter().position(|s| s.path == self.path)
+    }
+
     /// Its label and help (`None` for a setting that is not in [`SETTINGS`]).
     pub fn words(&self) -> Option<&'static SettingWords> {
-        let i = SETTINGS.iter().position(|s| s.path == self.path)?;
-        WORDS.get(i)
+        WORDS.get(self.index()?)
     }
 }
 
