@@ -33,6 +33,8 @@ async function open(query) {
   await site.page.goto(`${site.url}${query}`);
   await site.page.waitForSelector('#pipeline-a');
   await site.page.waitForSelector('[data-path="objects.count"]');
+  // the closed groups' controls are drawn in a task after the first render
+  await site.page.waitForSelector('fieldset.params:not([aria-busy])');
 }
 
 async function shoot(name, width, height) {

@@ -62,6 +62,21 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
+    /// A checkpoint holding `state`, of the estimated `size`.
+    pub(super) fn new(state: State, size: &Size) -> Checkpoint {
+        Checkpoint {
+            state,
+            full_bytes: size.full_bytes,
+            copied_bytes: size.copied_bytes,
+            copied_entries: size.copied_entries,
+        }
+    }
+
+    /// Its cluster, to put parts copied on their own into it ([`super::checkpoint_parts`]).
+    pub(super) fn cluster_mut(&mut self) -> &mut super::Cluster {
+        self.state.sim.model_mut()
+    }
+
     /// The simulated time it was taken at.
     pub fn at(&self) -> SimTime {
         self.state.sim.now()
@@ -121,7 +136,7 @@ impl Stamped for Checkpoint {
 }
 
 /// Estimated sizes of a checkpoint of `run`.
-struct Size {
+pub(super) struct Size {
     full_bytes: u64,
     copied_bytes: u64,
     copied_entries: u64,
@@ -131,7 +146,7 @@ struct Size {
 /// series, the trace's ring of events with their causes, the fixed parts) and what it would
 /// take if it shared nothing. The ring stays a plain ring buffer: a shared one cost every event
 /// more than copying it costs a checkpoint.
-fn estimate_size(run: &Run) -> Size {
+pub(super) fn estimate_size(run: &Run) -> Size {
     let snap = run.snapshot();
     let op = snap.operator.unwrap_or_default();
     // The API server's store and watch cache hold every object; the informer's indexer, its
@@ -167,13 +182,7 @@ impl Run {
     /// trace ring and hash, invariant checker. Objects, and the maps and queues that hold them,
     /// are shared, not copied.
     pub fn checkpoint(&self) -> Checkpoint {
-        let size = estimate_size(self);
-        Checkpoint {
-            state: self.state.clone(),
-            full_bytes: size.full_bytes,
-            copied_bytes: size.copied_bytes,
-            copied_entries: size.copied_entries,
-        }
+        Checkpoint::new(self.state.clone(), &estimate_size(self))
     }
 
     /// Puts the run back to `checkpoint`, which must come from this run (or one of the same
@@ -182,6 +191,7 @@ impl Run {
     ///
     /// The state replaced is freed when the run next handles events, or on [`Run::release`].
     pub fn restore(&mut self, checkpoint: &Checkpoint) {
+        self.forget_partial_copy();
         let replaced = std::mem::replace(&mut self.state, checkpoint.state.clone());
         self.released = Some(Box::new(replaced));
     }

@@ -35,6 +35,7 @@ mod api_side;
 pub mod causality_api;
 mod causes;
 pub mod checkpoint;
+mod checkpoint_parts;
 pub mod code;
 pub mod divergence;
 pub mod expectation;

@@ -57,9 +57,12 @@ pub struct Run {
     check_interval: u64,
     /// Automatic checkpoints and branches, when kept ([`Run::keep_timeline`]).
     pub(super) timeline: Option<Box<Timeline<Checkpoint>>>,
-    /// How to take an automatic checkpoint: set only by [`Run::keep_timeline`], so a build that
-    /// never keeps a timeline links no copy of the run's state.
-    pub(super) checkpoint_fn: Option<fn(&Run) -> Checkpoint>,
+    /// How to take an automatic checkpoint, one part per call (the checkpoint once every part
+    /// is copied): set only by [`Run::keep_timeline`], so a build that never keeps a timeline
+    /// links no copy of the run's state.
+    pub(super) checkpoint_fn: Option<fn(&mut Run) -> Option<Checkpoint>>,
+    /// The parts of the due checkpoint copied so far ([`super::checkpoint_parts`]).
+    pub(super) copying: Option<Box<super::checkpoint_parts::PartialCopy>>,
     /// The state a restore replaced, freed when the run next handles events (or on
     /// [`Run::release`]): freeing the incident's state costs as much as copying it, so a caller
     /// that must not block (the page) pays the two in different frames.
@@ -109,6 +112,7 @@ impl Run {
             check_interval,
             timeline: None,
             checkpoint_fn: None,
+            copying: None,
             released: None,
             yield_for_checkpoints: false,
         };
@@ -242,21 +246,40 @@ impl Run {
                 .is_some_and(|t| steps >= t.next_due_events())
     }
 
-    /// Takes the automatic checkpoint if it is due; returns whether it took one.
+    /// Copies one part of the automatic checkpoint if it is due, and takes it once every part
+    /// is copied; returns whether it did either. A caller that must not block (the page) calls
+    /// it once per task, handling no event until the checkpoint is taken (no longer
+    /// [`Run::checkpoint_due`]): at the incident's scale the whole copy is longer than a frame,
+    /// each part is not.
     pub fn take_due_checkpoint(&mut self) -> bool {
-        self.mark_if_due()
+        let Some(take) = self.checkpoint_fn.filter(|_| self.checkpoint_due()) else {
+            return false;
+        };
+        if let Some(mark) = take(self) {
+            self.push_checkpoint(mark);
+        }
+        true
     }
 
-    /// Takes an automatic checkpoint when the timeline says one is due; returns whether it did.
+    /// Takes an automatic checkpoint, all its parts at once, when the timeline says one is
+    /// due; returns whether it did.
     fn mark_if_due(&mut self) -> bool {
         let Some(take) = self.checkpoint_fn.filter(|_| self.checkpoint_due()) else {
             return false;
         };
-        let mark = take(self);
+        let mark = loop {
+            if let Some(mark) = take(self) {
+                break mark;
+            }
+        };
+        self.push_checkpoint(mark);
+        true
+    }
+
+    fn push_checkpoint(&mut self, mark: Checkpoint) {
         if let Some(t) = self.timeline.as_mut() {
             t.push(mark);
         }
-        true
     }
 
     /// Handles up to `max_events` events toward the end; returns whether the run is over (its

@@ -63,7 +63,7 @@ impl Run {
     pub fn keep_timeline(&mut self, options: TimelineOptions) {
         let base = self.checkpoint();
         self.timeline = Some(Box::new(Timeline::new(options, base)));
-        self.checkpoint_fn = Some(Run::checkpoint);
+        self.checkpoint_fn = Some(Run::checkpoint_in_parts);
     }
 
     /// The timeline, when kept.

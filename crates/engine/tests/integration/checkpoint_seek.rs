@@ -257,11 +257,17 @@ fn a_run_that_yields_before_checkpoints_takes_the_same_ones_each_in_a_call_of_it
     yielding.keep_timeline(timeline(200));
     yielding.yield_before_checkpoints();
     let mut taken_alone = 0;
+    let mut most_calls = 0;
     loop {
-        if yielding.take_due_checkpoint() {
+        let mut calls = 0;
+        while yielding.take_due_checkpoint() {
+            calls += 1;
+            assert!(calls <= 3, "two parts copied alone, then the rest");
+        }
+        if calls > 0 {
             taken_alone += 1;
+            most_calls = most_calls.max(calls);
             assert!(!yielding.checkpoint_due(), "taking it leaves none due");
-            continue;
         }
         if yielding.advance(1_000_000) {
             break;
@@ -286,6 +292,10 @@ fn a_run_that_yields_before_checkpoints_takes_the_same_ones_each_in_a_call_of_it
         "yielding changes no event"
     );
     assert!(taken_alone >= 2, "checkpoints were taken by the caller");
+    assert_eq!(
+        most_calls, 3,
+        "a running operator's checkpoint is copied in three calls"
+    );
     let (p, y) = (marks(&plain), marks(&yielding));
     // the plain run takes a checkpoint due after its last step; the yielding one leaves it due
     assert_eq!(
@@ -294,4 +304,43 @@ fn a_run_that_yields_before_checkpoints_takes_the_same_ones_each_in_a_call_of_it
         "the same checkpoints, at the same events"
     );
     assert!(p.len() - y.len() <= 1, "at most the last one is left due");
+}
+
+#[test]
+fn a_checkpoint_copied_in_parts_puts_a_run_back_exactly_even_when_interrupted() {
+    let two_minutes = Duration::from_secs(120);
+    let plain_end = finish(&mut run_for("seed-000-incident", 5, two_minutes));
+    let mut run = run_for("seed-000-incident", 5, two_minutes);
+    run.keep_timeline(timeline(500));
+    run.yield_before_checkpoints();
+    let mut interrupted = 0;
+    while !run.advance(1_000_000) {
+        assert!(run.take_due_checkpoint(), "a part is copied");
+        match interrupted {
+            // events handled between the parts: the step takes the rest of it first
+            0 => {}
+            // the state replaced between the parts: what was copied is copied again
+            1 => {
+                let back = SimTime::from_secs_f64(run.now().as_secs_f64() / 2.0);
+                run.seek(back).expect("a checkpoint before");
+            }
+            _ => while run.take_due_checkpoint() {},
+        }
+        interrupted += 1;
+    }
+    assert!(interrupted > 2, "several checkpoints came due");
+    assert_eq!(
+        (run.trace().hash(), run.events()),
+        plain_end,
+        "the run handles the events of one that never stopped"
+    );
+    for f in [0.9, 0.6, 0.3] {
+        let at = fraction(&run, f);
+        run.seek(at).expect("within the run");
+        assert_eq!(
+            finish(&mut run),
+            plain_end,
+            "put back by a checkpoint copied in parts, at {f} of the run"
+        );
+    }
 }

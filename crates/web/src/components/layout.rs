@@ -57,7 +57,7 @@ pub fn layout() -> Html {
                     } else {
                         <ScenarioPanel />
                     }
-                    <SizePanel />
+                    <super::later::Later><SizePanel /></super::later::Later>
                 </aside>
                 <main class="main">
                     <Controls />

@@ -17,6 +17,7 @@ mod explain;
 mod fixes;
 mod header;
 mod inspect;
+mod later;
 mod layout;
 mod myths;
 mod notices;

@@ -132,7 +132,8 @@ pub fn scenario_panel() -> Html {
 
 /// The groups of the Parameters panel: the engine's setting sections
 /// (`flywheel_engine::settings::sections`) in the order of use, the most used first, less `crd`
-/// (its one setting is a fix), plus `run` for the top-level `duration`; the first three start open.
+/// (its one setting is a fix), plus `run` for the top-level `duration`; the first
+/// [`OPEN_GROUPS`] start open.
 const GROUPS: &[&str] = &[
     "objects",
     "controller",
@@ -145,6 +146,9 @@ const GROUPS: &[&str] = &[
     "nodes",
     "run",
 ];
+
+/// How many of [`GROUPS`] start open.
+const OPEN_GROUPS: usize = 3;
 
 /// Settings with a control of their own elsewhere: `seed` and `profile` (their own keys), and
 /// what the seed-000 fixes set (the `/status` subresource, the predicates).
@@ -205,12 +209,17 @@ fn params() -> Html {
     let base = use_memo((config.preset.clone(), config.profile), |_| config.base());
     let fixes = crate::incident_params::fixes_of(&base);
     let logic = crate::params::heavy_logic_ms(&base).is_some();
+    // the closed groups' controls (more than half of the page's elements) come a task later
+    let all_drawn = super::later::use_after_first_render();
     let groups = GROUPS.iter().enumerate().map(|(i, g)| {
         let list = group_settings(g, &fixes, logic);
+        let drawn = all_drawn || i < OPEN_GROUPS;
         html! {
-            <details class="setting-group" open={i < 3} data-group={*g}>
+            <details class="setting-group" open={i < OPEN_GROUPS} data-group={*g}>
                 <summary>{ group_label(g).text(lang) }</summary>
-                { for list.into_iter().map(|st| view.control(st)) }
+                if drawn {
+                    { for list.into_iter().map(|st| view.control(st)) }
+                }
             </details>
         }
     });
@@ -226,7 +235,7 @@ fn params() -> Html {
         })
     };
     html! {
-        <fieldset class="params">
+        <fieldset class="params" aria-busy={(!all_drawn).then_some("true")}>
             <legend>{ Msg::Parameters.text(lang) }</legend>
             <label class="toggle" for="show-paths">
                 <input type="checkbox" id="show-paths" checked={s.url.paths} onchange={paths} />

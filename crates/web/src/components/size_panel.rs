@@ -83,10 +83,14 @@ pub fn size_panel() -> Html {
     let typed = use_state(|| vec![String::new(); FIELDS.len()]);
     let status = use_state(|| Status::Idle);
     let generation = use_mut_ref(|| 0u32);
-    let Some(family) = family_of(&preset) else {
+    let family = family_of(&preset);
+    // the family preset's values, read once per family (building a preset is not free)
+    let defaults = use_memo(family, |family| {
+        family.map(|f| flywheel_engine::settings::current(&RunConfig::preset(f.preset()).base()))
+    });
+    let (Some(family), Some(defaults)) = (family, (*defaults).clone()) else {
         return html! {};
     };
-    let defaults = flywheel_engine::settings::current(&RunConfig::preset(family.preset()).base());
     let run = {
         let (typed, status, generation, defaults) = (
             typed.clone(),
