@@ -199,17 +199,32 @@ impl Run {
     /// Frees the state the last restore replaced and the checkpoints the timeline let go to
     /// keep its budget, if the run has not yet done so; returns whether there was any.
     pub fn release(&mut self) -> bool {
+        let parts = !std::mem::take(&mut self.freeing).is_empty();
         let replaced = self.released.take().is_some();
         let dropped = self.timeline.as_mut().is_some_and(|t| t.free_dropped());
-        replaced || dropped
+        parts || replaced || dropped
     }
 
     /// Like [`Run::release`], one piece at a time: the state the last restore replaced, else
-    /// one checkpoint the timeline let go; returns whether it freed anything. The page calls it
-    /// once per frame, before handling events, so each piece is a browser task of its own.
+    /// one checkpoint the timeline let go, each in parts (the rest of it first, then its
+    /// informer's cache, FIFO and workqueue parts, a call each: [`super::checkpoint_parts`]); returns
+    /// whether it freed anything. The page calls it once per frame, before handling events, so
+    /// each piece is a browser task of its own.
     pub fn release_one(&mut self) -> bool {
-        self.released.take().is_some()
-            || self.timeline.as_mut().is_some_and(|t| t.free_one_dropped())
+        if let Some(part) = self.freeing.pop() {
+            drop(part);
+            return true;
+        }
+        if let Some(mut state) = self.released.take() {
+            self.freeing = state.sim.model_mut().take_parts();
+            return true;
+        }
+        let dropped = self.timeline.as_mut().and_then(|t| t.take_one_dropped());
+        if let Some(mut checkpoint) = dropped {
+            self.freeing = checkpoint.cluster_mut().take_parts();
+            return true;
+        }
+        false
     }
 }
 
@@ -245,5 +260,29 @@ mod tests {
         run.restore(&start);
         run.release();
         assert!(run.released.is_none(), "release frees it at once");
+    }
+
+    #[test]
+    fn release_one_frees_a_replaced_state_in_parts_the_cache_fifo_and_workqueue_last() {
+        let scenario = presets::load("flywheel", &[]).expect("preset");
+        let mut run = Run::new(scenario, &RunOptions::default()).expect("run");
+        let start = run.checkpoint();
+        run.advance_to(SimTime::from_secs_f64(30.0), u64::MAX);
+        assert!(
+            run.cluster().operator.running.is_some(),
+            "the operator runs"
+        );
+        run.restore(&start);
+        let mut calls = 0;
+        while run.release_one() {
+            calls += 1;
+            assert!(run.released.is_none(), "the rest goes first");
+        }
+        assert_eq!(
+            calls, 5,
+            "the rest, then the cache, the FIFO, the workqueue and its pending causes"
+        );
+        assert!(run.freeing.is_empty());
+        assert!(!run.release(), "nothing is left to free");
     }
 }

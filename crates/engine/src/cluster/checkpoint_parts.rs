@@ -1,32 +1,40 @@
 //! A checkpoint copied in parts, so that no one piece of the copy is long.
 //!
-//! At the incident's scale most of a checkpoint's copy is two hash-map-based parts of the
+//! At the incident's scale most of a checkpoint's copy is the hash-map-based parts of the
 //! running operator that stay plain (touched several times per event, a shared structure would
-//! cost every event more): the informer's DeltaFIFO and the controller's workqueue. The page
-//! copies each in a browser task of its own, then the rest of the state with those two set
-//! aside, and handles no event in between, so the parts and the rest are of one instant.
+//! cost every event more): the informer's DeltaFIFO, the controller's workqueue and the causes of
+//! its pending adds. The page copies each in a browser task of its own, then the rest of the
+//! state with those set aside, and handles no event in between, so the parts and the rest are of
+//! one instant.
 //!
 //! ```text
-//!  task 1: copy the FIFO      task 2: copy the workqueue      task 3: set both aside,
-//!                                                              copy the rest, put the
-//!  (no event handled between the tasks)                        copies into it → Checkpoint
+//!  task 1: copy the FIFO   task 2: the workqueue   task 3: its pending   task 4: set them aside,
+//!                                                          causes        copy the rest, put the
+//!  (no event handled between the tasks)                                  copies in → Checkpoint
 //! ```
+//!
+//! Freeing a state (a checkpoint the timeline let go, the state a restore replaced) is as long
+//! as copying it, and longest where it owns most: the informer's cache, which holds the object
+//! versions only that state still points to. It is taken apart the same way: the cache, the FIFO
+//! and the workqueue's parts are set aside and freed a task each, after the rest.
 
 use crate::informer::delta_fifo::DeltaFifo;
-use crate::scenario::QueueKind;
+use crate::informer::indexer::Indexer;
 
 use super::checkpoint::Checkpoint;
 use super::informer::Fifo;
 use super::run::Run;
-use super::workqueue::WorkQueue;
+use super::workqueue::QueuePart;
 use super::Cluster;
 
 /// One part of the running operator that a checkpoint copies on its own.
 pub(super) enum Part {
     /// The informer's queue between the reflector and the processing loop.
     Fifo(Fifo),
-    /// The controller's workqueue with the causes of its pending adds.
-    Queue(Box<WorkQueue>),
+    /// A part of the controller's workqueue (the queue, or the causes of its pending adds).
+    Queue(QueuePart),
+    /// The informer's cache (shared with the checkpoints, so never copied on its own).
+    Indexer(Box<Indexer>),
 }
 
 impl Part {
@@ -35,7 +43,8 @@ impl Part {
     fn placeholder(&self) -> Part {
         match self {
             Part::Fifo(_) => Part::Fifo(Fifo::Delta(DeltaFifo::default())),
-            Part::Queue(_) => Part::Queue(Box::new(WorkQueue::new(QueueKind::Classic))),
+            Part::Queue(queue) => Part::Queue(queue.placeholder()),
+            Part::Indexer(_) => Part::Indexer(Box::default()),
         }
     }
 }
@@ -53,7 +62,7 @@ impl Cluster {
         let op = self.operator.running.as_ref()?;
         match i {
             0 => Some(Part::Fifo(op.informer.fifo.clone())),
-            1 => Some(Part::Queue(Box::new(op.queue.clone()))),
+            1 | 2 => op.queue.copy_part(i - 1).map(Part::Queue),
             _ => None,
         }
     }
@@ -65,8 +74,27 @@ impl Cluster {
         };
         match part {
             Part::Fifo(fifo) => std::mem::swap(&mut op.informer.fifo, fifo),
-            Part::Queue(queue) => std::mem::swap(&mut op.queue, &mut **queue),
+            Part::Queue(part) => op.queue.swap_part(part),
+            Part::Indexer(indexer) => std::mem::swap(&mut op.informer.indexer, &mut **indexer),
         }
+    }
+
+    /// Takes the running operator's cache, FIFO and workqueue out (empty ones in their place),
+    /// to be freed one at a time.
+    pub(super) fn take_parts(&mut self) -> Vec<Part> {
+        if self.operator.running.is_none() {
+            return Vec::new();
+        }
+        let mut parts: Vec<Part> = QueuePart::empty_parts()
+            .into_iter()
+            .map(Part::Queue)
+            .collect();
+        parts.push(Part::Fifo(Fifo::Delta(DeltaFifo::default())));
+        parts.push(Part::Indexer(Box::default()));
+        for part in &mut parts {
+            self.swap_part(part);
+        }
+        parts
     }
 }
 

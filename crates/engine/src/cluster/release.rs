@@ -12,7 +12,7 @@ use crate::sim::Context;
 use super::informer::{Fifo, SimInformer};
 use super::operator::Operator;
 use super::operator_side::OperatorSide;
-use super::workqueue::WorkQueue;
+use super::workqueue::{QueuePart, WorkQueue};
 use super::Ev;
 
 /// Map entries freed per event.
@@ -23,8 +23,10 @@ const ENTRIES_PER_PART: usize = 2_500;
 pub(super) enum DeadPart {
     /// The informer; freeing it hands over its cache and queue as further parts.
     Informer(Box<SimInformer>),
-    /// The controller's workqueue.
+    /// The controller's workqueue; freeing it hands over its parts.
     Queue(Box<WorkQueue>),
+    /// A part of the workqueue.
+    QueuePart(QueuePart),
     /// Cached objects.
     Objects(SharedMap<Key, ObjectRef>),
     /// Queued deltas.
@@ -56,7 +58,11 @@ impl OperatorSide {
                 }
                 self.dead.push(DeadPart::Objects(indexer.into_items()));
             }
-            Some(DeadPart::Queue(queue)) => drop(queue),
+            Some(DeadPart::Queue(queue)) => {
+                let parts = queue.into_parts().into_iter().map(DeadPart::QueuePart);
+                self.dead.extend(parts);
+            }
+            Some(DeadPart::QueuePart(part)) => drop(part),
             Some(DeadPart::Objects(mut objects)) => {
                 free_part(&mut objects);
                 if !objects.is_empty() {

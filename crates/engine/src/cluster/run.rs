@@ -67,6 +67,9 @@ pub struct Run {
     /// [`Run::release`]): freeing the incident's state costs as much as copying it, so a caller
     /// that must not block (the page) pays the two in different frames.
     pub(super) released: Option<Box<State>>,
+    /// The large parts of a freed state still to free, one per [`Run::release_one`]
+    /// ([`super::checkpoint_parts`]).
+    pub(super) freeing: Vec<super::checkpoint_parts::Part>,
     /// Whether a step returns when an automatic checkpoint comes due instead of taking it, so
     /// the caller takes it on its own ([`Run::yield_before_checkpoints`]).
     yield_for_checkpoints: bool,
@@ -114,6 +117,7 @@ impl Run {
             checkpoint_fn: None,
             copying: None,
             released: None,
+            freeing: Vec::new(),
             yield_for_checkpoints: false,
         };
         #[cfg(debug_assertions)]

@@ -309,11 +309,13 @@ impl<S: Stamped> Timeline<S> {
     /// Frees the oldest checkpoint let go to keep the budget, if any; returns whether there
     /// was one. A caller that must not block (the page) frees one per task.
     pub fn free_one_dropped(&mut self) -> bool {
-        if self.dropped.is_empty() {
-            return false;
-        }
-        drop(self.dropped.remove(0));
-        true
+        self.take_one_dropped().is_some()
+    }
+
+    /// Hands over the oldest checkpoint let go to keep the budget, if any, for the caller to
+    /// free (in parts).
+    pub fn take_one_dropped(&mut self) -> Option<S> {
+        (!self.dropped.is_empty()).then(|| self.dropped.remove(0))
     }
 
     fn current_branch(&self) -> &Branch<S> {

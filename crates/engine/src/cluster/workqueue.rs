@@ -26,9 +26,43 @@ pub struct WorkQueue {
     causes: PendingCauses,
 }
 
+/// A part of a workqueue copied or freed on its own: a checkpoint's copy of a large queue
+/// ([`super::checkpoint_parts`]), a dead operator's queue ([`super::release`]).
+#[derive(Clone)]
+pub(super) enum QueuePart {
+    /// The queue with its sets and rate limiter.
+    Queue(Box<Kind>),
+    /// How often each key was handed out and not yet done.
+    HandedOut(ItemMap<Key, i32>),
+    /// The causes of pending adds.
+    Causes(Box<PendingCauses>),
+}
+
+impl QueuePart {
+    /// Empty parts of every kind [`WorkQueue::copy_part`] copies: what a queue holds once its
+    /// parts are taken out to be freed one at a time.
+    pub(super) fn empty_parts() -> Vec<QueuePart> {
+        vec![
+            QueuePart::Queue(Box::new(Kind::Classic(RateLimitingQueue::new(
+                default_controller_rate_limiter(),
+            )))),
+            QueuePart::Causes(Box::default()),
+        ]
+    }
+
+    /// An empty part of the same kind.
+    pub(super) fn placeholder(&self) -> QueuePart {
+        match self {
+            QueuePart::Queue(_) => QueuePart::empty_parts().swap_remove(0),
+            QueuePart::HandedOut(_) => QueuePart::HandedOut(ItemMap::default()),
+            QueuePart::Causes(_) => QueuePart::Causes(Box::default()),
+        }
+    }
+}
+
 /// The queue itself.
 #[derive(Clone)]
-enum Kind {
+pub(super) enum Kind {
     /// client-go's queue with `DefaultTypedControllerRateLimiter` (max of exp 5 ms…1000 s and a
     /// 10 qps / burst 100 bucket).
     Classic(RateLimitingQueue<Key>),
@@ -49,6 +83,35 @@ impl WorkQueue {
             queue,
             handed_out: ItemMap::default(),
             causes: PendingCauses::default(),
+        }
+    }
+
+    /// Takes the queue apart, to be freed a part at a time ([`super::release`]): the queue
+    /// itself, the keys handed out and the causes of pending adds.
+    pub(super) fn into_parts(self) -> Vec<QueuePart> {
+        vec![
+            QueuePart::Queue(Box::new(self.queue)),
+            QueuePart::HandedOut(self.handed_out),
+            QueuePart::Causes(Box::new(self.causes)),
+        ]
+    }
+
+    /// A copy of the queue's part number `i` (the queue with its sets and rate limiter, then
+    /// the causes of pending adds); none past the last.
+    pub(super) fn copy_part(&self, i: usize) -> Option<QueuePart> {
+        match i {
+            0 => Some(QueuePart::Queue(Box::new(self.queue.clone()))),
+            1 => Some(QueuePart::Causes(Box::new(self.causes.clone()))),
+            _ => None,
+        }
+    }
+
+    /// Swaps `part` with this queue's part of the same kind.
+    pub(super) fn swap_part(&mut self, part: &mut QueuePart) {
+        match part {
+            QueuePart::Queue(queue) => std::mem::swap(&mut self.queue, &mut **queue),
+            QueuePart::HandedOut(handed_out) => std::mem::swap(&mut self.handed_out, handed_out),
+            QueuePart::Causes(causes) => std::mem::swap(&mut self.causes, &mut **causes),
         }
     }
 
