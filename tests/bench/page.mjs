@@ -94,13 +94,12 @@ async function simSpeed(site) {
   row(`longest task, seed-000-incident at 10000× from load (12 s, ${long.length} tasks over 50 ms)`,
     longest, 'ms', 50, '≤ 50 ms (no long task)', longest <= 50,
     longest > 50 ? `${long.length} tasks over 50 ms: ${atLoad.length} while the page started `
-      + `(longest ${Math.round(Math.max(0, ...atLoad))} ms: every panel's DOM built, styled and laid `
-      + `out in one task, then again with the texts fetched per language), ${running.length} while `
-      + `the incident ran (longest `
-      + `${Math.round(Math.max(0, ...running))} ms: a timeline checkpoint's copy of the 150 000-object `
-      + `state, a task of its own). What would reach it: the first render in parts (panels out of view `
-      + `after the first frame), and the workqueue's and DeltaFIFO's hash maps keyed by integer ids `
-      + `(copied without touching each key); see BENCHMARKS.md` : undefined);
+      + `(longest ${Math.round(Math.max(0, ...atLoad))} ms: the first render of the panels in view, `
+      + `the closed settings groups a task later), ${running.length} while the incident ran (longest `
+      + `${Math.round(Math.max(0, ...running))} ms: a part of a timeline checkpoint's copy or free, `
+      + `each one hash map of up to 150 000 keys: the workqueue's dirty set, its pending causes, the `
+      + `DeltaFIFO's key map). What would reach it: those maps keyed by integer ids (copied as a block `
+      + `without touching each key), and the first render in more parts; see BENCHMARKS.md` : undefined);
 }
 
 /** The engine on a core of its own: the same build's `bench_run` in a Web Worker, timed over the

@@ -76,16 +76,25 @@ test('when comparing, the Code tab shows A, B, or the difference between them', 
 test('in the incident the verdict is never converged while the operator starts or backs off, and back-off says why and when', async () => {
   await open('?preset=seed-000-incident&speed=10000');
   const { page } = site;
+  // every state the page shows, recorded as it changes: at 10000× the back-off (10 simulated
+  // seconds with almost no events) is on screen for about one refresh
   const samples = await page.evaluate(async () => {
     const out = [];
-    const t0 = performance.now();
-    while (performance.now() - t0 < 150_000) {
+    const sample = () => {
       const v = document.querySelector('#verdict-a');
       const pod = document.querySelector('#stat-pod-a')?.textContent ?? '';
       if (v) out.push({ state: v.dataset.state, text: v.textContent, pod });
+      return pod;
+    };
+    const watch = new MutationObserver(sample);
+    watch.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-state'] });
+    const t0 = performance.now();
+    while (performance.now() - t0 < 150_000) {
+      const pod = sample();
       if (/ · ([2-9]|\d\d)×$/.test(pod) && pod.startsWith('Running')) break;
       await new Promise((r) => setTimeout(r, 50));
     }
+    watch.disconnect();
     return out;
   });
   const last = samples.at(-1);
