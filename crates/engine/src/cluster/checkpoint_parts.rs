@@ -42,11 +42,16 @@ impl Part {
     /// state is copied.
     fn placeholder(&self) -> Part {
         match self {
-            Part::Fifo(_) => Part::Fifo(Fifo::Delta(DeltaFifo::default())),
+            Part::Fifo(_) => Part::Fifo(empty_fifo()),
             Part::Queue(queue) => Part::Queue(queue.placeholder()),
             Part::Indexer(_) => Part::Indexer(Box::default()),
         }
     }
+}
+
+/// An empty informer queue, held in a part's place.
+fn empty_fifo() -> Fifo {
+    Fifo::Delta(DeltaFifo::default())
 }
 
 /// A checkpoint being copied: the parts copied so far, at the event count they were copied at.
@@ -89,7 +94,7 @@ impl Cluster {
             .into_iter()
             .map(Part::Queue)
             .collect();
-        parts.push(Part::Fifo(Fifo::Delta(DeltaFifo::default())));
+        parts.push(Part::Fifo(empty_fifo()));
         parts.push(Part::Indexer(Box::default()));
         for part in &mut parts {
             self.swap_part(part);

@@ -298,7 +298,7 @@ impl<S: Stamped> Timeline<S> {
     }
 
     /// Frees the checkpoints let go to keep the budget; returns whether there were any. They
-    /// wait for this call (or [`Timeline::free_one_dropped`], or the timeline's end) because
+    /// wait for this call (or [`Timeline::take_one_dropped`], or the timeline's end) because
     /// freeing a large state takes as long as copying it.
     pub fn free_dropped(&mut self) -> bool {
         let any = !self.dropped.is_empty();
@@ -306,14 +306,8 @@ impl<S: Stamped> Timeline<S> {
         any
     }
 
-    /// Frees the oldest checkpoint let go to keep the budget, if any; returns whether there
-    /// was one. A caller that must not block (the page) frees one per task.
-    pub fn free_one_dropped(&mut self) -> bool {
-        self.take_one_dropped().is_some()
-    }
-
     /// Hands over the oldest checkpoint let go to keep the budget, if any, for the caller to
-    /// free (in parts).
+    /// free: a caller that must not block (the page) frees one per task, in parts.
     pub fn take_one_dropped(&mut self) -> Option<S> {
         (!self.dropped.is_empty()).then(|| self.dropped.remove(0))
     }
@@ -481,11 +475,15 @@ mod tests {
         assert!(t.bytes() <= 550);
         let let_go: Vec<u64> = t.dropped.iter().map(|m| m.events).collect();
         assert_eq!(let_go, [10, 30], "the checkpoints let go wait to be freed");
-        assert!(t.free_one_dropped(), "one at a time");
+        assert_eq!(
+            t.take_one_dropped().map(|m| m.events),
+            Some(10),
+            "one at a time"
+        );
         assert_eq!(t.dropped.len(), 1);
         assert!(t.free_dropped(), "freeing says there was something");
         assert!(!t.free_dropped(), "and then there is nothing");
-        assert!(!t.free_one_dropped());
+        assert!(t.take_one_dropped().is_none());
     }
 
     #[test]

@@ -43,9 +43,7 @@ impl QueuePart {
     /// parts are taken out to be freed one at a time.
     pub(super) fn empty_parts() -> Vec<QueuePart> {
         vec![
-            QueuePart::Queue(Box::new(Kind::Classic(RateLimitingQueue::new(
-                default_controller_rate_limiter(),
-            )))),
+            QueuePart::Queue(Box::new(Kind::classic())),
             QueuePart::Causes(Box::default()),
         ]
     }
@@ -53,7 +51,7 @@ impl QueuePart {
     /// An empty part of the same kind.
     pub(super) fn placeholder(&self) -> QueuePart {
         match self {
-            QueuePart::Queue(_) => QueuePart::empty_parts().swap_remove(0),
+            QueuePart::Queue(_) => QueuePart::Queue(Box::new(Kind::classic())),
             QueuePart::HandedOut(_) => QueuePart::HandedOut(ItemMap::default()),
             QueuePart::Causes(_) => QueuePart::Causes(Box::default()),
         }
@@ -70,13 +68,18 @@ pub(super) enum Kind {
     Priority(PriorityQueue<Key>),
 }
 
+impl Kind {
+    /// client-go's queue with the controller's default rate limiter, empty.
+    fn classic() -> Kind {
+        Kind::Classic(RateLimitingQueue::new(default_controller_rate_limiter()))
+    }
+}
+
 impl WorkQueue {
     /// The queue the scenario asks for.
     pub fn new(kind: QueueKind) -> WorkQueue {
         let queue = match kind {
-            QueueKind::Classic => {
-                Kind::Classic(RateLimitingQueue::new(default_controller_rate_limiter()))
-            }
+            QueueKind::Classic => Kind::classic(),
             QueueKind::Priority => Kind::Priority(PriorityQueue::with_default_rate_limiter()),
         };
         WorkQueue {
