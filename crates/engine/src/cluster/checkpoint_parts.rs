@@ -8,18 +8,23 @@
 //! one instant.
 //!
 //! ```text
-//!  task 1: copy the FIFO   task 2: the workqueue   task 3: its pending   task 4: set them aside,
-//!                                                          causes        copy the rest, put the
-//!  (no event handled between the tasks)                                  copies in → Checkpoint
+//!  tasks 1…: copy the FIFO   tasks …: the workqueue   tasks …: its pending   last task: set them
+//!                                                               causes        aside, copy the rest,
+//!  (no event handled between the tasks)                                       put the copies in
 //! ```
+//!
+//! Each part is itself copied in steps of at most [`Run::step_entries`] entries of its large
+//! collections ([`crate::sim::large`]): at 150 000 keys one map alone was a 45–70 ms task.
 //!
 //! Freeing a state (a checkpoint the timeline let go, the state a restore replaced) is as long
 //! as copying it, and longest where it owns most: the informer's cache, which holds the object
 //! versions only that state still points to. It is taken apart the same way: the cache, the FIFO
-//! and the workqueue's parts are set aside and freed a task each, after the rest.
+//! and the workqueue's parts are set aside and freed a task each, after the rest, and each
+//! part's large collections a step of entries at a time.
 
 use crate::informer::delta_fifo::DeltaFifo;
 use crate::informer::indexer::Indexer;
+use crate::sim::large::{clone_without_large, Large, LargeParts, StepCopy, StepFree};
 
 use super::checkpoint::Checkpoint;
 use super::informer::Fifo;
@@ -49,26 +54,96 @@ impl Part {
     }
 }
 
+impl LargeParts for Part {
+    /// The part's own (the cache has none: its copies share their nodes).
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
+        match self {
+            Part::Fifo(fifo) => fifo.large_parts(out),
+            Part::Queue(queue) => queue.large_parts(out),
+            Part::Indexer(_) => {}
+        }
+    }
+}
+
 /// An empty informer queue, held in a part's place.
 fn empty_fifo() -> Fifo {
     Fifo::Delta(DeltaFifo::default())
 }
 
-/// A checkpoint being copied: the parts copied so far, at the event count they were copied at.
+/// A checkpoint being copied: the parts copied so far, at the event count they were copied at,
+/// and the part being copied with how far its copy has come.
 pub(super) struct PartialCopy {
     events: u64,
     parts: Vec<Part>,
+    current: Option<(Part, StepCopy)>,
+}
+
+/// What is left to free of a state taken apart: its parts, then each part's large collections.
+#[derive(Default)]
+pub(super) struct Freeing {
+    parts: Vec<Part>,
+    entries: StepFree,
+}
+
+impl Freeing {
+    /// Frees the next piece: up to `budget` entries of a large collection set aside, else the
+    /// next part with its large collections set aside for the steps that follow. Returns whether
+    /// anything was left to free.
+    pub(super) fn step(&mut self, budget: usize) -> bool {
+        if self.entries.step(budget) {
+            return true;
+        }
+        let Some(mut part) = self.parts.pop() else {
+            return false;
+        };
+        self.entries.take_from(&mut part);
+        drop(part);
+        true
+    }
+
+    /// Whether nothing is left to free.
+    pub(super) fn is_empty(&self) -> bool {
+        self.parts.is_empty() && self.entries.is_empty()
+    }
+
+    /// How many non-empty large collections the parts not yet taken apart hold, and how many
+    /// entries in all.
+    #[cfg(test)]
+    pub(super) fn large_in_parts(&mut self) -> (usize, usize) {
+        let mut collections = 0;
+        let mut entries = 0;
+        for part in &mut self.parts {
+            let mut large = Vec::new();
+            part.large_parts(&mut large);
+            collections += large.iter().filter(|l| l.entries() > 0).count();
+            entries += large.iter().map(|l| l.entries()).sum::<usize>();
+        }
+        (collections, entries)
+    }
 }
 
 impl Cluster {
-    /// A copy of the running operator's part number `i` (none past the last part, or while no
-    /// operator runs).
-    fn copy_part(&self, i: usize) -> Option<Part> {
-        let op = self.operator.running.as_ref()?;
+    /// A copy of the running operator's part number `i` without its large collections, to be
+    /// filled by [`Cluster::copy_step`] (none past the last part, or while no operator runs).
+    fn skeleton_part(&mut self, i: usize) -> Option<Part> {
+        let op = self.operator.running.as_mut()?;
         match i {
-            0 => Some(Part::Fifo(op.informer.fifo.clone())),
-            1 | 2 => op.queue.copy_part(i - 1).map(Part::Queue),
+            0 => Some(Part::Fifo(clone_without_large(&mut op.informer.fifo))),
+            1 | 2 => op.queue.skeleton_part(i - 1).map(Part::Queue),
             _ => None,
+        }
+    }
+
+    /// Copies up to `budget` more entries of the running operator's part into `copy` (a
+    /// skeleton of it); returns whether `copy` is complete.
+    fn copy_step(&mut self, copy: &mut Part, progress: &mut StepCopy, budget: usize) -> bool {
+        let Some(op) = self.operator.running.as_mut() else {
+            return true;
+        };
+        match copy {
+            Part::Fifo(fifo) => progress.step(&mut op.informer.fifo, fifo, budget),
+            Part::Queue(queue) => op.queue.copy_step(queue, progress, budget),
+            Part::Indexer(_) => true,
         }
     }
 
@@ -86,9 +161,9 @@ impl Cluster {
 
     /// Takes the running operator's cache, FIFO and workqueue out (empty ones in their place),
     /// to be freed one at a time.
-    pub(super) fn take_parts(&mut self) -> Vec<Part> {
+    pub(super) fn take_parts(&mut self) -> Freeing {
         if self.operator.running.is_none() {
-            return Vec::new();
+            return Freeing::default();
         }
         let mut parts: Vec<Part> = QueuePart::empty_parts()
             .into_iter()
@@ -99,7 +174,10 @@ impl Cluster {
         for part in &mut parts {
             self.swap_part(part);
         }
-        parts
+        Freeing {
+            parts,
+            entries: StepFree::default(),
+        }
     }
 }
 
@@ -117,14 +195,31 @@ impl Run {
                 Box::new(PartialCopy {
                     events,
                     parts: Vec::new(),
+                    current: None,
                 })
             });
-        if let Some(part) = self.cluster().copy_part(copy.parts.len()) {
+        let next = copy.parts.len();
+        let current = match copy.current.take() {
+            Some(current) => current,
+            None => match self.state.sim.model_mut().skeleton_part(next) {
+                Some(skeleton) => (skeleton, StepCopy::default()),
+                None => return Some(self.checkpoint_with(copy.parts)),
+            },
+        };
+        let (mut part, mut progress) = current;
+        let budget = self.step_entries;
+        if self
+            .state
+            .sim
+            .model_mut()
+            .copy_step(&mut part, &mut progress, budget)
+        {
             copy.parts.push(part);
-            self.copying = Some(copy);
-            return None;
+        } else {
+            copy.current = Some((part, progress));
         }
-        Some(self.checkpoint_with(copy.parts))
+        self.copying = Some(copy);
+        None
     }
 
     /// A checkpoint of the current state into which `parts` (copies of this instant's parts)

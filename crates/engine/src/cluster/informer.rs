@@ -36,6 +36,17 @@ pub enum Fifo {
     Atomic(AtomicFifo),
 }
 
+impl crate::sim::large::LargeParts for Fifo {
+    /// The queue's keys and items.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        match self {
+            Fifo::Delta(fifo) => fifo.large_parts(out),
+            Fifo::Real(fifo) => fifo.large_parts(out),
+            Fifo::Atomic(fifo) => fifo.large_parts(out),
+        }
+    }
+}
+
 /// An open watch of the reflector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpenWatch {

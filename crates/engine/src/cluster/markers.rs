@@ -12,12 +12,12 @@
 //! self-triggered reconcile, first 429, each OOM kill, restart and back-off end, relists,
 //! interventions, convergence), so collecting them costs one `match` per traced event.
 
-use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crate::apiserver::Verb;
 use crate::key::Key;
 use crate::scenario::ActionKind;
+use crate::sim::shared::SharedSet;
 use crate::sim::{EventId, EventKind, TerminatedReason, TraceEvent};
 use crate::time::SimTime;
 
@@ -141,8 +141,9 @@ pub struct MarkerLog {
     markers: Vec<Marker>,
     /// Trace records scanned so far.
     seen: u64,
-    /// Keys re-queued by the operator's own write, until the first such key is reconciled.
-    own_write_keys: Option<BTreeSet<Key>>,
+    /// Keys re-queued by the operator's own write, until the first such key is reconciled
+    /// (at the incident's scale all 150 000: shared with the checkpoints, not copied).
+    own_write_keys: Option<SharedSet<Key>>,
     seen_429: bool,
     /// Whether the current container's watch broke since its last LIST.
     watch_broken: bool,
@@ -157,7 +158,7 @@ impl Default for MarkerLog {
         MarkerLog {
             markers: Vec::new(),
             seen: 0,
-            own_write_keys: Some(BTreeSet::new()),
+            own_write_keys: Some(SharedSet::new()),
             seen_429: false,
             watch_broken: false,
             converged: false,

@@ -29,6 +29,14 @@ pub struct PendingCauses {
     delayed: ItemMap<Key, Vec<(SimTime, EventId)>>,
 }
 
+impl crate::sim::large::LargeParts for PendingCauses {
+    /// The causes of ready and of delayed adds, one entry per key.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        out.push(&mut self.ready);
+        out.push(&mut self.delayed);
+    }
+}
+
 impl Default for PendingCauses {
     /// Keeps causes ([`PendingCauses::on`]).
     fn default() -> Self {

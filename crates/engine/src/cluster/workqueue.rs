@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::key::Key;
 use crate::scenario::QueueKind;
+use crate::sim::large::{clone_without_large, Large, LargeParts, StepCopy};
 use crate::sim::{CauseNote, EventId};
 use crate::time::SimTime;
 use crate::workqueue::set::ItemMap;
@@ -39,7 +40,7 @@ pub(super) enum QueuePart {
 }
 
 impl QueuePart {
-    /// Empty parts of every kind [`WorkQueue::copy_part`] copies: what a queue holds once its
+    /// Empty parts of every kind [`WorkQueue::skeleton_part`] copies: what a queue holds once its
     /// parts are taken out to be freed one at a time.
     pub(super) fn empty_parts() -> Vec<QueuePart> {
         vec![
@@ -58,6 +59,17 @@ impl QueuePart {
     }
 }
 
+impl LargeParts for QueuePart {
+    /// The part's large collections.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
+        match self {
+            QueuePart::Queue(queue) => queue.large_parts(out),
+            QueuePart::HandedOut(handed_out) => handed_out.large_parts(out),
+            QueuePart::Causes(causes) => causes.large_parts(out),
+        }
+    }
+}
+
 /// The queue itself.
 #[derive(Clone)]
 pub(super) enum Kind {
@@ -66,6 +78,16 @@ pub(super) enum Kind {
     Classic(RateLimitingQueue<Key>),
     /// controller-runtime's priority queue with its exponential-only limiter.
     Priority(PriorityQueue<Key>),
+}
+
+impl LargeParts for Kind {
+    /// The queue's sets and its rate limiter's per-item maps.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
+        match self {
+            Kind::Classic(q) => q.large_parts(out),
+            Kind::Priority(q) => q.large_parts(out),
+        }
+    }
 }
 
 impl Kind {
@@ -100,12 +122,34 @@ impl WorkQueue {
     }
 
     /// A copy of the queue's part number `i` (the queue with its sets and rate limiter, then
-    /// the causes of pending adds); none past the last.
-    pub(super) fn copy_part(&self, i: usize) -> Option<QueuePart> {
+    /// the causes of pending adds) without its large collections, to be filled by
+    /// [`WorkQueue::copy_step`]; none past the last.
+    pub(super) fn skeleton_part(&mut self, i: usize) -> Option<QueuePart> {
         match i {
-            0 => Some(QueuePart::Queue(Box::new(self.queue.clone()))),
-            1 => Some(QueuePart::Causes(Box::new(self.causes.clone()))),
+            0 => Some(QueuePart::Queue(Box::new(clone_without_large(
+                &mut self.queue,
+            )))),
+            1 => Some(QueuePart::Causes(Box::new(clone_without_large(
+                &mut self.causes,
+            )))),
             _ => None,
+        }
+    }
+
+    /// Copies up to `budget` more entries of this queue's part into `copy` (a skeleton of it);
+    /// returns whether `copy` is complete.
+    pub(super) fn copy_step(
+        &mut self,
+        copy: &mut QueuePart,
+        progress: &mut StepCopy,
+        budget: usize,
+    ) -> bool {
+        match copy {
+            QueuePart::Queue(queue) => progress.step(&mut self.queue, &mut **queue, budget),
+            QueuePart::HandedOut(handed_out) => {
+                progress.step(&mut self.handed_out, handed_out, budget)
+            }
+            QueuePart::Causes(causes) => progress.step(&mut self.causes, &mut **causes, budget),
         }
     }
 

@@ -575,6 +575,14 @@ impl ListedKeys {
     }
 }
 
+impl crate::sim::large::LargeParts for DeltaFifo {
+    /// The key map and the queue of slots: 150 000 keys each at the incident's scale.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        out.push(&mut self.items);
+        out.push(&mut self.queue);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -475,3 +475,17 @@ impl AtomicFifo {
         count
     }
 }
+
+impl crate::sim::large::LargeParts for RealFifo {
+    /// The events in arrival order.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        out.push(&mut self.items);
+    }
+}
+
+impl crate::sim::large::LargeParts for AtomicFifo {
+    /// The items in arrival order.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        out.push(&mut self.items);
+    }
+}

@@ -11,6 +11,7 @@
 //! Nothing here reads a wall clock or does I/O.
 
 mod causal;
+pub(crate) mod large;
 mod queue;
 mod record;
 mod rng;

@@ -205,6 +205,13 @@ impl<T: Ord + Clone + Hash> DelayingQueue<T> {
     }
 }
 
+impl<T: Clone + Hash + Eq + 'static> crate::sim::large::LargeParts for DelayingQueue<T> {
+    /// The queue's (the waiting items are shared with the checkpoints).
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        crate::sim::large::LargeParts::large_parts(&mut self.queue, out);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -210,12 +210,18 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
     fn update_unfinished_work(&mut self, at: SimTime) {
         // Sorting the items themselves shares `[T]::sort_unstable` with the engine's other sorts
         // of the same type; sorting (item, time) pairs would compile a sort of its own.
-        let mut items: Vec<T> = self.processing_start_times.keys().cloned().collect();
+        let mut items: Vec<T> = self
+            .processing_start_times
+            .iter()
+            .map(|(item, _)| item.clone())
+            .collect();
         items.sort_unstable();
         let mut total = 0.0;
         let mut oldest: f64 = 0.0;
         for item in &items {
-            let started = self.processing_start_times[item];
+            let Some(&started) = self.processing_start_times.get(item) else {
+                continue;
+            };
             let age = at.saturating_since(started).as_secs_f64();
             total += age;
             oldest = oldest.max(age);
@@ -228,4 +234,12 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 /// A duration in whole nanoseconds, saturating at `u64::MAX`.
 fn duration_nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+impl<T: Clone + Hash + Eq + 'static> crate::sim::large::LargeParts for MetricsRecorder<T> {
+    /// The add and processing start times, one per item.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        out.push(&mut self.add_times);
+        out.push(&mut self.processing_start_times);
+    }
 }

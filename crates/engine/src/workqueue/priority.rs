@@ -388,3 +388,15 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
         self.metrics.snapshot()
     }
 }
+
+impl<T: Clone + Hash + Ord + 'static> crate::sim::large::LargeParts for PriorityQueue<T> {
+    /// The items, the ready and waiting orders, then the rate limiter's and the metrics' maps
+    /// (the locked set holds at most one key per worker).
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        out.push(&mut self.items);
+        out.push(&mut self.ready);
+        out.push(&mut self.waiting);
+        self.rate_limiter.large_parts(out);
+        crate::sim::large::LargeParts::large_parts(&mut self.metrics, out);
+    }
+}

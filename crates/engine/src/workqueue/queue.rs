@@ -174,6 +174,14 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     }
 }
 
+impl<T: Clone + Hash + Eq + 'static> crate::sim::large::LargeParts for Queue<T> {
+    /// The dirty set and the metrics' maps (the queue itself is shared with the checkpoints).
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        out.push(&mut self.dirty);
+        self.metrics.large_parts(out);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

@@ -10,6 +10,7 @@ use std::hash::Hash;
 use std::time::Duration;
 
 use crate::error::ConfigError;
+use crate::sim::large::Large;
 use crate::time::SimTime;
 use crate::workqueue::set::ItemMap;
 
@@ -22,6 +23,8 @@ pub trait RateLimiter<T>: CloneRateLimiter<T> {
     fn forget(&mut self, item: &T);
     /// How many times `item` has been requeued since it was last forgotten (`NumRequeues`).
     fn num_requeues(&self, item: &T) -> u32;
+    /// Its per-item maps, to be copied or freed in steps ([`crate::sim::large`]); none by default.
+    fn large_parts<'a>(&'a mut self, _out: &mut Vec<&'a mut dyn Large>) {}
 }
 
 /// Copies a limiter behind a `Box<dyn RateLimiter>`, counts included (a run's checkpoint copies
@@ -65,6 +68,11 @@ where
     /// Delegates to the boxed limiter.
     fn num_requeues(&self, item: &T) -> u32 {
         (**self).num_requeues(item)
+    }
+
+    /// Delegates to the boxed limiter.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
+        (**self).large_parts(out);
     }
 }
 
@@ -139,7 +147,7 @@ impl<T: Ord + Clone + Hash> ItemExponentialFailureRateLimiter<T> {
     }
 }
 
-impl<T: Ord + Clone + Hash> RateLimiter<T> for ItemExponentialFailureRateLimiter<T> {
+impl<T: Ord + Clone + Hash + 'static> RateLimiter<T> for ItemExponentialFailureRateLimiter<T> {
     /// `base · 2^n` where `n` counts earlier failures, then one more failure (client-go
     /// `default_rate_limiters.go` `TypedItemExponentialFailureRateLimiter.When`).
     fn when(&mut self, item: &T, _now: SimTime) -> Duration {
@@ -157,6 +165,11 @@ impl<T: Ord + Clone + Hash> RateLimiter<T> for ItemExponentialFailureRateLimiter
     /// The failure count.
     fn num_requeues(&self, item: &T) -> u32 {
         self.failures.get(item).copied().unwrap_or(0)
+    }
+
+    /// The failure counts.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
+        out.push(&mut self.failures);
     }
 }
 
@@ -193,7 +206,7 @@ impl<T: Ord + Clone + Hash> ItemFastSlowRateLimiter<T> {
     }
 }
 
-impl<T: Ord + Clone + Hash> RateLimiter<T> for ItemFastSlowRateLimiter<T> {
+impl<T: Ord + Clone + Hash + 'static> RateLimiter<T> for ItemFastSlowRateLimiter<T> {
     /// Counts the failure first, then fast while the count is at most `max_fast_attempts`
     /// (client-go `default_rate_limiters.go` `TypedItemFastSlowRateLimiter.When`).
     fn when(&mut self, item: &T, _now: SimTime) -> Duration {
@@ -214,6 +227,11 @@ impl<T: Ord + Clone + Hash> RateLimiter<T> for ItemFastSlowRateLimiter<T> {
     /// The failure count.
     fn num_requeues(&self, item: &T) -> u32 {
         self.failures.get(item).copied().unwrap_or(0)
+    }
+
+    /// The failure counts.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
+        out.push(&mut self.failures);
     }
 }
 
@@ -359,6 +377,13 @@ impl<T> RateLimiter<T> for MaxOfRateLimiter<T> {
             .max()
             .unwrap_or(0)
     }
+
+    /// Every limiter's, in order.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
+        for limiter in &mut self.limiters {
+            limiter.large_parts(out);
+        }
+    }
 }
 
 /// Caps another limiter's delay at `max_delay` (client-go `default_rate_limiters.go`
@@ -410,6 +435,11 @@ impl<T> RateLimiter<T> for WithMaxWaitRateLimiter<T> {
     /// Delegates to the inner limiter.
     fn forget(&mut self, item: &T) {
         self.limiter.forget(item);
+    }
+
+    /// The inner limiter's.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
+        self.limiter.large_parts(out);
     }
 
     /// Delegates to the inner limiter.

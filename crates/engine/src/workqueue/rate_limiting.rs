@@ -83,6 +83,14 @@ impl<T: 'static> std::ops::DerefMut for RateLimitingQueue<T> {
     }
 }
 
+impl<T: Clone + Hash + Eq + 'static> crate::sim::large::LargeParts for RateLimitingQueue<T> {
+    /// The delaying queue's, then the rate limiter's.
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        crate::sim::large::LargeParts::large_parts(&mut self.queue, out);
+        self.rate_limiter.large_parts(out);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

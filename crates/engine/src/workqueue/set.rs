@@ -1,19 +1,150 @@
 //! Membership collections for queue items (client-go `util/workqueue/queue.go` keeps `dirty` and
 //! `processing` as Go maps, `sets.Set[T]`).
 //!
-//! They answer only "is this item in?"; nothing iterates them, so their order can never reach a
-//! trace or an output. The hasher has fixed keys, so a run behaves the same natively and in wasm32.
-//! They are plain hash maps, copied whole with a checkpoint: touched several times per event, a
-//! trie shared with the checkpoints cost every event more than the copy costs a checkpoint.
+//! They answer only "is this item in?"; nothing iterates them in an order that reaches a trace
+//! or an output. The hasher has fixed keys, so a run behaves the same natively and in wasm32.
+//! They are plain hash maps, copied with a checkpoint: touched several times per event, a trie
+//! shared with the checkpoints cost every event more than the copy costs a checkpoint.
+//!
+//! A map is [`SHARDS`] hash maps, each key in the one its hash picks, so that a copy or a free
+//! can go a shard at a time ([`crate::sim::large`]): at 150 000 keys a whole map was a 45–70 ms
+//! browser task, where a shard is a sixteenth of it. A shard is copied whole, which keeps its
+//! layout (a copy entry by entry would hash and place every key again, ten times slower).
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{hash_map, HashMap, HashSet};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+
+/// The fixed hasher of the queue collections.
+pub(crate) type ItemBuildHasher = BuildHasherDefault<ItemHasher>;
 
 /// A set of queue items, looked up by hash instead of by comparing keys.
-pub(crate) type ItemSet<T> = HashSet<T, BuildHasherDefault<ItemHasher>>;
+pub(crate) type ItemSet<T> = HashSet<T, ItemBuildHasher>;
 
-/// A map from queue items, looked up by hash instead of by comparing keys.
-pub(crate) type ItemMap<T, V> = HashMap<T, V, BuildHasherDefault<ItemHasher>>;
+/// One shard of an [`ItemMap`].
+pub(crate) type Shard<K, V> = HashMap<K, V, ItemBuildHasher>;
+
+/// How many shards an [`ItemMap`] has.
+pub(crate) const SHARDS: usize = 16;
+
+/// A map from queue items, looked up by hash instead of by comparing keys, in [`SHARDS`] shards.
+#[derive(Clone, Debug)]
+pub(crate) struct ItemMap<K, V> {
+    shards: Box<[Shard<K, V>; SHARDS]>,
+}
+
+impl<K, V> Default for ItemMap<K, V> {
+    fn default() -> Self {
+        ItemMap {
+            shards: Box::new(std::array::from_fn(|_| Shard::default())),
+        }
+    }
+}
+
+impl<K: Hash + Eq, V: PartialEq> PartialEq for ItemMap<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.shards == other.shards
+    }
+}
+
+impl<K: Hash + Eq, V> ItemMap<K, V> {
+    /// The shard `key` belongs in: four bits of its hash that neither the shard's bucket index
+    /// (the low bits) nor its control byte (the top seven) uses.
+    fn shard_of<Q: Hash + ?Sized>(key: &Q) -> usize {
+        (ItemBuildHasher::default().hash_one(key) >> 32) as usize % SHARDS
+    }
+
+    /// The number of entries.
+    pub(crate) fn len(&self) -> usize {
+        self.shards.iter().map(HashMap::len).sum()
+    }
+
+    /// Whether it holds no entry.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.shards.iter().all(HashMap::is_empty)
+    }
+
+    /// The value of `key`.
+    pub(crate) fn get<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> Option<&V>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.shards[Self::shard_of(key)].get(key)
+    }
+
+    /// The value of `key`, to change.
+    pub(crate) fn get_mut<Q: Hash + Eq + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.shards[Self::shard_of(key)].get_mut(key)
+    }
+
+    /// Whether `key` is in.
+    pub(crate) fn contains_key<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.shards[Self::shard_of(key)].contains_key(key)
+    }
+
+    /// Sets `key`'s value; returns the value it replaced.
+    pub(crate) fn insert(&mut self, key: K, value: V) -> Option<V> {
+        self.shards[Self::shard_of(&key)].insert(key, value)
+    }
+
+    /// Removes `key`; returns its value.
+    pub(crate) fn remove<Q: Hash + Eq + ?Sized>(&mut self, key: &Q) -> Option<V>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.shards[Self::shard_of(key)].remove(key)
+    }
+
+    /// `key`'s entry, to read or fill in place.
+    pub(crate) fn entry(&mut self, key: K) -> hash_map::Entry<'_, K, V> {
+        self.shards[Self::shard_of(&key)].entry(key)
+    }
+
+    /// Every entry, shard by shard.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.shards.iter().flat_map(HashMap::iter)
+    }
+
+    /// Makes room for `additional` more entries, spread as the hash spreads them.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        for shard in self.shards.iter_mut() {
+            shard.reserve(additional.div_ceil(SHARDS));
+        }
+    }
+
+    /// The shards, for copies and frees a shard at a time.
+    pub(crate) fn shards(&self) -> &[Shard<K, V>; SHARDS] {
+        &self.shards
+    }
+
+    /// The shards, to change.
+    pub(crate) fn shards_mut(&mut self) -> &mut [Shard<K, V>; SHARDS] {
+        &mut self.shards
+    }
+}
+
+impl<K: Hash + Eq, V> FromIterator<(K, V)> for ItemMap<K, V> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        let mut map = ItemMap::default();
+        for (k, v) in iter {
+            map.insert(k, v);
+        }
+        map
+    }
+}
+
+impl<K: Hash + Eq, V> Extend<(K, V)> for ItemMap<K, V> {
+    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
 
 /// A fast, fixed hasher for short keys: eight bytes per multiply (the multiply-rotate scheme of
 /// rustc's `FxHasher`). Not resistant to chosen collisions, which a simulation's own keys are not.

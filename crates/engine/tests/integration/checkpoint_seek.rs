@@ -313,6 +313,9 @@ fn a_checkpoint_copied_in_parts_puts_a_run_back_exactly_even_when_interrupted() 
     let mut run = run_for("seed-000-incident", 5, two_minutes);
     run.keep_timeline(timeline(500));
     run.yield_before_checkpoints();
+    // A few entries per step, so that the large collections of 300 keys are copied (and the
+    // checkpoints let go freed) over several calls each, and interrupted within a part.
+    run.set_step_entries(7);
     let mut interrupted = 0;
     while !run.advance(1_000_000) {
         assert!(run.take_due_checkpoint(), "a part is copied");
