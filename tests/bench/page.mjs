@@ -96,10 +96,10 @@ async function simSpeed(site) {
     longest > 50 ? `${long.length} tasks over 50 ms: ${atLoad.length} while the page started `
       + `(longest ${Math.round(Math.max(0, ...atLoad))} ms: the first render of the panels in view, `
       + `the closed settings groups a task later), ${running.length} while the incident ran (longest `
-      + `${Math.round(Math.max(0, ...running))} ms: a part of a timeline checkpoint's copy or free, `
-      + `each one hash map of up to 150 000 keys: the workqueue's dirty set, its pending causes, the `
-      + `DeltaFIFO's key map). What would reach it: those maps keyed by integer ids (copied as a block `
-      + `without touching each key), and the first render in more parts; see BENCHMARKS.md` : undefined);
+      + `${Math.round(Math.max(0, ...running))} ms: single engine events at 150 000 objects, a part of `
+      + `the creation or a relist's LIST, or the drop of a let-go checkpoint's informer cache, the one `
+      + `piece of a checkpoint not yet freed in steps). What would reach it: those events in smaller `
+      + `parts, the cache freed a leaf at a time, and the first render in more parts; see BENCHMARKS.md` : undefined);
 }
 
 /** The engine on a core of its own: the same build's `bench_run` in a Web Worker, timed over the

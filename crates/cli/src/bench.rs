@@ -352,14 +352,24 @@ pub fn longest_event(name: &str, seconds: u64) -> Option<(Duration, String)> {
     }
 }
 
+fn longest_event_rows(rows: &mut Vec<Row>) {
+    longest_event_row(rows);
+    checkpoint_piece_rows(rows);
+}
+
 fn longest_event_row(rows: &mut Vec<Row>) {
     let (name, seconds) = ("seed-000-incident", 60);
     let Some((took, line)) = longest_event(name, seconds) else {
         return;
     };
-    let ms = took.as_secs_f64() * 1000.0;
-    rows.push(Row {
-        figure: format!("longest single engine event, {name} ({seconds} s): {line}"),
+    let figure = format!("longest single engine event, {name} ({seconds} s): {line}");
+    rows.push(long_task_row(figure, took.as_secs_f64() * 1000.0));
+}
+
+/// A row of a piece of work that runs as one page task, against the long-task threshold.
+fn long_task_row(figure: String, ms: f64) -> Row {
+    Row {
+        figure,
         value: ms,
         unit: "ms".into(),
         peer: Some(50.0),
@@ -367,7 +377,46 @@ fn longest_event_row(rows: &mut Vec<Row>) {
         target: "— (a page task over 50 ms is a long task)".into(),
         pass: None,
         why_not: None,
-    });
+    }
+}
+
+/// The longest piece of a timeline checkpoint's copy and of a freeing of what the timeline let
+/// go, in milliseconds, over `seconds` of a preset run as the page runs it (the default timeline,
+/// checkpoints taken and let-go states freed a step at a time between chunks of events).
+pub fn longest_checkpoint_pieces(name: &str, seconds: u64) -> Option<(f64, f64)> {
+    let mut run = start(name, seconds)?;
+    run.keep_timeline(TimelineOptions::default());
+    run.yield_before_checkpoints();
+    let (mut copy_ms, mut free_ms) = (0.0_f64, 0.0_f64);
+    loop {
+        let started = Instant::now();
+        if run.release_one() {
+            free_ms = free_ms.max(started.elapsed().as_secs_f64() * 1000.0);
+            continue;
+        }
+        let started = Instant::now();
+        if run.take_due_checkpoint() {
+            copy_ms = copy_ms.max(started.elapsed().as_secs_f64() * 1000.0);
+            continue;
+        }
+        if run.advance(250) {
+            return Some((copy_ms, free_ms));
+        }
+    }
+}
+
+fn checkpoint_piece_rows(rows: &mut Vec<Row>) {
+    let (name, seconds) = ("seed-000-incident", 130);
+    let Some((copy_ms, free_ms)) = longest_checkpoint_pieces(name, seconds) else {
+        return;
+    };
+    for (what, ms) in [
+        ("a timeline checkpoint's copy", copy_ms),
+        ("freeing what the timeline let go", free_ms),
+    ] {
+        let figure = format!("longest piece of {what}, {name} ({seconds} s, taken in steps)");
+        rows.push(long_task_row(figure, ms));
+    }
 }
 
 /// A row without a target.
@@ -532,7 +581,7 @@ pub fn native_rows(only: &[BenchGroup]) -> Vec<Row> {
         (BenchGroup::LongRun, long_run_row),
         (BenchGroup::EventRate, event_rate_rows),
         (BenchGroup::Causality, causality_rows),
-        (BenchGroup::LongestEvent, longest_event_row),
+        (BenchGroup::LongestEvent, longest_event_rows),
     ];
     let mut rows = Vec::new();
     for (group, add) in groups {

@@ -104,8 +104,9 @@ impl Ctx {
         self.looping.borrow_mut().dirty = true;
         let branches = self.state.why.branches.clone();
         self.dispatch(Action::Why(WhyAction::Branches(branches, id)));
-        if let Some(now_s) = self.runs.borrow().as_ref().map(|r| r.now().as_secs_f64()) {
-            self.dispatch(Action::Seeked(now_s));
+        let now_s = self.runs.borrow().as_ref().map(|r| r.now().as_secs_f64());
+        if let Some(now_s) = now_s {
+            self.seeked(now_s);
         }
     }
 

@@ -152,7 +152,7 @@ impl Ctx {
             .as_mut()
             .and_then(|r| r.begin_seek(SimTime::from_secs_f64(t_s.max(0.0))));
         let Some(job) = job else { return };
-        self.dispatch(Action::Seeked(job.to.as_secs_f64()));
+        self.seeked(job.to.as_secs_f64());
         self.follow_branch();
         self.looping.borrow_mut().seeking = Some(job);
         // restoring a large run's checkpoint may have used this task's time already; the
@@ -186,6 +186,13 @@ impl Ctx {
         !done
     }
 
+    /// Tells the page the runs stand paused at `t_s`. The loop's copy of the state pauses now, not
+    /// at the next render: a frame between the two must not play on from the instant.
+    pub fn seeked(&self, t_s: f64) {
+        self.dispatch(Action::Seeked(t_s));
+        self.looping.borrow_mut().playing = false;
+    }
+
     /// Stops the seek under way where its replay got.
     pub fn cancel_seek(&self) {
         let job = self.looping.borrow_mut().seeking.take();
@@ -193,7 +200,7 @@ impl Ctx {
             if let Some(r) = self.runs.borrow_mut().as_mut() {
                 r.finish_seek();
                 let now_s = r.now().as_secs_f64();
-                self.dispatch(Action::Seeked(now_s));
+                self.seeked(now_s);
             }
             self.looping.borrow_mut().dirty = true;
             self.follow_branch();

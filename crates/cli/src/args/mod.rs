@@ -115,7 +115,8 @@ pub enum BenchGroup {
     EventRate,
     /// The incident's cost per event with causality on against off.
     Causality,
-    /// The longest single engine event of the incident.
+    /// The longest single engine event of the incident, and the longest piece of a checkpoint's
+    /// copy or free taken in steps.
     LongestEvent,
 }
 
