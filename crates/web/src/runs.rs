@@ -364,7 +364,7 @@ impl Runs {
     /// One frame of [`Runs::advance`] for the page's loop. An automatic checkpoint of the
     /// timeline gets frames of its own: copying the incident's state takes longer than a frame's
     /// budget of events, so a frame that finds one due copies pieces of it
-    /// ([`Run::take_due_checkpoint`], a piece at most 25 000 entries of a large collection) until
+    /// ([`Run::take_due_checkpoint`], a piece at most 5 000 entries of a large collection, or one shard of a hash map) until
     /// `out_of_time()` and handles no events until it is taken, and a frame that brings one due
     /// ends there. Freeing what a timeline let go (as costly as a copy) comes first, the same way.
     pub fn advance_frame(

@@ -288,7 +288,8 @@ mod tests {
             assert!(run.released.is_none(), "the rest goes first");
         }
         // The rest, then the cache, the FIFO, the workqueue and its pending causes, then their
-        // large collections an entry (a map: a shard) per call.
+        // large collections (the cache's objects among them) an entry (a hash map: a shard) per
+        // call.
         assert!(
             (5 + collections..=5 + entries).contains(&calls),
             "{calls} calls free {collections} collections of {entries} entries"

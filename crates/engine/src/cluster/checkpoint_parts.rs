@@ -55,12 +55,13 @@ impl Part {
 }
 
 impl LargeParts for Part {
-    /// The part's own (the cache has none: its copies share their nodes).
+    /// The part's own (the cache's objects are never copied on their own: its copies share
+    /// their nodes; they are freed in steps like the rest).
     fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn Large>) {
         match self {
             Part::Fifo(fifo) => fifo.large_parts(out),
             Part::Queue(queue) => queue.large_parts(out),
-            Part::Indexer(_) => {}
+            Part::Indexer(indexer) => indexer.large_parts(out),
         }
     }
 }

@@ -35,10 +35,13 @@ pub struct RunOptions {
 /// that no input keeps a caller busy for ever.
 pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000_000;
 
-/// How many entries of a large collection (a workqueue set, the DeltaFIFO's key map) a step of a
-/// checkpoint's copy, or of a freeing, handles: about 3 ms natively and 8–10 ms in a browser
-/// tab, where each entry's reference count is a cache miss.
-pub const DEFAULT_STEP_ENTRIES: usize = 25_000;
+/// How many entries of a large collection (a workqueue set, the DeltaFIFO's key map, the
+/// informer cache's objects) a step of a checkpoint's copy, or of a freeing, handles: each
+/// entry's reference count is a cache miss, and freeing a cached object whose last reference
+/// goes frees the object too (about 1 µs natively at the incident's scale), so a step is a few
+/// milliseconds. A hash map goes at least a shard a step (1/16 of it). The page runs steps until
+/// its frame's time is spent, so small steps cost it no frames.
+pub const DEFAULT_STEP_ENTRIES: usize = 5_000;
 
 /// Everything a run's future depends on: what a checkpoint copies.
 #[derive(Clone)]

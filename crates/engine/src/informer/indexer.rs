@@ -149,6 +149,13 @@ pub struct Indexer {
     last_sync_resource_version: u64,
 }
 
+impl crate::sim::large::LargeParts for Indexer {
+    /// The cached objects (a copy shares their nodes; freeing one goes leaf by leaf).
+    fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
+        out.push(&mut self.items);
+    }
+}
+
 #[allow(
     clippy::missing_fields_in_debug,
     reason = "index functions are closures and cannot be printed"

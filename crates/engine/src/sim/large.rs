@@ -22,6 +22,10 @@ use std::any::Any;
 use std::collections::{BTreeMap, VecDeque};
 use std::hash::Hash;
 
+use imbl::ordmap::ConsumingIter;
+use imbl::shared_ptr::RcK;
+
+use super::shared::SharedMap;
 use crate::workqueue::set::{ItemMap, Shard};
 
 /// A collection that can be copied and freed in steps.
@@ -32,16 +36,22 @@ pub trait Large: Any {
     /// into `into` (a collection of the same type); returns how many it copied. The order is
     /// fixed while the collection is not modified.
     fn copy_into(&self, into: &mut dyn Large, from: usize, budget: usize) -> usize;
-    /// Frees up to `budget` entries; returns whether it is empty now.
-    fn free_some(&mut self, budget: usize) -> bool;
     /// Moves the collection out, leaving an empty one.
     fn take_out(&mut self) -> Box<dyn Large>;
+    /// The collection, to be freed in steps.
+    fn into_free(self: Box<Self>) -> Box<dyn Free>;
     /// Puts back what [`Large::take_out`] moved out.
     fn put_back(&mut self, from: Box<dyn Large>);
     /// For [`Large::copy_into`] and [`Large::put_back`]: the concrete collection.
     fn as_any_mut(&mut self) -> &mut dyn Any;
     /// For [`Large::put_back`].
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
+}
+
+/// A collection being freed in steps.
+pub trait Free {
+    /// Frees up to `budget` entries; returns whether it is empty now.
+    fn free_some(&mut self, budget: usize) -> bool;
 }
 
 /// A structure that holds large collections.
@@ -57,9 +67,17 @@ fn same<T: 'static>(into: &mut dyn Large) -> &mut T {
         .expect("a collection is copied into one of its own type")
 }
 
-/// The methods of [`Large`] that do not depend on the collection's kind.
+/// The methods of [`Large`] that do not depend on the collection's kind (`@moves`: all but
+/// [`Large::into_free`], for a collection freed otherwise than by its own [`Free`]).
 macro_rules! moves {
     () => {
+        moves!(@moves);
+
+        fn into_free(self: Box<Self>) -> Box<dyn Free> {
+            self
+        }
+    };
+    (@moves) => {
         fn take_out(&mut self) -> Box<dyn Large> {
             Box::new(std::mem::take(self))
         }
@@ -105,6 +123,10 @@ impl<K: Clone + Hash + Eq + 'static, V: Clone + 'static> Large for ItemMap<K, V>
         copied
     }
 
+    moves!();
+}
+
+impl<K: Clone + Hash + Eq + 'static, V: Clone + 'static> Free for ItemMap<K, V> {
     /// Frees whole shards, the last first, while fewer than `budget` entries are freed: at
     /// least one.
     fn free_some(&mut self, budget: usize) -> bool {
@@ -121,8 +143,6 @@ impl<K: Clone + Hash + Eq + 'static, V: Clone + 'static> Large for ItemMap<K, V>
         }
         true
     }
-
-    moves!();
 }
 
 impl<T: Clone + 'static> Large for VecDeque<T> {
@@ -140,6 +160,10 @@ impl<T: Clone + 'static> Large for VecDeque<T> {
         into.len() - before
     }
 
+    moves!();
+}
+
+impl<T: Clone + 'static> Free for VecDeque<T> {
     fn free_some(&mut self, budget: usize) -> bool {
         if self.len() <= budget {
             *self = VecDeque::new();
@@ -148,8 +172,6 @@ impl<T: Clone + 'static> Large for VecDeque<T> {
         self.drain(..budget);
         false
     }
-
-    moves!();
 }
 
 impl<K: Clone + Ord + 'static, V: Clone + 'static> Large for BTreeMap<K, V> {
@@ -169,6 +191,10 @@ impl<K: Clone + Ord + 'static, V: Clone + 'static> Large for BTreeMap<K, V> {
         into.len() - before
     }
 
+    moves!();
+}
+
+impl<K: Clone + Ord + 'static, V: Clone + 'static> Free for BTreeMap<K, V> {
     fn free_some(&mut self, budget: usize) -> bool {
         for _ in 0..budget {
             if self.pop_first().is_none() {
@@ -177,8 +203,41 @@ impl<K: Clone + Ord + 'static, V: Clone + 'static> Large for BTreeMap<K, V> {
         }
         self.is_empty()
     }
+}
 
-    moves!();
+/// A persistent map: its copies share nodes, so a copy is whole at once; freeing walks it
+/// leaf by leaf ([`imbl::ordmap::ConsumingIter`]), and a leaf another copy still holds is
+/// copied before its entries are dropped (so it costs at most twice what it frees).
+impl<K: Clone + Ord + 'static, V: Clone + 'static> Large for SharedMap<K, V> {
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    /// The whole map (sharing its nodes), whatever the budget.
+    fn copy_into(&self, into: &mut dyn Large, from: usize, _budget: usize) -> usize {
+        if from > 0 {
+            return 0;
+        }
+        same::<Self>(into).clone_from(self);
+        self.len()
+    }
+
+    fn into_free(self: Box<Self>) -> Box<dyn Free> {
+        Box::new((*self).into_iter())
+    }
+
+    moves!(@moves);
+}
+
+impl<K: Clone + 'static, V: Clone + 'static> Free for ConsumingIter<K, V, RcK> {
+    fn free_some(&mut self, budget: usize) -> bool {
+        for _ in 0..budget {
+            if self.next().is_none() {
+                return true;
+            }
+        }
+        self.len() == 0
+    }
 }
 
 impl<K: Clone + Hash + Eq + 'static, V: Clone + 'static> LargeParts for ItemMap<K, V> {
@@ -241,7 +300,7 @@ impl StepCopy {
 /// Large collections set aside to be freed in steps.
 #[derive(Default)]
 pub struct StepFree {
-    parts: Vec<Box<dyn Large>>,
+    parts: Vec<Box<dyn Free>>,
 }
 
 impl StepFree {
@@ -252,7 +311,7 @@ impl StepFree {
             parts_of(value)
                 .into_iter()
                 .filter(|part| part.entries() > 0)
-                .map(Large::take_out),
+                .map(|part| part.take_out().into_free()),
         );
     }
 
@@ -275,6 +334,8 @@ impl StepFree {
 
 #[cfg(test)]
 mod tests {
+    use std::rc::{Rc, Weak};
+
     use super::*;
 
     #[derive(Clone, Default)]
@@ -365,6 +426,47 @@ mod tests {
         let mut empty = Holder::default();
         free.take_from(&mut empty);
         assert!(!free.step(4), "empty collections are not kept to be freed");
+    }
+
+    /// The map of `n` entries, and a probe of each value's life.
+    fn shared_map(n: u32) -> (SharedMap<u32, Rc<u32>>, Vec<Weak<u32>>) {
+        let map: SharedMap<u32, Rc<u32>> = (0..n).map(|i| (i, Rc::new(i))).collect();
+        let probes = map.values().map(Rc::downgrade).collect();
+        (map, probes)
+    }
+
+    fn alive(probes: &[Weak<u32>]) -> usize {
+        probes.iter().filter(|p| p.strong_count() > 0).count()
+    }
+
+    #[test]
+    fn a_persistent_map_freed_in_steps_drops_a_budget_of_entries_per_step() {
+        let (mut map, probes) = shared_map(1_000);
+        let mut free = Box::new(std::mem::take(&mut map)).into_free();
+        let mut steps = 0;
+        while !free.free_some(300) {
+            steps += 1;
+            assert_eq!(alive(&probes), 1_000 - 300 * steps, "after step {steps}");
+        }
+        assert_eq!((steps, alive(&probes)), (3, 0));
+    }
+
+    #[test]
+    fn freeing_a_persistent_map_in_steps_leaves_its_copies_whole() {
+        let (map, probes) = shared_map(1_000);
+        let kept = map.clone();
+        let mut copy = SharedMap::default();
+        assert_eq!(
+            map.copy_into(&mut copy, 0, 1),
+            1_000,
+            "a copy is whole at once"
+        );
+        let mut free = Box::new(map).into_free();
+        while !free.free_some(64) {}
+        assert_eq!(alive(&probes), 1_000);
+        assert_eq!(kept.len(), 1_000);
+        assert!(kept.iter().all(|(k, v)| **v == *k));
+        assert_eq!(kept, copy);
     }
 
     #[test]
