@@ -9,6 +9,7 @@
 
 use crate::object::ObjectRef;
 
+use super::list_items::ListItems;
 use super::store::{same_stored_content, Stored, UpdateOutcome};
 use crate::key::Key;
 use crate::object::Object;
@@ -32,6 +33,11 @@ impl KindObjects {
     /// Every entry, in key order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (&Key, &Stored)> {
         self.items.iter()
+    }
+
+    /// Every entry as a LIST hands it out ([`ListItems`]): a snapshot, taken at once.
+    pub(super) fn snapshot(&self) -> ListItems {
+        ListItems::snapshot(self.items.clone(), self.total_size_bytes)
     }
 
     /// Number of entries.

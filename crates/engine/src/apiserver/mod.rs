@@ -24,6 +24,7 @@ mod flowcontrol;
 mod kind;
 mod kind_objects;
 mod latency;
+mod list_items;
 mod list_work_estimator;
 mod merge_patch;
 mod metrics;
@@ -50,6 +51,7 @@ pub use flowcontrol::{
 };
 pub use kind::{KindFamily, ResourceKind};
 pub use latency::LatencyConfig;
+pub use list_items::ListItems;
 pub use list_work_estimator::{
     list_work_seats, priority_level_max_seats, ListCostEstimate, ListStats, WORKLOAD_LOW_HAND_SIZE,
 };
@@ -232,6 +234,15 @@ impl ApiServer {
         selector: Option<&LabelSelector>,
     ) -> Result<ObjectList, ApiError> {
         let result = self.do_list(kind, namespace, selector);
+        self.record(Verb::List, &result, 200);
+        result
+    }
+
+    /// LIST of every object of `kind` (`Store.List` without a namespace or selector), as the
+    /// reflector sends it: the items are a snapshot of the store at the list's revision, handed
+    /// out a part at a time ([`ListItems`]); returns them with the list resourceVersion.
+    pub fn list_all(&mut self, kind: &str) -> Result<(ListItems, u64), ApiError> {
+        let result = self.do_list_all(kind);
         self.record(Verb::List, &result, 200);
         result
     }

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use super::kind::{KindFamily, ResourceKind};
+use super::list_items::ListItems;
 use super::merge_patch::merge_patch;
 use super::request::{
     ApiError, DeleteOptions, DeleteResult, ObjectList, OPTIMISTIC_LOCK_ERROR_MSG,
@@ -199,6 +200,12 @@ impl ApiServer {
             items,
             resource_version: self.store.revision(),
         })
+    }
+
+    pub(super) fn do_list_all(&self, kind: &str) -> Result<(ListItems, u64), ApiError> {
+        let kind = self.kind_or_404(kind)?;
+        let items = self.store.snapshot(&kind.name);
+        Ok((items, self.store.revision()))
     }
 
     pub(super) fn do_update(

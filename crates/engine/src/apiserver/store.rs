@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 
 use super::kind_objects::KindObjects;
+use super::list_items::ListItems;
 use crate::key::Key;
 use crate::object::{Object, ObjectMeta, ObjectRef};
 
@@ -113,6 +114,13 @@ impl Store {
             .get(kind)
             .into_iter()
             .flat_map(KindObjects::iter)
+    }
+
+    /// Every stored object of `kind`, as a LIST hands it out.
+    pub(super) fn snapshot(&self, kind: &str) -> ListItems {
+        self.objects
+            .get(kind)
+            .map_or_else(|| ListItems::from(Vec::new()), KindObjects::snapshot)
     }
 
     /// Number of stored objects of `kind` (`apiserver_storage_objects`).

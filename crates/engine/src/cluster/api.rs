@@ -279,8 +279,8 @@ impl SimApiServer {
                 .map(|_| Reply::Deleted),
             Call::List(_) => self
                 .server
-                .list(kind, None, None)
-                .map(|l| Reply::List(l.items, l.resource_version)),
+                .list_all(kind)
+                .map(|(items, rv)| Reply::List(items, rv)),
             Call::WatchList(_) => watch_list(&mut self.server, self.profile, kind),
         };
         result.unwrap_or_else(error_reply)

@@ -152,14 +152,14 @@ impl Cluster {
     pub(super) fn replace_part(
         &mut self,
         ctx: &mut Context<'_, Ev>,
-        mut items: Vec<crate::object::ObjectRef>,
+        mut rest: crate::apiserver::ListItems,
         queued: usize,
         then: Vec<Action>,
     ) {
         let Some(op) = self.operator.running.as_mut() else {
             return;
         };
-        let rest = items.split_off(items.len().min(super::REPLACE_OBJECTS_PER_EVENT));
+        let items = rest.take_front(super::REPLACE_OBJECTS_PER_EVENT);
         let queued = queued + items.len();
         op.informer.replace_part(items);
         if !rest.is_empty() {
@@ -201,7 +201,7 @@ impl Cluster {
                 resource_version,
             } => {
                 if let Some(op) = self.operator.running.as_mut() {
-                    op.informer.replace(items, resource_version);
+                    op.informer.replace(items.into_vec(), resource_version);
                 }
             }
             Action::Apply(store_event) => {

@@ -123,7 +123,7 @@ pub enum Ev {
         /// Operator incarnation.
         incarnation: u64,
         /// The listed objects not queued yet.
-        rest: Vec<crate::object::ObjectRef>,
+        rest: crate::apiserver::ListItems,
         /// How many were queued before.
         queued: usize,
         /// The reflector's actions after the `Replace`.

@@ -244,8 +244,9 @@ impl Cluster {
         };
         let actions = match reply {
             Reply::List(items, rv) => {
-                let bytes: u64 = items.iter().map(|o| o.size_bytes).sum();
-                self.operator.process.list_response(bytes, ctx.now());
+                self.operator
+                    .process
+                    .list_response(items.size_bytes(), ctx.now());
                 op.informer
                     .reflector
                     .on_list_ok(items, rv, ctx.now(), ctx.rng)

@@ -97,8 +97,8 @@ impl Call {
 pub enum Reply {
     /// The object as stored (or as it was, for a no-op write).
     Object(ObjectRef),
-    /// A LIST: the items and the list's resourceVersion.
-    List(Vec<ObjectRef>, u64),
+    /// A LIST: the items (handed out a part at a time) and the list's resourceVersion.
+    List(crate::apiserver::ListItems, u64),
     /// A watch-list stream opened: its initial events, ending with the initial-events-end bookmark.
     WatchStream(Vec<crate::apiserver::WatchEvent>),
     /// The object was deleted, or marked for deletion.

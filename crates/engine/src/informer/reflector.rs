@@ -32,6 +32,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::apiserver::ListItems;
 use crate::error::ConfigError;
 use crate::key::Key;
 use crate::object::ObjectRef;
@@ -328,7 +329,7 @@ pub enum Action {
     /// `store.Replace(items, resourceVersion)` with a LIST result.
     Replace {
         /// The listed objects.
-        items: Vec<ObjectRef>,
+        items: ListItems,
         /// The list's resourceVersion.
         resource_version: u64,
     },
@@ -628,7 +629,7 @@ impl Reflector {
     /// list RV, arm the resync timer, open a watch from the list RV.
     pub fn on_list_ok(
         &mut self,
-        items: Vec<ObjectRef>,
+        items: impl Into<ListItems>,
         list_rv: u64,
         now: SimTime,
         rng: &mut Rng,
@@ -639,7 +640,7 @@ impl Reflector {
         self.last_sync_rv_unavailable = false;
         self.last_sync_resource_version = Some(list_rv);
         let mut actions = vec![Action::Replace {
-            items,
+            items: items.into(),
             resource_version: list_rv,
         }];
         actions.extend(self.arm_resync_timer());

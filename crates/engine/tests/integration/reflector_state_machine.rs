@@ -74,7 +74,7 @@ fn the_first_list_asks_for_rv_zero_and_the_watch_starts_from_the_listed_rv() {
     assert_eq!(
         actions[0],
         Action::Replace {
-            items: vec![foo],
+            items: vec![foo].into(),
             resource_version: 1
         }
     );
@@ -753,7 +753,7 @@ fn a_watch_list_gathers_initial_events_and_replaces_the_store_at_the_bookmark() 
     assert_eq!(
         actions,
         vec![Action::Replace {
-            items: vec![a, b],
+            items: vec![a, b].into(),
             resource_version: 7
         }]
     );

@@ -132,7 +132,7 @@ impl Reflector {
         self.last_sync_rv_unavailable = false;
         self.last_sync_resource_version = Some(rv);
         let mut actions = vec![Action::Replace {
-            items,
+            items: items.into(),
             resource_version: rv,
         }];
         actions.extend(self.arm_resync_timer());
