@@ -81,9 +81,7 @@ pub fn draw_chain_labels(ctx: &CanvasRenderingContext2d, view: &WhyView, d: &Dra
         }
         labelled.push(edge);
         let (x, y) = label_at(edge);
-        ctx.set_font("700 11px sans-serif");
-        ctx.set_text_align("center");
-        ctx.set_text_baseline("middle");
+        crate::text_state::set(ctx, "700 11px sans-serif", "center", "middle");
         let w = ctx.measure_text(&label).map_or(60.0, |m| m.width()) + 8.0;
         ctx.set_fill_style_str(d.palette.bg);
         ctx.fill_rect(x - w / 2.0, y - 7.0, w, 14.0);

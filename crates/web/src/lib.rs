@@ -42,6 +42,7 @@ pub mod size_run;
 pub mod state;
 pub mod stepping;
 pub mod story;
+pub mod text_state;
 pub mod texts;
 pub mod theme;
 pub mod tokens;

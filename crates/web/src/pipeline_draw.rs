@@ -127,6 +127,7 @@ pub struct DrawCtx<'a> {
 
 /// Draws `lane` on `ctx` (already scaled to logical units).
 pub fn draw(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+    let _pass = crate::text_state::Pass::begin();
     let p = d.palette;
     ctx.set_fill_style_str(p.bg);
     ctx.fill_rect(0.0, 0.0, WIDTH, HEIGHT);
@@ -162,10 +163,8 @@ fn fitted(
     font: &str,
     color: &str,
 ) {
-    ctx.set_font(font);
+    crate::text_state::set(ctx, font, "center", "middle");
     ctx.set_fill_style_str(color);
-    ctx.set_text_align("center");
-    ctx.set_text_baseline("middle");
     let _ = ctx.fill_text_with_max_width(s, x, y, max_w);
 }
 
@@ -178,10 +177,8 @@ fn text(
     color: &str,
     align: &str,
 ) {
-    ctx.set_font(font);
+    crate::text_state::set(ctx, font, align, "middle");
     ctx.set_fill_style_str(color);
-    ctx.set_text_align(align);
-    ctx.set_text_baseline("middle");
     let _ = ctx.fill_text(s, x, y);
 }
 
