@@ -89,7 +89,10 @@ pub const MAX_TRACKED_OWN_WRITES: usize = 200_000;
 
 /// Objects created per engine event at the start of a run: the creation of a large scenario's
 /// objects is one instant of virtual time split into parts, so the page can draw between them.
-pub const CREATE_OBJECTS_PER_EVENT: u32 = 2_500;
+/// A part of 500 takes a few milliseconds in a browser tab (each object goes through the API
+/// server's create: admission, two lookups in a 150 000-entry tree, the store, the watch cache);
+/// the page runs parts until its frame's time is spent.
+pub const CREATE_OBJECTS_PER_EVENT: u32 = 500;
 
 /// Listed objects the informer's `Replace` queues per engine event: a relist of a large LIST is
 /// split into parts at one instant, so the page draws between them (the DeltaFIFO queues a part

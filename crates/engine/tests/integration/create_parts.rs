@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use flywheel_engine::cluster::run::{Run, RunOptions};
-use flywheel_engine::cluster::CREATE_OBJECTS_PER_EVENT;
+use flywheel_engine::cluster::{CREATE_OBJECTS_PER_EVENT, REPLACE_OBJECTS_PER_EVENT};
 use flywheel_engine::scenario::presets;
 use flywheel_engine::sim::EventKind;
 use flywheel_engine::SimTime;
@@ -82,7 +82,8 @@ fn the_invariants_hold_between_the_parts_of_a_creation_while_the_operator_runs()
 
 #[test]
 fn a_large_list_reaches_the_informer_in_parts_that_each_end_a_call() {
-    let total = 2 * CREATE_OBJECTS_PER_EVENT + CREATE_OBJECTS_PER_EVENT / 2;
+    let part = REPLACE_OBJECTS_PER_EVENT as u32;
+    let total = 2 * part + part / 2;
     let mut run = run_with(total);
     let deadline = SimTime::from_millis(5_000);
     // (events handled, the call's last trace line) of every call
@@ -98,7 +99,7 @@ fn a_large_list_reaches_the_informer_in_parts_that_each_end_a_call() {
         .position(|(_, line)| line.contains("apiserver LIST") && line.contains("code=200"))
         .expect("the informer's LIST of every object ends a call");
     // the client takes the reply, then two whole parts; the last half part ends the Replace and
-    // the run goes on (a LIST's parts are as large as a creation's)
+    // the run goes on
     for (handled, line) in &calls[list + 1..list + 3] {
         assert_eq!(*handled, 1, "one part per call");
         assert!(line.is_empty(), "queueing a part traces nothing: {line}");
