@@ -487,11 +487,11 @@ mod tests {
     }
 
     /// Frames of the flywheel to 300 s: (all, those that completed a checkpoint, those that
-    /// handled no event).
-    fn checkpoint_frames(out_of_time: &mut dyn FnMut() -> bool) -> (usize, usize, usize) {
+    /// handled no event, those that ended neither at a due checkpoint nor by completing one).
+    fn checkpoint_frames(out_of_time: &mut dyn FnMut() -> bool) -> (usize, usize, usize, usize) {
         let mut runs = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
         let end = SimTime::from_secs_f64(300.0);
-        let (mut frames, mut checkpoint_frames, mut copy_frames) = (0, 0, 0);
+        let (mut frames, mut checkpoint_frames, mut copy_frames, mut elsewhere) = (0, 0, 0, 0);
         loop {
             let before = (runs.a.run.events(), runs.a.run.timeline().map(count_marks));
             let reached = runs.advance_frame(end, out_of_time);
@@ -505,15 +505,20 @@ mod tests {
             if reached {
                 break;
             }
+            elsewhere += usize::from(!runs.a.run.checkpoint_due() && after.1 <= before.1);
         }
         assert_eq!(runs.now(), end);
         assert!(checkpoint_frames >= 2, "{checkpoint_frames} of {frames}");
-        (frames, checkpoint_frames, copy_frames)
+        (frames, checkpoint_frames, copy_frames, elsewhere)
     }
 
     #[test]
     fn a_due_checkpoint_gets_a_frame_of_its_own() {
-        let (frames, checkpoint_frames, copy_frames) = checkpoint_frames(&mut || false);
+        let (frames, checkpoint_frames, copy_frames, elsewhere) = checkpoint_frames(&mut || false);
+        assert_eq!(
+            elsewhere, 0,
+            "a frame never out of time ends only at a checkpoint"
+        );
         assert_eq!(
             frames - copy_frames,
             checkpoint_frames + 1,
@@ -527,7 +532,7 @@ mod tests {
 
     #[test]
     fn a_frame_out_of_time_copies_one_part_of_a_due_checkpoint() {
-        let (_, checkpoint_frames, copy_frames) = checkpoint_frames(&mut || true);
+        let (_, checkpoint_frames, copy_frames, _) = checkpoint_frames(&mut || true);
         // the FIFO, the workqueue, its pending causes, then the rest, each in a frame (one frame
         // without an operator)
         assert!(

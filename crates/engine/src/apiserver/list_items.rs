@@ -26,7 +26,7 @@ pub struct ListItems {
 
 #[derive(Clone)]
 enum Source {
-    /// Objects already in a list (a filtered LIST, a watch-list's initial events).
+    /// Objects already in a list (a watch-list's initial events).
     Listed(VecDeque<ObjectRef>),
     /// A kind's stored objects at the list's revision; those up to `taken` (inclusive) are
     /// handed out.
