@@ -228,6 +228,18 @@ mod tests {
     }
 
     #[test]
+    fn a_key_hashes_as_its_text_so_hashed_sets_are_looked_up_by_text() {
+        use std::hash::BuildHasher;
+        let std_hasher = std::collections::hash_map::RandomState::new();
+        let item_hasher = crate::workqueue::set::ItemBuildHasher::default();
+        for text in ["", "default/a", "a-namespace-of-some-length/a-name"] {
+            let key = Key::from(text);
+            assert_eq!(std_hasher.hash_one(&key), std_hasher.hash_one(text));
+            assert_eq!(item_hasher.hash_one(&key), item_hasher.hash_one(text));
+        }
+    }
+
+    #[test]
     fn a_key_serializes_as_its_text() {
         let key = Key::of("default", "a");
         let json = serde_json::to_string(&key).expect("serializes");

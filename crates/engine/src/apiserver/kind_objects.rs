@@ -26,7 +26,11 @@ pub(super) struct KindObjects {
 
 impl KindObjects {
     /// The entry at `key`.
-    pub(super) fn get(&self, key: &str) -> Option<&Stored> {
+    pub(super) fn get<Q>(&self, key: &Q) -> Option<&Stored>
+    where
+        Key: std::borrow::Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
         self.items.get(key)
     }
 
@@ -68,7 +72,7 @@ impl KindObjects {
     /// `key` is absent.
     pub(super) fn update(
         &mut self,
-        key: &str,
+        key: &Key,
         mut object: Object,
         revision: &mut u64,
     ) -> Result<UpdateOutcome, Box<Object>> {
@@ -88,7 +92,7 @@ impl KindObjects {
     }
 
     /// Removes the entry at `key`.
-    pub(super) fn remove(&mut self, key: &str) -> Option<Stored> {
+    pub(super) fn remove(&mut self, key: &Key) -> Option<Stored> {
         let removed = self.items.remove(key)?;
         self.count(&removed.object, false);
         Some(removed)
@@ -143,8 +147,8 @@ mod tests {
         }
         let keys: Vec<&str> = objects.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["ns/a10", "ns/a2", "ns/b", "ns/c"]);
-        assert!(objects.get("ns/a2").is_some());
-        assert!(objects.get("ns/a").is_none());
+        assert!(objects.get(&Key::from("ns/a2")).is_some());
+        assert!(objects.get(&Key::from("ns/a")).is_none());
     }
 
     #[test]
@@ -156,14 +160,14 @@ mod tests {
         assert_eq!(totals(&objects), (2, 120, 0));
         let mut deleting = object("a", 30);
         deleting.metadata.deletion_timestamp = Some(SimTime::ZERO);
-        let out = objects.update("ns/a", deleting, &mut revision);
+        let out = objects.update(&Key::from("ns/a"), deleting, &mut revision);
         assert!(matches!(out, Ok(UpdateOutcome::Written(o)) if o.metadata.resource_version == 2));
         assert_eq!(totals(&objects), (2, 50, 1));
         objects.insert(Key::of("ns", "b"), stored("b", 5));
         assert_eq!(totals(&objects), (2, 35, 1));
-        objects.remove("ns/a");
+        objects.remove(&Key::from("ns/a"));
         assert_eq!(totals(&objects), (1, 5, 0));
-        assert!(objects.remove("ns/a").is_none());
+        assert!(objects.remove(&Key::from("ns/a")).is_none());
         assert_eq!(totals(&objects), (1, 5, 0));
     }
 
@@ -173,10 +177,10 @@ mod tests {
         let mut objects = KindObjects::default();
         let mut revision = 7;
         objects.insert(Key::of("ns", "a"), stored("a", 10));
-        let same = objects.update("ns/a", object("a", 10), &mut revision);
+        let same = objects.update(&Key::from("ns/a"), object("a", 10), &mut revision);
         assert!(matches!(same, Ok(UpdateOutcome::NoOp(_))));
         assert_eq!((revision, totals(&objects)), (7, (1, 10, 0)));
-        let missing = objects.update("ns/z", object("z", 10), &mut revision);
+        let missing = objects.update(&Key::from("ns/z"), object("z", 10), &mut revision);
         assert!(matches!(missing, Err(o) if o.metadata.name == "z"));
         assert_eq!(revision, 7);
     }

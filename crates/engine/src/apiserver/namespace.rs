@@ -21,6 +21,7 @@ use super::request::{ApiError, DeleteOptions, DeleteResult, Verb};
 use super::store::Stored;
 use super::strategy::{self, namespace_spec_finalizers, NAMESPACE_FINALIZER};
 use super::ApiServer;
+use crate::key::Key;
 use crate::time::SimTime;
 
 /// What one namespace-controller step did.
@@ -44,7 +45,7 @@ impl ApiServer {
     pub(super) fn delete_namespace(
         &mut self,
         kind: &ResourceKind,
-        key: &str,
+        key: &Key,
         existing: Stored,
         options: &DeleteOptions,
         now: SimTime,
@@ -140,7 +141,8 @@ impl ApiServer {
         else {
             return;
         };
-        let Some(existing) = self.store.get(&kind.name, ns).cloned() else {
+        let key = Key::from(ns);
+        let Some(existing) = self.store.get(&kind.name, &key).cloned() else {
             return;
         };
         let mut obj = (*existing.object).clone();
@@ -154,10 +156,10 @@ impl ApiServer {
         obj.spec["finalizers"] = json!(kept);
         self.record_request(Verb::Update, 200);
         if strategy::should_delete_during_update(&kind, &obj, &existing) {
-            self.remove(&kind, ns, now);
+            self.remove(&kind, &key, now);
             report.removed.push(ns.to_owned());
         } else {
-            self.write(&kind, ns, obj, now);
+            self.write(&kind, &key, obj, now);
             report.finalized.push(ns.to_owned());
         }
     }

@@ -92,7 +92,7 @@ impl ApiServer {
     fn stored_or_404(
         &self,
         kind: &ResourceKind,
-        key: &str,
+        key: &Key,
         name: &str,
     ) -> Result<Stored, ApiError> {
         self.store
@@ -109,7 +109,7 @@ impl ApiServer {
             return Ok(());
         }
         let ns = &obj.metadata.namespace;
-        match self.store.get("Namespace", ns) {
+        match self.store.get("Namespace", ns.as_str()) {
             None => Err(ApiError::not_found("namespaces", ns)),
             Some(s) if s.object.metadata.deletion_timestamp.is_some() => Err(ApiError::forbidden(
                 &kind.qualified_resource(),
@@ -266,7 +266,7 @@ impl ApiServer {
     fn update_flow(
         &mut self,
         kind: &ResourceKind,
-        key: &str,
+        key: &Key,
         existing: &Stored,
         mut new: Object,
         endpoint: Endpoint,
@@ -309,7 +309,7 @@ impl ApiServer {
     pub(super) fn write(
         &mut self,
         kind: &ResourceKind,
-        key: &str,
+        key: &Key,
         obj: Object,
         now: SimTime,
     ) -> ObjectRef {
@@ -331,7 +331,7 @@ impl ApiServer {
     pub(super) fn remove(
         &mut self,
         kind: &ResourceKind,
-        key: &str,
+        key: &Key,
         now: SimTime,
     ) -> Option<ObjectRef> {
         let gone = self.store.delete(&kind.name, key)?;
@@ -367,7 +367,7 @@ impl ApiServer {
     pub(super) fn delete_generic(
         &mut self,
         kind: &ResourceKind,
-        key: &str,
+        key: &Key,
         existing: Stored,
         options: &DeleteOptions,
         now: SimTime,
@@ -407,7 +407,7 @@ impl ApiServer {
     fn remove_result(
         &mut self,
         kind: &ResourceKind,
-        key: &str,
+        key: &Key,
         fallback: ObjectRef,
         now: SimTime,
     ) -> DeleteResult {

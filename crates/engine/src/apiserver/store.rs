@@ -103,8 +103,13 @@ impl Store {
         )
     }
 
-    /// The stored entry of `kind` at `key`.
-    pub fn get(&self, kind: &str, key: &str) -> Option<&Stored> {
+    /// The stored entry of `kind` at `key`: a [`Key`] (equal to a clone of itself without
+    /// reading its text) or a key's text.
+    pub fn get<Q>(&self, kind: &str, key: &Q) -> Option<&Stored>
+    where
+        Key: std::borrow::Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
         self.objects.get(kind).and_then(|m| m.get(key))
     }
 
@@ -158,15 +163,15 @@ impl Store {
 
     /// `GuaranteedUpdate`'s write step: no-op when the content is unchanged, else a write at the
     /// next revision. The caller has checked the key exists.
-    pub fn guaranteed_update(&mut self, kind: &str, key: &str, object: Object) -> UpdateOutcome {
+    pub fn guaranteed_update(&mut self, kind: &str, key: &Key, object: Object) -> UpdateOutcome {
         let Some(objects) = self.objects.get_mut(kind) else {
             // Not reachable through the registry (it reads first); store it as a create would.
-            return UpdateOutcome::Written(self.create(kind, Key::from(key), object));
+            return UpdateOutcome::Written(self.create(kind, key.clone(), object));
         };
         match objects.update(key, object, &mut self.revision) {
             Ok(outcome) => outcome,
             // Not reachable through the registry either.
-            Err(object) => UpdateOutcome::Written(self.create(kind, Key::from(key), *object)),
+            Err(object) => UpdateOutcome::Written(self.create(kind, key.clone(), *object)),
         }
     }
 
@@ -176,7 +181,7 @@ impl Store {
     }
 
     /// Removes the object at the next revision; returns its last state stamped with that revision.
-    pub fn delete(&mut self, kind: &str, key: &str) -> Option<ObjectRef> {
+    pub fn delete(&mut self, kind: &str, key: &Key) -> Option<ObjectRef> {
         let removed = self.objects.get_mut(kind)?.remove(key)?;
         self.revision += 1;
         let mut last = (*removed.object).clone();
@@ -203,12 +208,12 @@ mod tests {
         let mut s = Store::new(10);
         let created = s.create("Flywheel", Key::from("default/a"), obj("a"));
         assert_eq!(created.metadata.resource_version, 11);
-        let same = s.guaranteed_update("Flywheel", "default/a", (*created).clone());
+        let same = s.guaranteed_update("Flywheel", &Key::from("default/a"), (*created).clone());
         assert!(matches!(same, UpdateOutcome::NoOp(_)));
         assert_eq!(s.revision(), 11);
         let mut changed = (*created).clone();
         changed.metadata.annotations = Some([("a".into(), "b".into())].into());
-        let out = s.guaranteed_update("Flywheel", "default/a", changed);
+        let out = s.guaranteed_update("Flywheel", &Key::from("default/a"), changed);
         assert!(matches!(&out, UpdateOutcome::Written(o) if o.metadata.resource_version == 12));
     }
 
@@ -222,10 +227,12 @@ mod tests {
             Object::new("Pod", "default", "p"),
         );
         assert_eq!(pod.metadata.resource_version, 3);
-        let gone = s.delete("Flywheel", "default/a").expect("exists");
+        let gone = s
+            .delete("Flywheel", &Key::from("default/a"))
+            .expect("exists");
         assert_eq!(gone.metadata.resource_version, 4);
         assert_eq!(s.count("Flywheel"), 0);
-        assert!(s.delete("Flywheel", "default/a").is_none());
+        assert!(s.delete("Flywheel", &Key::from("default/a")).is_none());
         assert_eq!(s.revision(), 4);
     }
 

@@ -259,7 +259,13 @@ impl Indexer {
     }
 
     /// The object under `key` (client-go `tools/cache/thread_safe_store.go` `Get`).
-    pub fn get(&self, key: &str) -> Option<ObjectRef> {
+    ///
+    /// Looked up by a [`Key`] (compared by its bytes) or by a key's text.
+    pub fn get<Q>(&self, key: &Q) -> Option<ObjectRef>
+    where
+        Key: std::borrow::Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
         self.items.get(key).cloned()
     }
 
