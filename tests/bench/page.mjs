@@ -253,16 +253,21 @@ async function sizeAndStart(site) {
   await page.goto(`${site.url}?preset=flywheel`);
   await page.waitForSelector('#play');
   await page.waitForTimeout(500);
-  const interactive = await page.evaluate(() => {
+  const [interactive, firstVisitTask] = await page.evaluate(() => {
+    const tasks = window.flywheelStart.longTasks.sort((a, b) => a[0] - b[0]);
     let t = window.flywheelStart.play;
-    for (const [start, duration] of window.flywheelStart.longTasks.sort((a, b) => a[0] - b[0])) {
+    for (const [start, duration] of tasks) {
       if (start <= t && t < start + duration) t = start + duration;
     }
-    return t;
+    return [t, Math.max(0, ...tasks.map(([, duration]) => duration))];
   });
   page.off('response', onResponse);
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
   await cdp.detach();
+  // then a visit with the cache on, as a returning visitor's: the later rows measure a page whose
+  // module the browser has compiled and cached before
+  await page.goto(`${site.url}?preset=flywheel`);
+  await page.waitForSelector('#play');
   let raw = 0;
   let zipped = 0;
   for (const pathname of served) {
@@ -277,6 +282,8 @@ async function sizeAndStart(site) {
   row('total transfer, gzipped', zipped / 1024, 'KiB', null, '—');
   row('time to first interactive on 127.0.0.1 (a first visit, the browser running: play button in place, no long task under way)',
     interactive, 'ms', 1000, '≤ 1 s', interactive <= 1000);
+  row('longest task in that first visit, from navigation to half a second after the play button (the module compiled anew)',
+    firstVisitTask, 'ms', 50, '—');
 }
 
 const site = await openSite();
