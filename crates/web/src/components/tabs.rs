@@ -39,6 +39,12 @@ pub fn tab_for_key(current: Tab, key: &str) -> Option<Tab> {
     Some(Tab::ALL[j])
 }
 
+/// The tab whose button the key event reached, read from its id (`tab-<name>`).
+fn tab_of_target(e: &KeyboardEvent) -> Option<Tab> {
+    let el: web_sys::Element = wasm_bindgen::JsCast::dyn_into(e.target()?).ok()?;
+    Tab::parse(el.id().strip_prefix("tab-")?)
+}
+
 fn tab_id(t: Tab) -> String {
     format!("tab-{}", t.as_str())
 }
@@ -57,6 +63,9 @@ pub fn tabs() -> Html {
             if e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
+            // the tab the key was pressed on: a second key before the page rendered the first
+            // one's move starts from where the first one moved the focus
+            let current = tab_of_target(&e).unwrap_or(current);
             let Some(next) = tab_for_key(current, &e.key()) else {
                 return;
             };
