@@ -235,11 +235,10 @@ fn check_named(
         .map_err(|e| Failure::Usage(format!("--at {} --do: {e}", format_duration(at))))
 }
 
-/// Runs a scenario to its end, with a progress bar on stderr when that is a terminal and the
-/// run takes longer than a second, streaming every event to `trace` when given.
-/// Runs `scenario` to its end and reports it. The run of the `last` target is not freed: the
-/// process ends after printing, and freeing every object of a large run one by one took about a
-/// second at 150 000 objects.
+/// Runs a scenario to its end and reports it, with a progress bar on stderr when that is a
+/// terminal and the run takes longer than a second, streaming every event to `trace` when given.
+/// The run of the `last` target is not freed: the process ends after printing, and freeing every
+/// object of a large run one by one took about a second at 150 000 objects.
 fn simulate(
     scenario: Scenario,
     options: &RunOptions,

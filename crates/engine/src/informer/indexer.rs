@@ -260,7 +260,8 @@ impl Indexer {
 
     /// The object under `key` (client-go `tools/cache/thread_safe_store.go` `Get`).
     ///
-    /// Looked up by a [`Key`] (compared by its bytes) or by a key's text.
+    /// Looked up by a [`Key`] (a clone of the stored key is equal to it without reading its
+    /// text) or by a key's text.
     pub fn get<Q>(&self, key: &Q) -> Option<ObjectRef>
     where
         Key: std::borrow::Borrow<Q>,
