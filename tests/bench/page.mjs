@@ -216,12 +216,13 @@ async function sizeAndStart(site) {
   row('wasm size, raw', wasm.length / 1024, 'KiB', null, '—');
   row('wasm size, gzipped', gz / 1024, 'KiB', 300 * 1000 / 1024, '≤ 300 KB', gz <= 300 * 1000,
     'the one module carries the whole engine (API server, client-go, controller-runtime and Go '
-    + 'runtime models, compiled for speed: at opt-level "s" the page incident runs a third slower), '
-    + 'one BTreeMap instantiation per key and value type (about 12 % of the module), Yew (about 17 %), '
-    + 'already through wasm-opt -Oz; the presets are built as Rust values (no deserializer) and the '
-    + 'labels, myth cards and narrations are fetched per language. What would reach it: fewer '
-    + 'distinct map and sort instantiations in the engine, spec and status as small typed values '
-    + 'instead of serde_json::Value (BENCHMARKS.md)');
+    + 'runtime models, compiled for speed: at opt-level "s" it runs 12 % slower), already through '
+    + 'wasm-opt -Oz; the engine alone, with nothing exported but a headless run, is 502 KB '
+    + 'gzipped (2026-12-03, www/tools/engine-size.sh), so no change on the page\'s side (Yew, the page\'s '
+    + 'components and texts: the other 220 KB) can reach 300 KB. What would reach it: an engine '
+    + 'of half its compiled size — fewer distinct map and sort instantiations (BTreeMap code is '
+    + 'about 11 % of the module), spec and status as small typed values instead of '
+    + 'serde_json::Value (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();

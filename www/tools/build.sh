@@ -7,9 +7,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-ensure_wasm_target
-ensure_wasm_bindgen
-ensure_node_modules "$ROOT/www/tools"
+ensure_wasm_toolchain
 
 say "building flywheel-web for wasm32 (profile wasm-release)"
 cargo build -p flywheel-web --target wasm32-unknown-unknown --profile wasm-release
@@ -23,10 +21,7 @@ wasm-bindgen --target web --no-typescript --out-dir "$stage/pkg" \
   "$target_dir/wasm32-unknown-unknown/wasm-release/flywheel_web.wasm"
 
 say "optimizing the wasm (wasm-opt -Oz)"
-"$ROOT/www/tools/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  --converge --low-memory-unused --zero-filled-memory \
-  "$stage/pkg/flywheel_web_bg.wasm" -o "$stage/pkg/flywheel_web_bg.wasm"
+wasm_opt_in_place "$stage/pkg/flywheel_web_bg.wasm"
 
 cp "$ROOT/index.html" "$stage/"
 # the example documentation page with two embeds, beside the page it embeds

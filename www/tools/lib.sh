@@ -83,3 +83,20 @@ ensure_chromium() {
     apt_install fontconfig fonts-noto-cjk
   fi
 }
+
+# Everything a wasm build of the page needs: the target, the wasm-bindgen CLI, and binaryen's
+# wasm-opt from www/tools' npm packages.
+ensure_wasm_toolchain() {
+  ensure_wasm_target
+  ensure_wasm_bindgen
+  ensure_node_modules "$ROOT/www/tools"
+}
+
+# wasm-opt -Oz on the wasm-bindgen output FILE, in place: to a fixed point, told that pointer
+# arithmetic never wraps into the low 1 KiB and that memory starts zeroed, which holds (the module
+# defines its own memory).
+wasm_opt_in_place() {
+  "$ROOT/www/tools/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    --converge --low-memory-unused --zero-filled-memory "$1" -o "$1"
+}

@@ -161,6 +161,7 @@ fn run(targets: &[String], a: &RunFlags) -> Result<(), Failure> {
             profile: a.profile,
             max_events: a.max_events,
             causal_capacity: a.trace.as_ref().map(|_| stream::STREAM_CAUSAL_CAPACITY),
+            trace_hash: None,
         };
         let trace = match &a.trace {
             Some(path) if targets.len() > 1 => {

@@ -23,6 +23,7 @@ pub mod apiserver;
 pub mod client;
 pub mod cluster;
 pub mod controller;
+pub mod digits;
 pub mod error;
 pub mod informer;
 pub mod key;

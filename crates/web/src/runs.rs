@@ -85,7 +85,13 @@ impl Lane {
     /// A fresh lane of `config` with `variant`.
     pub fn new(config: &RunConfig, variant: Variant) -> Result<Lane, ScenarioError> {
         let scenario = config.scenario_with(variant)?;
-        let mut run = Run::new(scenario, &RunOptions::default())?;
+        // The page never shows the trace's hash: folding each line into it would cost about a
+        // tenth of every event.
+        let options = RunOptions {
+            trace_hash: Some(false),
+            ..RunOptions::default()
+        };
+        let mut run = Run::new(scenario, &options)?;
         run.keep_timeline(TimelineOptions::default());
         run.yield_before_checkpoints();
         let snapshot = run.snapshot();
@@ -462,6 +468,15 @@ mod tests {
         let prefix = names::labeled_prefix(names::RECONCILE_TOTAL);
         let r = e.a.rate_matching(&prefix, "", 3);
         assert_eq!(format!("{r:.1}"), "0.0");
+    }
+
+    #[test]
+    fn a_lane_keeps_its_trace_lines_without_folding_them_into_a_hash_it_never_shows() {
+        let mut runs = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
+        runs.advance(SimTime::from_secs_f64(5.0), &mut || false);
+        let trace = runs.a.run.trace();
+        assert!(!trace.hashes());
+        assert!(trace.total() > 0 && trace.events().next().is_some());
     }
 
     #[test]

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 
 use super::kind_objects::KindObjects;
 use super::list_items::ListItems;
+use crate::digits::Digits;
 use crate::key::Key;
 use crate::object::{Object, ObjectMeta, ObjectRef};
 
@@ -94,13 +95,15 @@ impl Store {
         self.revision
     }
 
-    /// A fresh, deterministic uid.
+    /// A fresh, deterministic uid: `{n:08x}-0000-4000-8000-{n:012x}` for the n-th one, written
+    /// without the formatting machinery (every create takes one).
     pub fn next_uid(&mut self) -> String {
         self.uids_issued += 1;
-        format!(
-            "{:08x}-0000-4000-8000-{:012x}",
-            self.uids_issued, self.uids_issued
-        )
+        let mut uid = String::with_capacity(36);
+        uid.push_str(Digits::new(self.uids_issued, 8, 16).as_str());
+        uid.push_str("-0000-4000-8000-");
+        uid.push_str(Digits::new(self.uids_issued, 12, 16).as_str());
+        uid
     }
 
     /// The stored entry of `kind` at `key`: a [`Key`] (equal to a clone of itself without
@@ -199,6 +202,18 @@ mod tests {
         let mut o = Object::new("Flywheel", "default", name);
         o.spec = json!({"replicas": 1});
         o
+    }
+
+    #[test]
+    fn uids_are_the_issue_count_in_hex_in_the_uuid_v4_layout() {
+        let mut s = Store::new(0);
+        assert_eq!(s.next_uid(), "00000001-0000-4000-8000-000000000001");
+        for _ in 1..300 {
+            s.next_uid();
+        }
+        assert_eq!(s.next_uid(), "0000012d-0000-4000-8000-00000000012d");
+        s.uids_issued = 0xfedc_ba98_7654 - 1;
+        assert_eq!(s.next_uid(), "fedcba987654-0000-4000-8000-fedcba987654");
     }
 
     /// Mirrors store_tests.go RunTestGuaranteedUpdate "same data" (no new RV) and "existing key"

@@ -23,7 +23,8 @@ pub struct RunReport {
     pub metrics: BTreeMap<String, f64>,
     /// The same keys → `[[t_seconds, value], …]` (at most 2000 points each).
     pub series: BTreeMap<String, Vec<(f64, f64)>>,
-    /// FNV-1a hash of the whole trace, in hex: equal hashes mean identical runs.
+    /// FNV-1a hash of the whole trace, in hex: equal hashes mean identical runs (empty when the
+    /// run was told to keep none, [`super::run::RunOptions::trace_hash`]).
     pub trace_hash: String,
     /// The verdict on the write loop at the end.
     pub verdict: RunVerdict,

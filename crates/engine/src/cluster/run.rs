@@ -28,6 +28,10 @@ pub struct RunOptions {
     /// Keep the causes of this many newest events (absent ⇒
     /// [`crate::sim::DEFAULT_CAUSAL_CAPACITY`]; 0 turns causality off).
     pub causal_capacity: Option<usize>,
+    /// Fold every trace line into the run's hash (absent ⇒ yes). A caller that never reads the
+    /// hash (the page) turns it off: hashing a line's text costs about a tenth of an event, and
+    /// the report's `trace_hash` is then empty.
+    pub trace_hash: Option<bool>,
 }
 
 /// The event budget of a run unless [`RunOptions::max_events`] says otherwise: far above any
@@ -104,7 +108,10 @@ impl Run {
         let causal = options
             .causal_capacity
             .unwrap_or(crate::sim::DEFAULT_CAUSAL_CAPACITY);
-        let trace = crate::sim::Trace::default().with_causal_capacity(causal);
+        let mut trace = crate::sim::Trace::default().with_causal_capacity(causal);
+        if options.trace_hash == Some(false) {
+            trace = trace.without_hash();
+        }
         let mut sim = Simulation::new(cluster, seed).with_trace(trace);
         for (at, ev) in initial {
             sim.schedule(at, ev);
@@ -404,7 +411,8 @@ impl Run {
     pub fn report(&mut self) -> RunReport {
         let now = self.state.sim.now();
         let events = self.state.sim.steps();
-        let hash = self.state.sim.trace().hash();
+        let trace = self.state.sim.trace();
+        let hash = trace.hashes().then(|| trace.hash());
         self.state
             .sim
             .model_mut()

@@ -203,8 +203,14 @@ impl Cluster {
         }
     }
 
-    /// The run report at `now`.
-    pub fn report(&mut self, now: SimTime, events: u64, seed: u64, trace_hash: u64) -> RunReport {
+    /// The run report at `now` (`trace_hash` absent when the run kept none).
+    pub fn report(
+        &mut self,
+        now: SimTime,
+        events: u64,
+        seed: u64,
+        trace_hash: Option<u64>,
+    ) -> RunReport {
         self.update_gauges(now);
         let series = self
             .telemetry
@@ -220,7 +226,7 @@ impl Cluster {
             events,
             metrics: self.telemetry.reg.flatten(),
             series,
-            trace_hash: format!("{trace_hash:016x}"),
+            trace_hash: trace_hash.map_or_else(String::new, |h| format!("{h:016x}")),
             verdict: self.verdict(now),
         }
     }

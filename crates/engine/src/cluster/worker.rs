@@ -429,22 +429,45 @@ const EPOCH_DAYS_FROM_1970: u64 = 20_454;
 
 /// `metav1.Time` as JSON: RFC 3339 with whole seconds.
 pub fn rfc3339_seconds(t: SimTime) -> String {
-    let secs = t.as_nanos() / 1_000_000_000;
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(EPOCH_DAYS_FROM_1970 + days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
+    let mut out = String::with_capacity(20);
+    push_date_time(&mut out, t);
+    out.push('Z');
+    out
 }
 
 /// `metav1.MicroTime` as JSON: RFC 3339 with microseconds.
 pub fn rfc3339_micros(t: SimTime) -> String {
-    let base = rfc3339_seconds(t);
-    let micros = (t.as_nanos() / 1000) % 1_000_000;
-    format!("{}.{micros:06}Z", base.trim_end_matches('Z'))
+    let mut out = String::with_capacity(27);
+    push_date_time(&mut out, t);
+    out.push('.');
+    push_digits(&mut out, (t.as_nanos() / 1000) % 1_000_000, 6);
+    out.push('Z');
+    out
+}
+
+/// Writes `YYYY-MM-DDTHH:MM:SS` of `t` (whole seconds) without the formatting machinery: a
+/// status write stamps a time on every Reconcile of a large run.
+fn push_date_time(out: &mut String, t: SimTime) {
+    let secs = t.as_nanos() / 1_000_000_000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(EPOCH_DAYS_FROM_1970 + days);
+    let parts = [
+        (y, 4, '-'),
+        (m, 2, '-'),
+        (d, 2, 'T'),
+        (rem / 3600, 2, ':'),
+        ((rem % 3600) / 60, 2, ':'),
+    ];
+    for (n, width, sep) in parts {
+        push_digits(out, n, width);
+        out.push(sep);
+    }
+    push_digits(out, rem % 60, 2);
+}
+
+/// Appends `n` in decimal, zero-padded to at least `width` digits.
+fn push_digits(out: &mut String, n: u64, width: usize) {
+    out.push_str(crate::digits::Digits::new(n, width, 10).as_str());
 }
 
 /// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
@@ -474,6 +497,15 @@ mod tests {
             rfc3339_seconds(SimTime::from_millis(86_400_000 * 31)),
             "2026-02-01T00:00:00Z"
         );
+    }
+
+    #[test]
+    fn timestamps_pad_every_field_and_roll_over_a_leap_day() {
+        // 2028-02-29 is day 789 after the epoch (2026-01-01): 365 + 365 + 59.
+        let leap = SimTime::from_millis((789 * 86_400 + 23 * 3600 + 59 * 60 + 9) * 1000 + 7);
+        assert_eq!(rfc3339_seconds(leap), "2028-02-29T23:59:09Z");
+        assert_eq!(rfc3339_micros(leap), "2028-02-29T23:59:09.007000Z");
+        assert_eq!(rfc3339_micros(SimTime::ZERO), "2026-01-01T00:00:00.000000Z");
     }
 
     #[test]

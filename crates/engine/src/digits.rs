@@ -1,0 +1,47 @@
+//! Numbers as zero-padded digits without the formatting machinery, for text written on every
+//! event (a trace line's hash, a status write's timestamp, a create's uid).
+
+/// The digits of a number, right-aligned in a fixed buffer.
+pub struct Digits {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    /// `n` in base `radix` (10 to 16, lowercase; any other is taken as the nearest), zero-padded
+    /// to at least `width` digits (at most 20, the most a `u64` needs in base 10).
+    pub fn new(mut n: u64, width: usize, radix: u64) -> Digits {
+        const SYMBOLS: &[u8; 16] = b"0123456789abcdef";
+        let radix = radix.clamp(10, 16);
+        let width = width.clamp(1, 20);
+        let mut buf = [b'0'; 20];
+        let mut start = buf.len();
+        while n > 0 || buf.len() - start < width {
+            start -= 1;
+            buf[start] = SYMBOLS[(n % radix) as usize];
+            n /= radix;
+        }
+        Digits { buf, start }
+    }
+
+    /// The digits as text.
+    pub fn as_str(&self) -> &str {
+        // every byte is an ASCII digit or letter
+        std::str::from_utf8(&self.buf[self.start..]).unwrap_or("")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_padded_to_the_width_and_never_cut() {
+        assert_eq!(Digits::new(7, 3, 10).as_str(), "007");
+        assert_eq!(Digits::new(0, 0, 10).as_str(), "0");
+        assert_eq!(Digits::new(12_345, 2, 10).as_str(), "12345");
+        assert_eq!(Digits::new(0x12d, 8, 16).as_str(), "0000012d");
+        assert_eq!(Digits::new(u64::MAX, 1, 10).as_str(), u64::MAX.to_string());
+        assert_eq!(Digits::new(u64::MAX, 1, 16).as_str(), "ffffffffffffffff");
+    }
+}
