@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Measures the engine alone as the page would ship it: a module that exports nothing but a
+# headless run of a preset (`Run::new`, `advance`, `report`), built with the page's profile and
+# wasm-opt flags, without Yew or any of the page. It says how much of `dist/`'s module is the
+# engine's and how much the page's (BENCHMARKS.md, "Wasm size"). Not part of the build or the
+# tests; takes about five minutes.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+ensure_wasm_toolchain
+
+target_dir=${CARGO_TARGET_DIR:-$ROOT/target}
+crate="$target_dir/engine-size"
+rm -rf "$crate"
+mkdir -p "$crate/src" "$crate/pkg"
+cp "$ROOT/Cargo.lock" "$crate/"
+profiles=$(awk '/^\[profile\.wasm-release/ { on = 1 } /^\[/ && !/^\[profile\.wasm-release/ { on = 0 } on' "$ROOT/Cargo.toml")
+cat >"$crate/Cargo.toml" <<EOF
+[package]
+name = "engine-size"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[lib]
+crate-type = ["cdylib"]
+
+[dependencies]
+flywheel-engine = { path = "$ROOT/crates/engine" }
+wasm-bindgen = "=$(wasm_bindgen_version)"
+
+$profiles
+
+[workspace]
+EOF
+cat >"$crate/src/lib.rs" <<'EOF'
+//! The engine alone: a headless run of a preset, as `flywheel-web`'s `bench_run`.
+use flywheel_engine::cluster::run::{Run, RunOptions};
+use wasm_bindgen::prelude::*;
+
+/// Runs `preset` for `seconds` of simulated time; returns its events and trace hash length.
+#[wasm_bindgen]
+pub fn run(preset: &str, seconds: f64) -> Vec<f64> {
+    let Ok(scenario) = flywheel_engine::scenario::presets::load(preset, &[]) else {
+        return Vec::new();
+    };
+    let options = RunOptions {
+        duration: Some(std::time::Duration::from_secs_f64(seconds.clamp(0.001, 86_400.0))),
+        ..RunOptions::default()
+    };
+    let Ok(mut run) = Run::new(scenario, &options) else {
+        return Vec::new();
+    };
+    while !run.advance(1_000_000) {}
+    let report = run.report();
+    vec![report.events as f64, report.trace_hash.len() as f64]
+}
+EOF
+
+say "building the engine alone for wasm32 (profile wasm-release)"
+(cd "$crate" && CARGO_TARGET_DIR="$target_dir" cargo build --target wasm32-unknown-unknown --profile wasm-release)
+wasm-bindgen --target web --no-typescript --out-dir "$crate/pkg" \
+  "$target_dir/wasm32-unknown-unknown/wasm-release/engine_size.wasm"
+wasm="$crate/pkg/engine_size_bg.wasm"
+wasm_opt_in_place "$wasm"
+say "the engine alone: wasm $(wc -c <"$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped"
