@@ -219,10 +219,10 @@ async function sizeAndStart(site) {
     + 'runtime models, compiled for speed: at opt-level "s" it runs 12 % slower), already through '
     + 'wasm-opt -Oz; the engine alone, with nothing exported but a headless run, is 502 KB '
     + 'gzipped (2026-12-03, www/tools/engine-size.sh), so no change on the page\'s side (Yew, the page\'s '
-    + 'components and texts: the other 220 KB) can reach 300 KB. What would reach it: an engine '
-    + 'of half its compiled size — fewer distinct map and sort instantiations (BTreeMap code is '
-    + 'about 11 % of the module), spec and status as small typed values instead of '
-    + 'serde_json::Value (BENCHMARKS.md)');
+    + 'components and texts: the other 230 KB) can reach 300 KB. What would reach it: an engine '
+    + 'a fraction of its compiled size (about 70 KB beside today\'s page) — fewer distinct map and '
+    + 'sort instantiations (BTreeMap code is about 11 % of the module), spec and status as small '
+    + 'typed values instead of serde_json::Value (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();
