@@ -10,6 +10,7 @@ pub struct Digits {
 impl Digits {
     /// `n` in base `radix` (10 to 16, lowercase; any other is taken as the nearest), zero-padded
     /// to at least `width` digits (at most 20, the most a `u64` needs in base 10).
+    #[inline]
     pub fn new(mut n: u64, width: usize, radix: u64) -> Digits {
         const SYMBOLS: &[u8; 16] = b"0123456789abcdef";
         let radix = radix.clamp(10, 16);

@@ -85,8 +85,8 @@ impl Lane {
     /// A fresh lane of `config` with `variant`.
     pub fn new(config: &RunConfig, variant: Variant) -> Result<Lane, ScenarioError> {
         let scenario = config.scenario_with(variant)?;
-        // The page never shows the trace's hash: folding each line into it would cost about a
-        // tenth of every event.
+        // The page never shows the trace's hash: folding each line into it would cost 2–5 % of
+        // every event.
         let options = RunOptions {
             trace_hash: Some(false),
             ..RunOptions::default()

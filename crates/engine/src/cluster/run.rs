@@ -29,7 +29,7 @@ pub struct RunOptions {
     /// [`crate::sim::DEFAULT_CAUSAL_CAPACITY`]; 0 turns causality off).
     pub causal_capacity: Option<usize>,
     /// Fold every trace line into the run's hash (absent ⇒ yes). A caller that never reads the
-    /// hash (the page) turns it off: hashing a line's text costs about a tenth of an event, and
+    /// hash (the page) turns it off: hashing a line's text costs 2–5 % of an event, and
     /// the report's `trace_hash` is then empty.
     pub trace_hash: Option<bool>,
 }
