@@ -25,10 +25,15 @@ impl Digits {
         Digits { buf, start }
     }
 
+    /// The digits as ASCII bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+
     /// The digits as text.
     pub fn as_str(&self) -> &str {
         // every byte is an ASCII digit or letter
-        std::str::from_utf8(&self.buf[self.start..]).unwrap_or("")
+        std::str::from_utf8(self.as_bytes()).unwrap_or("")
     }
 }
 

@@ -55,7 +55,7 @@ impl LineSink for FnvWriter {
     }
 
     fn decimal(&mut self, n: u64, width: usize) -> fmt::Result {
-        self.bytes(crate::digits::Digits::new(n, width, 10).as_str().as_bytes());
+        self.bytes(crate::digits::Digits::new(n, width, 10).as_bytes());
         Ok(())
     }
 }

@@ -39,14 +39,18 @@ pub fn tab_for_key(current: Tab, key: &str) -> Option<Tab> {
     Some(Tab::ALL[j])
 }
 
-/// The tab whose button the key event reached, read from its id (`tab-<name>`).
+/// What a tab button's id starts with, before the tab's name.
+const TAB_ID_PREFIX: &str = "tab-";
+
+/// The tab whose button the key event reached, read from its id ([`tab_id`]).
 fn tab_of_target(e: &KeyboardEvent) -> Option<Tab> {
     let el: web_sys::Element = wasm_bindgen::JsCast::dyn_into(e.target()?).ok()?;
-    Tab::parse(el.id().strip_prefix("tab-")?)
+    Tab::parse(el.id().strip_prefix(TAB_ID_PREFIX)?)
 }
 
+/// The id of tab `t`'s button.
 fn tab_id(t: Tab) -> String {
-    format!("tab-{}", t.as_str())
+    format!("{TAB_ID_PREFIX}{}", t.as_str())
 }
 
 /// The tabbed panel.
@@ -79,11 +83,11 @@ pub fn tabs() -> Html {
             }
         })
     };
-    let tab = |t: Tab, id: &str, label: Msg| {
+    let tab = |t: Tab, label: Msg| {
         let st = ctx.state.clone();
         let selected = s.tab == t;
         html! {
-            <button role="tab" id={format!("tab-{id}")} aria-selected={selected.to_string()}
+            <button role="tab" id={tab_id(t)} aria-selected={selected.to_string()}
                 aria-controls="tabpanel" tabindex={if selected { "0" } else { "-1" }}
                 onclick={Callback::from(move |_: MouseEvent| st.dispatch(Action::SetTab(t)))}>
                 { label.text(lang) }
@@ -93,7 +97,7 @@ pub fn tabs() -> Html {
     html! {
         <section class="tabs">
             <div role="tablist" aria-label={Msg::Panels.text(lang)} onkeydown={on_key}>
-                { for Tab::ALL.iter().map(|t| tab(*t, t.as_str(), label(*t))) }
+                { for Tab::ALL.iter().map(|t| tab(*t, label(*t))) }
             </div>
             <div role="tabpanel" id="tabpanel" class="tabpanel" tabindex="0"
                 aria-labelledby={tab_id(s.tab)}>
