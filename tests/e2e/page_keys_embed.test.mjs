@@ -32,7 +32,13 @@ async function open(query, viewport = { width: 1280, height: 720 }) {
 
 const clock = () => site.page.$eval('#clock', (el) => Number(el.dataset.seconds));
 const focused = () => site.page.evaluate(() => document.activeElement?.id ?? '');
-const selectedTab = () => site.page.$eval('[role="tab"][aria-selected="true"]', (el) => el.id);
+// The tab the page shows once it has drawn what the keys pressed so far asked for: a key's
+// action is handled at once, but its render may come a frame later on a busy machine.
+const selectedTab = () => site.page.evaluate(() => new Promise((resolve) => {
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    resolve(document.querySelector('[role="tab"][aria-selected="true"]')?.id ?? '');
+  }));
+}));
 
 function noProblems() {
   assert.deepEqual(site.problems, [], 'no console error, page error or off-origin request');
