@@ -103,7 +103,7 @@ impl LaneView {
             variant: lane.variant,
             stats: lane.stats.clone(),
             memory_limit_bytes: lane.snapshot.memory_limit_bytes,
-            log: lane.log.iter().skip(skip).cloned().collect(),
+            log: lane.log.range(skip..).cloned().collect(),
         }
     }
 }

@@ -315,9 +315,8 @@ impl InvariantChecker {
             self.watch.reset();
             self.trace_seen = first_kept;
         }
-        let skip = (self.trace_seen - first_kept) as usize;
         let mut found = Vec::new();
-        for e in trace.events().skip(skip) {
+        for e in trace.events_since(self.trace_seen) {
             match e.kind {
                 EventKind::ContainerStarted { .. }
                 | EventKind::ApiRequest {

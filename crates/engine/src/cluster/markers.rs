@@ -288,18 +288,10 @@ impl Run {
     /// Scans the trace records the markers have not seen yet.
     pub(super) fn scan_markers(&mut self) {
         let trace = self.state.sim.trace();
-        let records = trace.events();
-        let kept = records.size_hint().0 as u64;
-        let first_kept = trace.total() - kept;
-        let skip = self
-            .state
-            .markers
-            .seen()
-            .saturating_sub(first_kept)
-            .min(kept);
-        self.state
-            .markers
-            .scan(first_kept + skip, records.skip(skip as usize));
+        let first_kept = trace.total() - trace.events().len() as u64;
+        let from = self.state.markers.seen().max(first_kept);
+        let records = trace.events_since(from);
+        self.state.markers.scan(from, records);
     }
 
     /// Whether every event due by `t` has been handled and the clock reads `t`.

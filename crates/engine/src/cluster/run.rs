@@ -380,11 +380,7 @@ impl Run {
     /// Trace events recorded after the first `seen_total` (still in the ring), oldest first: what
     /// happened since the caller last looked. Pass [`crate::sim::Trace::total`] of the last call.
     pub fn trace_since(&self, seen_total: u64) -> impl Iterator<Item = &crate::sim::TraceEvent> {
-        let trace = self.state.sim.trace();
-        let kept = trace.events().len() as u64;
-        let first_kept = trace.total() - kept;
-        let skip = seen_total.saturating_sub(first_kept).min(kept) as usize;
-        trace.events().skip(skip)
+        self.state.sim.trace().events_since(seen_total)
     }
 
     /// The keys of every sampled series (`name{labels}`), in order.

@@ -236,16 +236,7 @@ impl CausalRing {
     pub fn records(
         &self,
     ) -> impl DoubleEndedIterator<Item = CausalRecord<'_>> + ExactSizeIterator + '_ {
-        let first = self.first();
-        self.entries
-            .range(self.view_start()..)
-            .enumerate()
-            .map(move |(i, entry)| CausalRecord {
-                id: EventId(first + i as u64),
-                event: &entry.event,
-                causes: entry.causes.as_slice(),
-                note: entry.note,
-            })
+        self.records_after(0)
     }
 
     /// Kept events from `id` on (all kept ones if `id` fell out), oldest first.
@@ -253,7 +244,26 @@ impl CausalRing {
         let skip =
             id.0.saturating_sub(self.first())
                 .min(self.view_len() as u64);
-        self.records().skip(skip as usize)
+        self.records_after(skip as usize)
+    }
+
+    /// The causal view's events but its oldest `skip`, oldest first. The range starts at the
+    /// first one wanted: an iterator's `skip` would step through every entry before it.
+    fn records_after(
+        &self,
+        skip: usize,
+    ) -> impl DoubleEndedIterator<Item = CausalRecord<'_>> + ExactSizeIterator + '_ {
+        let skip = skip.min(self.view_len());
+        let first = self.first() + skip as u64;
+        self.entries
+            .range(self.view_start() + skip..)
+            .enumerate()
+            .map(move |(i, entry)| CausalRecord {
+                id: EventId(first + i as u64),
+                event: &entry.event,
+                causes: entry.causes.as_slice(),
+                note: entry.note,
+            })
     }
 
     /// The id of the oldest kept event, if any.
@@ -267,7 +277,18 @@ impl CausalRing {
         &self,
         n: usize,
     ) -> impl DoubleEndedIterator<Item = &TraceEvent> + ExactSizeIterator + '_ {
-        let start = self.entries.len() - n.min(self.entries.len());
+        self.newest_after(n, 0)
+    }
+
+    /// The newest `n` events the ring holds but the oldest `skip` of them, oldest first; the
+    /// range starts at the first one wanted (an iterator's `skip` would step through the rest).
+    pub(super) fn newest_after(
+        &self,
+        n: usize,
+        skip: usize,
+    ) -> impl DoubleEndedIterator<Item = &TraceEvent> + ExactSizeIterator + '_ {
+        let len = self.entries.len();
+        let start = (len - n.min(len)).saturating_add(skip).min(len);
         self.entries.range(start..).map(|entry| &entry.event)
     }
 

@@ -126,6 +126,19 @@ impl Trace {
         self.ring.newest(self.capacity)
     }
 
+    /// The kept events recorded after the first `seen_total` (every kept one when some between
+    /// fell out of the ring), oldest first: what happened since a reader last looked, found
+    /// without stepping through what it had seen.
+    pub fn events_since(
+        &self,
+        seen_total: u64,
+    ) -> impl DoubleEndedIterator<Item = &TraceEvent> + ExactSizeIterator {
+        let first_kept = self.total() - self.events().len() as u64;
+        let skip = seen_total.saturating_sub(first_kept);
+        self.ring
+            .newest_after(self.capacity, usize::try_from(skip).unwrap_or(usize::MAX))
+    }
+
     /// The kept events as text, one line each.
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;
@@ -225,6 +238,29 @@ mod tests {
             "0.003s apiserver PUT default/demo rv=7 code=200\n\
              0.004s apiserver PUT default/demo rv=7 code=200\n"
         );
+    }
+
+    #[test]
+    fn events_since_gives_what_came_after_the_count_seen_or_every_kept_line_if_some_fell_out() {
+        let mut trace = Trace::with_capacity(4).with_causal_capacity(2);
+        for i in 0..10 {
+            trace.record(ev(i, Verb::Update));
+        }
+        let times = |seen: u64| -> Vec<u64> {
+            trace
+                .events_since(seen)
+                .map(|e| e.time.as_nanos() / 1_000_000)
+                .collect()
+        };
+        assert_eq!(times(8), [8, 9], "the two after the eight seen");
+        assert_eq!(times(10), Vec::<u64>::new(), "nothing new");
+        assert_eq!(
+            times(2),
+            [6, 7, 8, 9],
+            "lines 2 to 5 fell out: every kept one"
+        );
+        assert_eq!(times(99), Vec::<u64>::new(), "a count beyond the total");
+        assert_eq!(trace.events_since(7).rev().count(), 3);
     }
 
     /// FNV-1a 64 of `text`, byte by byte.
