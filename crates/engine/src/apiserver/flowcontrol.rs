@@ -281,8 +281,10 @@ impl RequestLimiter {
     /// `rejectOrEnqueueToBoundLocked` then `dispatchAsMuchAsPossibleLocked`.
     fn admit_apf(&mut self, ticket: Ticket, now: SimTime, wait: Duration) -> Admission {
         let (limit, capacity) = self.apf_limits();
-        let live = self.queue.iter().filter(|w| w.deadline > now).count();
-        if self.in_flight.seats >= limit && live >= capacity {
+        // the queue is counted only when every seat is taken (the common case has one free)
+        if self.in_flight.seats >= limit
+            && self.queue.iter().filter(|w| w.deadline > now).count() >= capacity
+        {
             return Admission::Rejected {
                 retry_after_s: self.drop_request("queue-full", now),
             };
@@ -391,22 +393,24 @@ impl RequestLimiter {
     }
 
     fn remove_expired(&mut self, now: SimTime) -> Vec<QueueOutcome> {
-        let mut out = Vec::new();
-        let mut kept = VecDeque::with_capacity(self.queue.len());
-        while let Some(w) = self.queue.pop_front() {
-            if w.deadline <= now {
-                let retry_after_s = self.drop_request("time-out", now);
-                out.push(QueueOutcome::TimedOut {
-                    ticket: w.ticket,
-                    retry_after_s,
-                });
-            } else {
-                kept.push_back(w);
-            }
+        let expired: Vec<Ticket> = self
+            .queue
+            .iter()
+            .filter(|w| w.deadline <= now)
+            .map(|w| w.ticket)
+            .collect();
+        if expired.is_empty() {
+            return Vec::new();
         }
-        self.queue = kept;
+        self.queue.retain(|w| w.deadline > now);
         self.in_flight.queued = self.queue.len() as u32;
-        out
+        expired
+            .into_iter()
+            .map(|ticket| QueueOutcome::TimedOut {
+                ticket,
+                retry_after_s: self.drop_request("time-out", now),
+            })
+            .collect()
     }
 }
 

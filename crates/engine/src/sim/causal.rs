@@ -24,6 +24,9 @@ use super::record::TraceEvent;
 /// `flywheel` preset, at about 100 bytes per event.
 pub const DEFAULT_CAUSAL_CAPACITY: usize = 20_000;
 
+/// How many entries beyond its size the ring gathers before the oldest leave together.
+const DROP_BATCH: usize = 64;
+
 /// An event's id: its ordinal in the trace stream (the first event recorded is `#0`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct EventId(pub u64);
@@ -191,13 +194,21 @@ impl CausalRing {
         }
     }
 
-    /// Appends `entry`, dropping the oldest entry if the ring is full.
+    /// Appends `entry`; once [`DROP_BATCH`] entries beyond the ring's size have gathered, the
+    /// oldest leave together.
+    ///
+    /// An old entry holds the last reference to many a key, whose count is no longer in any
+    /// cache: released one per push, each release waited for its own miss; released together,
+    /// the processor waits for several at once. The entries beyond the ring's size are
+    /// outside every view (the lines, the causal view and their byte counts read only the
+    /// newest `held`).
     fn keep(&mut self, entry: Entry) {
         if self.held == 0 {
             return;
         }
-        if self.entries.len() == self.held {
-            self.entries.pop_front();
+        if self.entries.len() >= self.held + DROP_BATCH {
+            let beyond = self.entries.len() + 1 - self.held;
+            self.entries.drain(..beyond);
         }
         self.entries.push_back(entry);
     }
@@ -288,7 +299,9 @@ impl CausalRing {
         skip: usize,
     ) -> impl DoubleEndedIterator<Item = &TraceEvent> + ExactSizeIterator + '_ {
         let len = self.entries.len();
-        let start = (len - n.min(len)).saturating_add(skip).min(len);
+        let start = (len - n.min(self.held).min(len))
+            .saturating_add(skip)
+            .min(len);
         self.entries.range(start..).map(|entry| &entry.event)
     }
 
@@ -330,7 +343,10 @@ impl CausalRing {
 
     /// Estimated bytes of every entry the ring holds, the trace's text lines included.
     pub(super) fn held_bytes(&self) -> usize {
-        entries_bytes(self.entries.iter())
+        entries_bytes(
+            self.entries
+                .range(self.entries.len().saturating_sub(self.held)..),
+        )
     }
 }
 
@@ -386,6 +402,34 @@ mod tests {
         ring.push(mark("b"), &[EventId(0)], CauseNote::None);
         assert!(ring.is_empty());
         assert_eq!((ring.dropped_events(), ring.dropped_causes()), (2, 1));
+    }
+
+    #[test]
+    fn old_entries_left_to_drop_together_are_outside_every_view_and_count() {
+        let (held, pushed) = (3, 3 + DROP_BATCH as u64);
+        let mut ring = CausalRing::with_capacity(2).holding_lines(held);
+        let mut exact = CausalRing::with_capacity(2).holding_lines(held);
+        exact.entries.reserve(held);
+        for i in 0..pushed {
+            let causes = [EventId(i.saturating_sub(1))];
+            ring.push(mark("e"), &causes, CauseNote::None);
+            exact.push(mark("e"), &causes, CauseNote::None);
+            while exact.entries.len() > held {
+                exact.entries.pop_front();
+            }
+        }
+        assert!(
+            ring.entries.len() > held,
+            "old entries wait to leave together"
+        );
+        assert_eq!(ring.newest(usize::MAX).count(), held);
+        assert_eq!(ring.held_bytes(), exact.held_bytes());
+        assert_eq!(ring.bytes(), exact.bytes());
+        let ids = |r: &CausalRing| r.records().map(|c| c.id).collect::<Vec<_>>();
+        assert_eq!(ids(&ring), ids(&exact));
+        ring.push(mark("e"), &[], CauseNote::None);
+        assert_eq!(ring.entries.len(), held, "the batch left at once");
+        assert_eq!(ring.oldest(), Some(EventId(pushed - 1)));
     }
 
     #[test]
