@@ -181,9 +181,16 @@ async function pageSeeks(site, preset, reachS, fractions) {
   const reached = await page.$eval('#timeline', (el) => Number(el.dataset.seconds));
   const box = await page.locator('#timeline').boundingBox();
   let longestSeek = 0;
-  // from the pointer going down on the track (not from the test's command, which travels first)
-  await page.evaluate(() => document.querySelector('#timeline').addEventListener('pointerdown',
-    () => { window.flywheelSeekDown = performance.now(); }, { capture: true }));
+  let handlerOfLongest = 0;
+  // from the pointer going down on the track (not from the test's command, which travels first);
+  // the page's own handler (the restore and the replay it does at once) runs between the
+  // capturing listener and the window's bubbling one
+  await page.evaluate(() => {
+    document.querySelector('#timeline').addEventListener('pointerdown',
+      () => { window.flywheelSeekDown = performance.now(); }, { capture: true });
+    window.addEventListener('pointerdown',
+      () => { window.flywheelSeekHandled = performance.now(); });
+  });
   for (const f of fractions) {
     const before = await page.$eval('#timeline', (el) => el.dataset.seconds);
     await page.mouse.click(box.x + (box.width * reached * f) / end, box.y + box.height / 2);
@@ -191,11 +198,14 @@ async function pageSeeks(site, preset, reachS, fractions) {
     const t1 = await page.waitForFunction((b) => !document.querySelector('#seek-progress')
       && document.querySelector('#timeline').dataset.seconds !== b && performance.now(),
     before, { timeout: 60000, polling: 'raf' }).then((h) => h.jsonValue());
-    const t0 = await page.evaluate(() => window.flywheelSeekDown);
-    longestSeek = Math.max(longestSeek, t1 - t0);
+    const [t0, handled] = await page.evaluate(() => [window.flywheelSeekDown, window.flywheelSeekHandled]);
+    if (t1 - t0 > longestSeek) {
+      longestSeek = t1 - t0;
+      handlerOfLongest = handled - t0;
+    }
   }
   const longestTask = await page.evaluate(() => Math.max(0, ...window.flywheelSeekTasks));
-  return { longestSeek, longestTask };
+  return { longestSeek, handlerOfLongest, longestTask };
 }
 
 async function seeks(site) {
@@ -203,8 +213,15 @@ async function seeks(site) {
   const cases = [['flywheel', 590, 50], ['seed-000-incident', 60, 2000]];
   for (const [preset, reachS, limitMs] of cases) {
     const r = await pageSeeks(site, preset, reachS, [0.9, 0.2, 0.6, 0.05]);
+    const frames = r.longestSeek / (1000 / 60);
     row(`longest seek in the page, ${preset} run to ${reachS} s (four clicks on the timeline)`,
-      r.longestSeek, 'ms', limitMs, `≤ ${limitMs} ms`, r.longestSeek <= limitMs);
+      r.longestSeek, 'ms', limitMs, `≤ ${limitMs} ms`, r.longestSeek <= limitMs,
+      `the longest seek took ${r.longestSeek.toFixed(1)} ms from the pointer going down to the instant `
+      + `drawn, ${frames.toFixed(1)} frames of 16.7 ms; the page's handler (the checkpoint's restore and `
+      + `the replay done at once) took ${r.handlerOfLongest.toFixed(1)} ms of it, the rest is the page's `
+      + 'render of the instant and the frames the browser gave it (a seek finished in the handler is '
+      + 'drawn at the next frame, then read by the rAF that follows). What would meet it: the '
+      + 'instant drawn in the frame after the handler, which a busy host does not always give');
     row(`longest task while seeking in the page, ${preset}`, r.longestTask, 'ms', 200, '≤ 200 ms',
       r.longestTask <= 200);
   }
