@@ -427,6 +427,12 @@ mod tests {
         assert_eq!(ring.bytes(), exact.bytes());
         let ids = |r: &CausalRing| r.records().map(|c| c.id).collect::<Vec<_>>();
         assert_eq!(ids(&ring), ids(&exact));
+        let dropped = |r: &CausalRing| (r.dropped_events(), r.dropped_causes());
+        assert_eq!(
+            dropped(&ring),
+            dropped(&exact),
+            "each entry left the view once"
+        );
         ring.push(mark("e"), &[], CauseNote::None);
         assert_eq!(ring.entries.len(), held, "the batch left at once");
         assert_eq!(ring.oldest(), Some(EventId(pushed - 1)));
