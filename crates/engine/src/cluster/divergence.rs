@@ -117,7 +117,7 @@ impl DivergenceFinder {
             return Ok(self.found.as_ref());
         }
         let (ra, rb) = (a.trace_since(self.compared), b.trace_since(self.compared));
-        let first_kept = first_kept(a).max(first_kept(b));
+        let first_kept = a.trace().first_kept().max(b.trace().first_kept());
         if first_kept > self.compared {
             return Err(DivergenceError::Lost {
                 compared: self.compared,
@@ -133,11 +133,6 @@ impl DivergenceFinder {
         }
         Ok(self.found.as_ref())
     }
-}
-
-fn first_kept(run: &Run) -> u64 {
-    let trace = run.trace();
-    trace.total() - trace.events().size_hint().0 as u64
 }
 
 /// The sentence for the first differing pair.

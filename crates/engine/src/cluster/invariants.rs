@@ -308,8 +308,7 @@ impl InvariantChecker {
 
     /// Follows the watch chain in the trace lines recorded since the last check.
     fn check_trace(&mut self, trace: &Trace, now: SimTime) {
-        let kept = trace.events().len() as u64;
-        let first_kept = trace.total() - kept;
+        let first_kept = trace.first_kept();
         if self.trace_seen < first_kept {
             // Lines were dropped from the ring before we saw them: start a new chain.
             self.watch.reset();

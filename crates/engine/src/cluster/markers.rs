@@ -288,8 +288,7 @@ impl Run {
     /// Scans the trace records the markers have not seen yet.
     pub(super) fn scan_markers(&mut self) {
         let trace = self.state.sim.trace();
-        let first_kept = trace.total() - trace.events().len() as u64;
-        let from = self.state.markers.seen().max(first_kept);
+        let from = self.state.markers.seen().max(trace.first_kept());
         let records = trace.events_since(from);
         self.state.markers.scan(from, records);
     }

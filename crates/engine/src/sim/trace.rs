@@ -126,6 +126,11 @@ impl Trace {
         self.ring.newest(self.capacity)
     }
 
+    /// How many events were recorded before the oldest kept one (its id).
+    pub fn first_kept(&self) -> u64 {
+        self.total() - self.events().len() as u64
+    }
+
     /// The kept events recorded after the first `seen_total` (every kept one when some between
     /// fell out of the ring), oldest first: what happened since a reader last looked, found
     /// without stepping through what it had seen.
@@ -133,8 +138,7 @@ impl Trace {
         &self,
         seen_total: u64,
     ) -> impl DoubleEndedIterator<Item = &TraceEvent> + ExactSizeIterator {
-        let first_kept = self.total() - self.events().len() as u64;
-        let skip = seen_total.saturating_sub(first_kept);
+        let skip = seen_total.saturating_sub(self.first_kept());
         self.ring
             .newest_after(self.capacity, usize::try_from(skip).unwrap_or(usize::MAX))
     }
