@@ -11,6 +11,16 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../www/tools/lib.sh"
 cd "$ROOT"
 
+# A CI machine builds once from cold: incremental caches would only take disk.
+if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
+
+# Says how much disk is left where the build writes, so a step that runs out of it is recognised.
+report_disk() {
+  local target_dir=${CARGO_TARGET_DIR:-$ROOT/target}
+  mkdir -p "$target_dir"
+  say "disk: $(df -h --output=avail "$target_dir" | tail -1 | tr -d ' ') free; target/ $(du -sh "$target_dir" 2>/dev/null | cut -f1)"
+}
+
 step_fmt() {
   ensure_rust
   rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
@@ -37,6 +47,11 @@ step_test() {
   ensure_rust
   say "cargo tests (native, every crate)"
   cargo test --workspace --all-targets
+  # On CI the native build is not needed again (the later steps build wasm32): free its disk.
+  if [ -n "${CI:-}" ]; then
+    say "CI: removing the native test build (target/debug) before the wasm32 steps"
+    rm -rf "${CARGO_TARGET_DIR:-$ROOT/target}/debug"
+  fi
 }
 
 step_test_browser() {
@@ -48,6 +63,10 @@ step_test_browser() {
   CHROMEDRIVER=/usr/bin/chromedriver \
   WASM_BINDGEN_TEST_TIMEOUT=120 \
     cargo test -p flywheel-web --target wasm32-unknown-unknown --test browser
+  if [ -n "${CI:-}" ]; then
+    say "CI: removing the wasm32 test build before the page's release build"
+    rm -rf "${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/debug"
+  fi
 }
 
 step_page() {
@@ -67,7 +86,7 @@ STEPS="fmt clippy clippy-wasm test test-browser page e2e"
 [ "$#" -gt 0 ] || die "name at least one step: $STEPS"
 for step in "$@"; do
   case " $STEPS " in
-    *" $step "*) "step_${step//-/_}" ;;
+    *" $step "*) report_disk; "step_${step//-/_}" ;;
     *) die "unknown step '$step'; the steps are: $STEPS" ;;
   esac
 done
