@@ -214,7 +214,7 @@ async function seeks(site) {
   const cases = [['flywheel', 590, 50], ['seed-000-incident', 60, 2000]];
   // how far apart the timeline's automatic checkpoints are, in each case
   const spacing = {
-    flywheel: '5 000 events (about 140 simulated seconds of the flywheel)',
+    flywheel: '2 000 events (about 58 simulated seconds of the flywheel)',
     'seed-000-incident': 'as many events as a checkpoint copies entries outright',
   };
   for (const [preset, reachS, limitMs] of cases) {

@@ -70,13 +70,23 @@ pub fn replace_query(query: &str) {
 /// Sets `<html lang>` and `data-theme`.
 pub fn set_root_attrs(lang: &str, theme: &str) {
     if let Some(root) = gloo::utils::document().document_element() {
-        let _ = root.set_attribute("lang", lang);
-        if theme == "auto" {
-            let _ = root.remove_attribute("data-theme");
-        } else {
-            let _ = root.set_attribute("data-theme", theme);
-        }
+        set_attribute_if_changed(&root, "lang", Some(lang));
+        let theme = (theme != "auto").then_some(theme);
+        set_attribute_if_changed(&root, "data-theme", theme);
     }
+}
+
+/// Sets (or, for `None`, removes) an attribute only when its value differs. The state these
+/// follow changes at every seek; in Chromium's profile of four seeks, writing the root's
+/// attributes unchanged took about 4 ms a seek.
+fn set_attribute_if_changed(el: &Element, name: &str, value: Option<&str>) {
+    if el.get_attribute(name).as_deref() == value {
+        return;
+    }
+    let _ = match value {
+        Some(v) => el.set_attribute(name, v),
+        None => el.remove_attribute(name),
+    };
 }
 
 fn target(e: &KeyboardEvent) -> Option<Element> {

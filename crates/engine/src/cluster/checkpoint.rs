@@ -8,9 +8,10 @@
 //!
 //! Objects are shared copy-on-write ([`crate::object::ObjectRef`]), and so are the large maps and
 //! queues that hold them ([`crate::sim::shared`]: the store, the watch cache, the informer's
-//! cache, the workqueue's queue, the cause maps): taking or restoring a checkpoint copies
-//! pointers to their trees, and the pending events, the metric series, the trace's ring (its
-//! events with their causes), the workqueue's and the DeltaFIFO's hash maps and the small parts
+//! cache, the workqueue's queue, the cause maps), and so is the trace's ring of events with their
+//! causes, in chunks of 256 ([`crate::sim::Trace`]): taking or restoring a checkpoint copies
+//! pointers to their trees and chunks, and the pending events, the metric series, the ring's
+//! newest partial chunk, the workqueue's and the DeltaFIFO's hash maps and the small parts
 //! outright. What a checkpoint adds to memory is what the run rewrites after it: the tree nodes
 //! on the paths of every write since, which the checkpoint keeps while the run holds new ones.
 //!
@@ -22,6 +23,7 @@
 
 use std::mem::size_of;
 
+use crate::sim::Trace;
 use crate::time::SimTime;
 
 use super::run::{Run, State};
@@ -56,8 +58,10 @@ pub struct Checkpoint {
     full_bytes: u64,
     /// Estimated bytes of the parts copied outright.
     copied_bytes: u64,
-    /// Pending events and hash-map entries copied outright (the series and the ring are copied
-    /// as blocks of memory).
+    /// Estimated bytes of the trace ring's chunks it shares.
+    ring_shared_bytes: u64,
+    /// Pending events and hash-map entries copied outright (the series and the ring's newest
+    /// chunk are copied as blocks of memory).
     copied_entries: u64,
 }
 
@@ -68,6 +72,7 @@ impl Checkpoint {
             state,
             full_bytes: size.full_bytes,
             copied_bytes: size.copied_bytes,
+            ring_shared_bytes: size.ring_shared_bytes,
             copied_entries: size.copied_entries,
         }
     }
@@ -101,14 +106,18 @@ impl Checkpoint {
     }
 
     /// The estimated bytes it adds to memory beside `earlier`, a checkpoint of the same branch
-    /// taken before it: the parts it copied outright, and [`BYTES_PER_EVENT`] for each event
-    /// handled between the two (the nodes those events rewrote, which `earlier` keeps); never
-    /// more than [`Checkpoint::bytes`].
+    /// taken before it: the parts it copied outright, [`BYTES_PER_EVENT`] for each event
+    /// handled between the two (the nodes those events rewrote, which `earlier` keeps), and the
+    /// trace ring's chunks of those events; never more than [`Checkpoint::bytes`].
     pub fn bytes_after(&self, earlier: &Checkpoint) -> u64 {
         let between = self.events().saturating_sub(earlier.events());
+        let ring = between
+            .saturating_mul(Trace::BYTES_PER_EVENT as u64)
+            .min(self.ring_shared_bytes);
         let shared = self
             .copied_bytes
-            .saturating_add(between.saturating_mul(BYTES_PER_EVENT));
+            .saturating_add(between.saturating_mul(BYTES_PER_EVENT))
+            .saturating_add(ring);
         shared.min(self.full_bytes)
     }
 }
@@ -139,13 +148,13 @@ impl Stamped for Checkpoint {
 pub(super) struct Size {
     full_bytes: u64,
     copied_bytes: u64,
+    ring_shared_bytes: u64,
     copied_entries: u64,
 }
 
 /// Estimates a checkpoint of `run`: what it copies outright (the pending events, the metric
-/// series, the trace's ring of events with their causes, the fixed parts) and what it would
-/// take if it shared nothing. The ring stays a plain ring buffer: a shared one cost every event
-/// more than copying it costs a checkpoint.
+/// series, the newest partial chunk of the trace's ring, the fixed parts) and what it would
+/// take if it shared nothing.
 pub(super) fn estimate_size(run: &Run) -> Size {
     let snap = run.snapshot();
     let op = snap.operator.unwrap_or_default();
@@ -161,18 +170,20 @@ pub(super) fn estimate_size(run: &Run) -> Size {
     // waiting item) and the DeltaFIFO's key map are hash maps copied outright: touched several
     // times per event, a shared trie cost every event more than copying them costs a checkpoint.
     let item_entries = 2 * (op.queue_ready + op.queue_waiting) + op.fifo_deltas;
-    let rings = run.trace().bytes();
+    let ring_shared = run.trace().shared_bytes();
+    let ring_copied = run.trace().bytes() - ring_shared;
     let pending = run.state.sim.pending();
     let series_points: usize = run
         .series_keys()
         .filter_map(|k| run.series(k))
         .map(<[(f64, f64)]>::len)
         .sum();
-    let copied = pending * size_of::<Ev>() + series_points * size_of::<(f64, f64)>() + rings;
+    let copied = pending * size_of::<Ev>() + series_points * size_of::<(f64, f64)>() + ring_copied;
     let copied_bytes = FIXED_BYTES + copied as u64 + item_entries * BYTES_PER_HELD_OBJECT;
     Size {
-        full_bytes: copied_bytes + held * BYTES_PER_HELD_OBJECT,
+        full_bytes: copied_bytes + ring_shared as u64 + held * BYTES_PER_HELD_OBJECT,
         copied_bytes,
+        ring_shared_bytes: ring_shared as u64,
         copied_entries: pending as u64 + item_entries,
     }
 }

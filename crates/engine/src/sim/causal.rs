@@ -15,17 +15,14 @@
 //! many entries as the larger of the two needs; with a capacity of 0 the causal view keeps
 //! nothing and its entries keep no causes.
 
-use std::collections::VecDeque;
 use std::fmt;
 
+use super::chunked::{ChunkedDeque, CHUNK};
 use super::record::TraceEvent;
 
 /// Default number of events whose causes are kept ([`CausalRing`]): four minutes of the
 /// `flywheel` preset, at about 100 bytes per event.
 pub const DEFAULT_CAUSAL_CAPACITY: usize = 20_000;
-
-/// How many entries beyond its size the ring gathers before the oldest leave together.
-const DROP_BATCH: usize = 64;
 
 /// An event's id: its ordinal in the trace stream (the first event recorded is `#0`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -72,6 +69,14 @@ impl Causes {
         }
     }
 
+    /// Bytes of its list beside the entry (only a list of several has one).
+    fn overflow_bytes(&self) -> usize {
+        match self {
+            Causes::Many(ids) => std::mem::size_of_val::<[EventId]>(ids),
+            _ => 0,
+        }
+    }
+
     fn as_slice(&self) -> &[EventId] {
         match self {
             Causes::None => &[],
@@ -106,6 +111,10 @@ pub struct CausalRecord<'a> {
 ///
 /// The ring may hold more entries than its causal view (the trace's text lines, when the trace
 /// keeps more lines than the view keeps events); the queries see only the view.
+///
+/// Its entries live in shared chunks ([`ChunkedDeque`]): a copy (every checkpoint of a run
+/// holds one) copies the newest partial chunk and a pointer per full one. An entry is never
+/// changed once kept, so a chunk is never copied again.
 #[derive(Clone, Debug)]
 pub struct CausalRing {
     /// How many of the newest entries the causal view keeps.
@@ -114,7 +123,9 @@ pub struct CausalRing {
     held: usize,
     /// The id the next pushed event gets.
     next: u64,
-    entries: VecDeque<Entry>,
+    entries: ChunkedDeque<Entry>,
+    /// Bytes of the causal view's overflowing cause lists, kept as entries come and go.
+    view_many_bytes: usize,
     dropped_events: u64,
     dropped_causes: u64,
 }
@@ -132,7 +143,8 @@ impl CausalRing {
             capacity,
             held: capacity,
             next: 0,
-            entries: VecDeque::with_capacity(capacity.min(1024)),
+            entries: ChunkedDeque::default(),
+            view_many_bytes: 0,
             dropped_events: 0,
             dropped_causes: 0,
         }
@@ -142,10 +154,7 @@ impl CausalRing {
     /// causes beyond the causal view).
     pub(super) fn holding_lines(mut self, lines: usize) -> CausalRing {
         self.held = self.capacity.max(lines);
-        if self.entries.capacity() < self.held.min(1024) {
-            self.entries
-                .reserve(self.held.min(1024) - self.entries.len());
-        }
+        self.entries = ChunkedDeque::default();
         self
     }
 
@@ -176,41 +185,43 @@ impl CausalRing {
             if self.entries.len() >= self.capacity {
                 self.leave_view(self.entries.len() - self.capacity);
             }
+            let causes = Causes::of(causes);
+            self.view_many_bytes += causes.overflow_bytes();
             Entry {
                 event,
-                causes: Causes::of(causes),
+                causes,
                 note,
             }
         };
         self.keep(entry);
     }
 
-    /// Counts entry `index`, leaving the causal view, as dropped, and frees its causes.
+    /// Counts entry `index`, leaving the causal view, as dropped with its causes. The entry
+    /// itself is not changed (its chunk may be shared with a checkpoint): no query reads the
+    /// causes of an entry outside the view.
     fn leave_view(&mut self, index: usize) {
-        if let Some(entry) = self.entries.get_mut(index) {
-            let causes = std::mem::replace(&mut entry.causes, Causes::None);
+        if let Some(entry) = self.entries.get(index) {
             self.dropped_events += 1;
-            self.dropped_causes += causes.as_slice().len() as u64;
+            self.dropped_causes += entry.causes.as_slice().len() as u64;
+            self.view_many_bytes -= entry.causes.overflow_bytes();
         }
     }
 
-    /// Appends `entry`; once [`DROP_BATCH`] entries beyond the ring's size have gathered, the
-    /// oldest leave together.
+    /// Appends `entry`; once a whole chunk lies beyond the ring's size, it leaves.
     ///
     /// An old entry holds the last reference to many a key, whose count is no longer in any
-    /// cache: released one per push, each release waited for its own miss; released together,
-    /// the processor waits for several at once. The entries beyond the ring's size are
-    /// outside every view (the lines, the causal view and their byte counts read only the
+    /// cache: released one per push, each release waited for its own miss; released a chunk
+    /// together, the processor waits for several at once. The entries beyond the ring's size
+    /// are outside every view (the lines, the causal view and their byte counts read only the
     /// newest `held`).
     fn keep(&mut self, entry: Entry) {
         if self.held == 0 {
             return;
         }
-        if self.entries.len() >= self.held + DROP_BATCH {
-            let beyond = self.entries.len() + 1 - self.held;
-            self.entries.drain(..beyond);
-        }
         self.entries.push_back(entry);
+        if self.entries.len() >= self.held + CHUNK {
+            self.entries.pop_front_chunk();
+        }
     }
 
     /// How many entries the causal view keeps now.
@@ -267,7 +278,7 @@ impl CausalRing {
         let skip = skip.min(self.view_len());
         let first = self.first() + skip as u64;
         self.entries
-            .range(self.view_start() + skip..)
+            .range_from(self.view_start() + skip)
             .enumerate()
             .map(move |(i, entry)| CausalRecord {
                 id: EventId(first + i as u64),
@@ -302,7 +313,7 @@ impl CausalRing {
         let start = (len - n.min(self.held).min(len))
             .saturating_add(skip)
             .min(len);
-        self.entries.range(start..).map(|entry| &entry.event)
+        self.entries.range_from(start).map(|entry| &entry.event)
     }
 
     /// The newest event the ring holds, if any.
@@ -338,29 +349,25 @@ impl CausalRing {
 
     /// Estimated bytes of the causal view (its entries and their overflowing cause lists).
     pub fn bytes(&self) -> usize {
-        entries_bytes(self.entries.range(self.view_start()..))
+        self.view_len() * ENTRY_BYTES + self.view_many_bytes
     }
 
-    /// Estimated bytes of every entry the ring holds, the trace's text lines included.
+    /// Estimated bytes of every entry the ring holds, the trace's text lines included (the
+    /// cause lists of the causal view only: the others are never read again).
     pub(super) fn held_bytes(&self) -> usize {
-        entries_bytes(
-            self.entries
-                .range(self.entries.len().saturating_sub(self.held)..),
-        )
+        self.entries.len().min(self.held) * ENTRY_BYTES + self.view_many_bytes
+    }
+
+    /// Estimated bytes of the held entries a copy of the ring shares with the ring rather than
+    /// copies (those in full chunks).
+    pub(super) fn shared_bytes(&self) -> usize {
+        let unshared = self.entries.len() - self.entries.shared_len();
+        self.held_bytes().saturating_sub(unshared * ENTRY_BYTES)
     }
 }
 
-/// Estimated bytes of `entries` and their overflowing cause lists.
-fn entries_bytes<'a>(entries: impl ExactSizeIterator<Item = &'a Entry>) -> usize {
-    let count = entries.len();
-    let many: usize = entries
-        .map(|e| match &e.causes {
-            Causes::Many(ids) => ids.len() * std::mem::size_of::<EventId>(),
-            _ => 0,
-        })
-        .sum();
-    count * std::mem::size_of::<Entry>() + many
-}
+/// Bytes of one entry of the ring.
+pub(super) const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 #[cfg(test)]
 mod tests {
@@ -406,36 +413,54 @@ mod tests {
 
     #[test]
     fn old_entries_left_to_drop_together_are_outside_every_view_and_count() {
-        let (held, pushed) = (3, 3 + DROP_BATCH as u64);
+        let (held, pushed) = (3, 3 + CHUNK as u64);
         let mut ring = CausalRing::with_capacity(2).holding_lines(held);
-        let mut exact = CausalRing::with_capacity(2).holding_lines(held);
-        exact.entries.reserve(held);
-        for i in 0..pushed {
-            let causes = [EventId(i.saturating_sub(1))];
-            ring.push(mark("e"), &causes, CauseNote::None);
-            exact.push(mark("e"), &causes, CauseNote::None);
-            while exact.entries.len() > held {
-                exact.entries.pop_front();
-            }
+        for i in 0..pushed - 1 {
+            ring.push(mark("e"), &[EventId(i.saturating_sub(1))], CauseNote::None);
         }
         assert!(
             ring.entries.len() > held,
             "old entries wait to leave together"
         );
         assert_eq!(ring.newest(usize::MAX).count(), held);
-        assert_eq!(ring.held_bytes(), exact.held_bytes());
-        assert_eq!(ring.bytes(), exact.bytes());
-        let ids = |r: &CausalRing| r.records().map(|c| c.id).collect::<Vec<_>>();
-        assert_eq!(ids(&ring), ids(&exact));
-        let dropped = |r: &CausalRing| (r.dropped_events(), r.dropped_causes());
+        assert_eq!(ring.held_bytes(), held * ENTRY_BYTES);
+        assert_eq!(ring.bytes(), 2 * ENTRY_BYTES);
+        let mut many = CausalRing::with_capacity(1);
+        many.push(mark("a"), &[EventId(0), EventId(1)], CauseNote::None);
         assert_eq!(
-            dropped(&ring),
-            dropped(&exact),
-            "each entry left the view once"
+            many.bytes(),
+            ENTRY_BYTES + 2 * std::mem::size_of::<EventId>()
         );
+        many.push(mark("b"), &[], CauseNote::None);
+        assert_eq!(
+            many.bytes(),
+            ENTRY_BYTES,
+            "a list leaves the count with its entry"
+        );
+        let ids = ring.records().map(|c| c.id).collect::<Vec<_>>();
+        assert_eq!(ids, [EventId(pushed - 3), EventId(pushed - 2)]);
+        // every entry but the newest two left the view once, each with its one cause (the
+        // first event's cause, #0 for #0, included)
+        let left = pushed - 1 - 2;
+        assert_eq!((ring.dropped_events(), ring.dropped_causes()), (left, left));
         ring.push(mark("e"), &[], CauseNote::None);
-        assert_eq!(ring.entries.len(), held, "the batch left at once");
-        assert_eq!(ring.oldest(), Some(EventId(pushed - 1)));
+        assert!(ring.entries.len() < CHUNK, "the oldest chunk left at once");
+        assert_eq!(ring.newest(usize::MAX).count(), held);
+        assert_eq!(ring.oldest(), Some(EventId(pushed - 2)));
+    }
+
+    #[test]
+    fn a_copy_shares_the_full_chunks_and_counts_them_as_shared() {
+        let mut ring = CausalRing::with_capacity(2 * CHUNK);
+        for _ in 0..CHUNK + 5 {
+            ring.push(mark("e"), &[], CauseNote::None);
+        }
+        assert_eq!(ring.shared_bytes(), CHUNK * ENTRY_BYTES);
+        assert_eq!(ring.held_bytes(), (CHUNK + 5) * ENTRY_BYTES);
+        let copy = ring.clone();
+        ring.push(mark("f"), &[], CauseNote::None);
+        assert_eq!(copy.len(), CHUNK + 5);
+        assert_eq!(ring.len(), CHUNK + 6);
     }
 
     #[test]

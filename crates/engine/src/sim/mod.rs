@@ -11,6 +11,7 @@
 //! Nothing here reads a wall clock or does I/O.
 
 mod causal;
+mod chunked;
 pub(crate) mod large;
 mod queue;
 mod record;

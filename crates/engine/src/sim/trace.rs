@@ -183,6 +183,15 @@ impl Trace {
     pub fn bytes(&self) -> usize {
         self.ring.held_bytes()
     }
+
+    /// Of [`Trace::bytes`], those a copy of the trace shares with it instead of copying (the
+    /// ring's full chunks).
+    pub fn shared_bytes(&self) -> usize {
+        self.ring.shared_bytes()
+    }
+
+    /// Estimated bytes each newly recorded event adds to the ring.
+    pub const BYTES_PER_EVENT: usize = super::causal::ENTRY_BYTES;
 }
 
 #[cfg(test)]

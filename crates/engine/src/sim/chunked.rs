@@ -1,0 +1,162 @@
+//! A double-ended sequence kept in fixed-size chunks that copies share: the trace's ring of
+//! events, which every checkpoint of a run holds.
+//!
+//! ```text
+//!   full chunks (shared, never written again)          tail (the run's own)
+//!   [ Rc: 0 … 255 ][ Rc: 256 … 511 ] … [ Rc: … ]        [ newest, fewer than CHUNK ]
+//!        ▲ pop_front_chunk drops a whole chunk               ▲ push_back; a full tail
+//!                                                              becomes a shared chunk
+//! ```
+//!
+//! Copying the sequence copies the chunks' pointers and the tail, so a checkpoint of a run with
+//! 20 000 events in its ring copies at most [`CHUNK`] of them; appending costs what appending
+//! to a `Vec` costs. Entries are only appended at the back and removed a chunk at a time from the
+//! front: a full chunk is never written again, so it never needs copying.
+
+use std::collections::VecDeque;
+use std::ops::Index;
+use std::rc::Rc;
+
+/// Entries per chunk.
+pub const CHUNK: usize = 256;
+
+/// A sequence appended at the back and dropped a chunk at a time at the front, whose copies
+/// share every full chunk.
+#[derive(Clone, Debug)]
+pub struct ChunkedDeque<T> {
+    /// Full chunks, oldest first, each exactly [`CHUNK`] entries.
+    full: VecDeque<Rc<Vec<T>>>,
+    /// The newest entries, fewer than [`CHUNK`].
+    tail: Vec<T>,
+}
+
+impl<T> Default for ChunkedDeque<T> {
+    fn default() -> Self {
+        ChunkedDeque {
+            full: VecDeque::new(),
+            tail: Vec::new(),
+        }
+    }
+}
+
+impl<T> ChunkedDeque<T> {
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.full.len() * CHUNK + self.tail.len()
+    }
+
+    /// Entries in full chunks, which copies share.
+    pub fn shared_len(&self) -> usize {
+        self.full.len() * CHUNK
+    }
+
+    /// Appends `entry`.
+    pub fn push_back(&mut self, entry: T) {
+        if self.tail.capacity() == 0 {
+            self.tail.reserve_exact(CHUNK);
+        }
+        self.tail.push(entry);
+        if self.tail.len() == CHUNK {
+            let chunk = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
+            self.full.push_back(Rc::new(chunk));
+        }
+    }
+
+    /// Drops the oldest full chunk; returns whether there was one.
+    pub fn pop_front_chunk(&mut self) -> bool {
+        self.full.pop_front().is_some()
+    }
+
+    /// Entry `index` (0 is the oldest), if held.
+    pub fn get(&self, index: usize) -> Option<&T> {
+        match self.full.get(index / CHUNK) {
+            Some(chunk) => chunk.get(index % CHUNK),
+            None => self.tail.get(index - self.shared_len()),
+        }
+    }
+
+    /// The newest entry, if any.
+    pub fn back(&self) -> Option<&T> {
+        self.tail
+            .last()
+            .or_else(|| self.full.back().and_then(|chunk| chunk.last()))
+    }
+
+    /// The entries from `start` on, oldest first (none if `start` is past the end).
+    pub fn range_from(
+        &self,
+        start: usize,
+    ) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + '_ {
+        (start.min(self.len())..self.len()).map(move |i| &self[i])
+    }
+}
+
+impl<T> Index<usize> for ChunkedDeque<T> {
+    type Output = T;
+
+    fn index(&self, index: usize) -> &T {
+        match self.get(index) {
+            Some(entry) => entry,
+            None => panic!("index {index} of a sequence of {}", self.len()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filled(n: usize) -> ChunkedDeque<usize> {
+        let mut d = ChunkedDeque::default();
+        for i in 0..n {
+            d.push_back(i);
+        }
+        d
+    }
+
+    #[test]
+    fn entries_read_back_in_order_across_chunks_and_the_tail() {
+        let d = filled(2 * CHUNK + 7);
+        assert_eq!(d.len(), 2 * CHUNK + 7);
+        assert_eq!(d.shared_len(), 2 * CHUNK);
+        assert!(d.range_from(0).copied().eq(0..2 * CHUNK + 7));
+        assert!(d
+            .range_from(CHUNK - 1)
+            .rev()
+            .copied()
+            .eq((CHUNK - 1..2 * CHUNK + 7).rev()));
+        assert_eq!(d.range_from(10 * CHUNK).len(), 0);
+        assert_eq!(
+            (d.get(2 * CHUNK + 7), d.back()),
+            (None, Some(&(2 * CHUNK + 6)))
+        );
+    }
+
+    #[test]
+    fn a_full_tail_becomes_a_chunk_and_the_oldest_chunk_leaves_whole() {
+        let mut d = filled(CHUNK);
+        assert_eq!((d.shared_len(), d.back()), (CHUNK, Some(&(CHUNK - 1))));
+        d.push_back(CHUNK);
+        assert!(d.pop_front_chunk());
+        assert_eq!((d.len(), d.get(0)), (1, Some(&CHUNK)));
+        assert!(!d.pop_front_chunk(), "the tail never leaves as a chunk");
+    }
+
+    #[test]
+    fn a_copy_shares_the_full_chunks_and_goes_its_own_way_after() {
+        let mut d = filled(CHUNK + 3);
+        let copy = d.clone();
+        assert!(
+            Rc::ptr_eq(&d.full[0], &copy.full[0]),
+            "full chunks are shared"
+        );
+        d.push_back(1_000);
+        d.pop_front_chunk();
+        assert_eq!(copy.len(), CHUNK + 3);
+        assert!(copy.range_from(0).copied().eq(0..CHUNK + 3));
+        assert_eq!(
+            d.range_from(0).copied().collect::<Vec<_>>(),
+            [CHUNK, CHUNK + 1, CHUNK + 2, 1_000]
+        );
+    }
+}
