@@ -226,9 +226,9 @@ async function seeks(site) {
       + `drawn, ${frames.toFixed(1)} frames of 16.7 ms; the page's handler (restoring the checkpoint `
       + `before the instant and replaying from it, for at most 40 ms before the frames take over) took `
       + `${r.handlerOfLongest.toFixed(1)} ms of it, the rest is the page's render of the instant and the `
-      + 'frames the browser gave it. What would meet it: a shorter replay, from checkpoints closer '
-      + `than the timeline's ${spacing[preset]} apart, each a copy of the trace's ring (the row `
-      + '"checkpoint copy time")');
+      + `frames the browser gave it (checkpoints ${spacing[preset]} apart). What would meet it: when `
+      + 'the handler took most of it, a shorter replay; otherwise a cheaper render of the instant '
+      + "(the pipelines' canvas text and the charts, drawn again after the seek; BENCHMARKS.md)");
     row(`longest task while seeking in the page, ${preset}`, r.longestTask, 'ms', 200, '≤ 200 ms',
       r.longestTask <= 200);
   }
