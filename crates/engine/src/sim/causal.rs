@@ -154,7 +154,6 @@ impl CausalRing {
     /// causes beyond the causal view).
     pub(super) fn holding_lines(mut self, lines: usize) -> CausalRing {
         self.held = self.capacity.max(lines);
-        self.entries = ChunkedDeque::default();
         self
     }
 

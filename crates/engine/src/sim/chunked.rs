@@ -12,6 +12,10 @@
 //! 20 000 events in its ring copies at most [`CHUNK`] of them; appending costs what appending
 //! to a `Vec` costs. Entries are only appended at the back and removed a chunk at a time from the
 //! front: a full chunk is never written again, so it never needs copying.
+//!
+//! Not [`super::shared::SharedVec`]: that persistent vector also shares its copies, but every
+//! push walks and may copy its tree's path, which cost the ring more per event than copying the
+//! whole ring cost each checkpoint. Here a push is a `Vec` push.
 
 use std::collections::VecDeque;
 use std::ops::Index;
