@@ -105,12 +105,14 @@ pub fn app() -> Html {
     let looping = use_mut_ref(LoopState::default);
     let pipes = [use_node_ref(), use_node_ref()];
     let publisher = use_memo((), |()| LivePublisher::default());
+    let frame_now = use_mut_ref(|| None);
     see_state(&mut looping.borrow_mut(), &state);
     let ctx = Ctx {
         state: state.clone(),
         runs,
         pipes,
         looping,
+        frame_now,
     };
     use_engine_builder(&ctx);
     use_frame_loop(&ctx, &publisher);
@@ -219,9 +221,15 @@ fn use_frame_loop(ctx: &Ctx, publisher: &LivePublisher) {
     use_effect_with((), move |_| {
         let handle: Rc<RefCell<Option<AnimationFrame>>> = Rc::new(RefCell::new(None));
         let timing = Rc::new(RefCell::new(Timing::default()));
-        let tick = move |ts| frame(&ctx, &publisher, ts, &timing);
-        schedule(handle.clone(), Rc::new(tick));
-        move || drop(handle.borrow_mut().take())
+        let frame_now = ctx.frame_now.clone();
+        let tick: FrameFn = Rc::new(move |ts| frame(&ctx, &publisher, ts, &timing));
+        *frame_now.borrow_mut() = Some(tick.clone());
+        schedule(handle.clone(), tick);
+        move || {
+            drop(handle.borrow_mut().take());
+            // the frame holds the context, which holds the frame: let go of both
+            frame_now.borrow_mut().take();
+        }
     });
 }
 
@@ -252,7 +260,7 @@ fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>
         .then(|| ctx.looping.borrow_mut().pending_seek_s.take())
         .flatten();
     if let Some(t) = pending {
-        ctx.seek(t);
+        ctx.start_seek(t);
     }
     // a frame that replayed or sought does not also play on: the seek's pause reaches the
     // loop's copy of the state only with the next render

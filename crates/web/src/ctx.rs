@@ -34,6 +34,11 @@ const SEEK_FIRST_MIN_MS: f64 = 10.0;
 /// The runs, shared by the animation loop and the callbacks, outside the components.
 pub type RunsCell = Rc<RefCell<Option<Runs>>>;
 
+/// The animation loop's frame, run outside the loop when the page must show an instant before the
+/// next frame (its argument is the time, as `performance.now()` gives it). Set while the loop
+/// runs.
+pub type FrameCell = Rc<RefCell<Option<Rc<dyn Fn(f64)>>>>;
+
 /// What the animation loop reads of the state (copied at each render of the page) and what it
 /// keeps between frames.
 #[derive(Clone, Debug, Default)]
@@ -95,6 +100,8 @@ pub struct Ctx {
     pub pipes: [NodeRef; 2],
     /// What the animation loop reads and keeps.
     pub looping: Rc<RefCell<LoopState>>,
+    /// The animation loop's frame, to draw at once.
+    pub frame_now: FrameCell,
 }
 
 /// Two contexts are equal when they hold the same state and the same runs: the other handles
@@ -139,11 +146,21 @@ impl Ctx {
     }
 
     /// Sends the runs to `t_s` (simulated seconds), paused: what the replay can do at once is
-    /// done now, the rest over the next frames ([`Ctx::seek_frame`]).
+    /// done now, the rest over the next frames ([`Ctx::seek_frame`]). A seek that reaches its
+    /// instant at once is drawn at once, in the same task as the click or key that asked for it,
+    /// not a frame later.
     pub fn seek(&self, t_s: f64) {
+        if self.start_seek(t_s) {
+            self.draw_now();
+        }
+    }
+
+    /// Begins a seek to `t_s` and replays what it can at once; returns whether it reached the
+    /// instant (the animation loop's own seeks draw in the frame they run in).
+    pub fn start_seek(&self, t_s: f64) -> bool {
         // the URL's interventions are still being replayed: the runs are not yet on their branch
         if self.looping.borrow().do_job.is_some() {
-            return;
+            return false;
         }
         let start = web::now_ms();
         let job = self
@@ -151,15 +168,22 @@ impl Ctx {
             .borrow_mut()
             .as_mut()
             .and_then(|r| r.begin_seek(SimTime::from_secs_f64(t_s.max(0.0))));
-        let Some(job) = job else { return };
+        let Some(job) = job else { return false };
         self.seeked(job.to.as_secs_f64());
         self.follow_branch();
         self.looping.borrow_mut().seeking = Some(job);
         // restoring a large run's checkpoint may have used this task's time already; the
         // replay (which first frees the state replaced) then starts in the next frame
         let left_ms = SEEK_FIRST_BUDGET_MS - (web::now_ms() - start);
-        if left_ms > SEEK_FIRST_MIN_MS {
-            self.seek_frame(left_ms);
+        left_ms > SEEK_FIRST_MIN_MS && !self.seek_frame(left_ms)
+    }
+
+    /// Runs the animation loop's frame now: the pipelines drawn and the live view published
+    /// from the runs as they stand (nothing when the loop is not running).
+    pub fn draw_now(&self) {
+        let frame = self.frame_now.borrow().clone();
+        if let Some(frame) = frame {
+            frame(web::now_ms());
         }
     }
 

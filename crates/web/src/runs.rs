@@ -54,6 +54,8 @@ pub struct Lane {
     /// The fixes of this lane.
     pub variant: Variant,
     seen: u64,
+    /// The run was put back to another instant and not read again yet ([`Lane::reread_later`]).
+    stale: bool,
     /// Self-triggered enqueues so far (the engine's running count, read with the snapshot).
     pub loop_count: u64,
     /// Wall ms of the last own-write enqueue (the loop edge glows after it).
@@ -99,6 +101,7 @@ impl Lane {
             run,
             variant,
             seen: 0,
+            stale: false,
             loop_count: 0,
             loop_flash_ms: f64::NEG_INFINITY,
             oom_flash_ms: f64::NEG_INFINITY,
@@ -116,6 +119,10 @@ impl Lane {
 
     /// Reads the trace events recorded since the last call: tokens, counters, objects, log.
     pub fn ingest(&mut self, wall_ms: f64, animate: bool) {
+        if self.stale {
+            // what was recorded since the run was put back is read in full, without tokens
+            return self.reread();
+        }
         let total = self.run.trace().total();
         let events: Vec<_> = self.run.trace_since(self.seen).cloned().collect();
         self.seen = total;
@@ -135,6 +142,7 @@ impl Lane {
     /// Reads the run again from the events it still holds, after it was put back to another
     /// instant: the log, the OOM kills and the counters show that instant; tokens stop.
     pub fn reread(&mut self) {
+        self.stale = false;
         self.seen = 0;
         self.log.clear();
         self.oom_times.clear();
@@ -142,6 +150,13 @@ impl Lane {
         self.last_result.clear();
         self.marks.rewind();
         self.ingest(0.0, false);
+    }
+
+    /// Marks the run as put back to another instant: it is read again by the next
+    /// [`Lane::ingest`] or [`Lane::reread`], whichever comes first. A seek that reaches its
+    /// instant at once reads the run once, at the instant, instead of also at the checkpoint.
+    pub fn reread_later(&mut self) {
+        self.stale = true;
     }
 
     /// Reads the numbers the stats bar and the pipeline show (once per refresh, so both agree).

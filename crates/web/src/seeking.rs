@@ -39,7 +39,7 @@ impl Runs {
         let mut to = t;
         for lane in self.lanes_mut() {
             to = to.min(lane.run.begin_seek(t).ok()?);
-            lane.reread();
+            lane.reread_later();
         }
         Some(SeekJob {
             to,
@@ -109,6 +109,32 @@ mod tests {
         assert!(job.from_s <= 5.0);
         assert_eq!(runs.now(), five, "after {frames} frames");
         assert_eq!(counts_at(&runs), counts_at(&fresh));
+    }
+
+    #[test]
+    fn a_frame_during_a_seek_shows_the_instant_the_replay_starts_from() {
+        let sought = |read_at_once: bool| {
+            let mut runs = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
+            runs.advance(SimTime::from_secs_f64(60.0), &mut || false);
+            runs.ingest(0.0, true);
+            let job = runs
+                .begin_seek(SimTime::from_secs_f64(50.0))
+                .expect("timeline kept");
+            assert!(
+                job.from_s < 50.0,
+                "the replay starts at a checkpoint: {}",
+                job.from_s
+            );
+            if read_at_once {
+                runs.a.reread();
+            }
+            // the next frame's read, with tokens on
+            runs.ingest(0.0, true);
+            (counts_at(&runs), runs.a.tokens.alive.len())
+        };
+        let (at_frame, tokens) = sought(false);
+        assert_eq!(at_frame, sought(true).0);
+        assert_eq!(tokens, 0, "reading the run again starts no tokens");
     }
 
     #[test]
