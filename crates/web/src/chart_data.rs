@@ -155,7 +155,7 @@ fn memory(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
     if let Some(limit) = lane.snapshot.memory_limit_bytes {
         // the kernel kills the container when RSS crosses the limit, often between two samples:
         // each kill is drawn where it happened, at the limit
-        with_kills(&mut rss, &lane.oom_times, limit as f64 / MIB);
+        with_kills(&mut rss, &lane.notes.oom_times, limit as f64 / MIB);
     }
     let (blue, green) = (bl.p.blue, bl.p.green);
     bl.line(names::GO_HEAP_ALLOC_BYTES, heap, blue, b, false);

@@ -195,7 +195,7 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let p = d.palette;
     let s = &lane.snapshot;
     let (x, y, w, h) = POD;
-    let oom = flash(d.now_ms, lane.oom_flash_ms, OOM_BANNER_MS);
+    let oom = flash(d.now_ms, lane.notes.oom_flash_ms, OOM_BANNER_MS);
     let down = !s.pod_state.is_running();
     ctx.set_line_width(1.5);
     ctx.set_stroke_style_str(if down { p.vermillion } else { p.grid });
@@ -377,10 +377,10 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         "result=\"success\"",
         3,
     );
-    let last = if lane.last_result.is_empty() {
+    let last = if lane.notes.last_result.is_empty() {
         "—".to_owned()
     } else {
-        reconcile_result(&lane.last_result, d.lang)
+        reconcile_result(&lane.notes.last_result, d.lang)
     };
     let rl = format!("{recs:.1}/s");
     stage(ctx, RECONCILE, d, ["Reconcile", &last, &rl], false);
@@ -492,7 +492,7 @@ fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         let path = edge_path(e);
         arrow(ctx, path[path.len() - 2], path[path.len() - 1], p.muted);
     }
-    let relist = flash(d.now_ms, lane.list_flash_ms, 1500.0);
+    let relist = flash(d.now_ms, lane.notes.list_flash_ms, 1500.0);
     if relist > 0.0 {
         ctx.set_global_alpha(relist);
         line(ctx, edge_path(Edge::List), p.sky, 6.0);
@@ -578,8 +578,8 @@ fn draw_gate(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
 fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let p = d.palette;
     let glow = if d.motion {
-        flash(d.now_ms, lane.loop_flash_ms, 900.0)
-    } else if lane.loop_count > 0 && d.now_ms - lane.loop_flash_ms < 2000.0 {
+        flash(d.now_ms, lane.notes.loop_flash_ms, 900.0)
+    } else if lane.loop_count > 0 && d.now_ms - lane.notes.loop_flash_ms < 2000.0 {
         1.0
     } else {
         0.0

@@ -58,18 +58,10 @@ pub struct Lane {
     stale: bool,
     /// Self-triggered enqueues so far (the engine's running count, read with the snapshot).
     pub loop_count: u64,
-    /// Wall ms of the last own-write enqueue (the loop edge glows after it).
-    pub loop_flash_ms: f64,
-    /// Wall ms of the last OOMKilled.
-    pub oom_flash_ms: f64,
-    /// Wall ms of the last LIST (relist).
-    pub list_flash_ms: f64,
-    /// Simulated seconds of the latest OOM kills (at most [`KILLS_KEPT`]).
-    pub oom_times: VecDeque<f64>,
+    /// What the lane noticed in the events besides the log (flashes, OOM kills, last result).
+    pub notes: Notes,
     /// The numbers the stats bar and the pipeline show, read once per refresh.
     pub stats: LaneStats,
-    /// Last reconcile result seen.
-    pub last_result: String,
     /// Moving tokens.
     pub tokens: Tokens,
     /// The event log, newest last.
@@ -103,12 +95,8 @@ impl Lane {
             seen: 0,
             stale: false,
             loop_count: 0,
-            loop_flash_ms: f64::NEG_INFINITY,
-            oom_flash_ms: f64::NEG_INFINITY,
-            list_flash_ms: f64::NEG_INFINITY,
-            oom_times: VecDeque::new(),
+            notes: Notes::default(),
             stats: LaneStats::default(),
-            last_result: String::new(),
             tokens: Tokens::default(),
             log: VecDeque::new(),
             snapshot,
@@ -124,16 +112,25 @@ impl Lane {
             return self.reread();
         }
         let total = self.run.trace().total();
-        let events: Vec<_> = self.run.trace_since(self.seen).cloned().collect();
+        // read in place: a copy of each event would touch its key's reference count, a cold
+        // line for most of a large run's objects
+        let events: Vec<&TraceEvent> = self.run.trace_since(self.seen).collect();
         self.seen = total;
         let first_id = total - events.len() as u64;
-        for (id, ev) in (first_id..).zip(&events) {
+        for ev in &events {
             if animate {
                 self.tokens.offer(ev, wall_ms);
             }
-            self.count(ev, id, wall_ms);
+            self.notes.note(ev, wall_ms);
             self.marks.offer(ev);
         }
+        // the log keeps its newest LOG_LINES lines: only those are written
+        let mut newest: Vec<LogLine> = (events.iter().enumerate().rev())
+            .filter_map(|(i, ev)| log_line(ev, first_id + i as u64))
+            .take(LOG_LINES)
+            .collect();
+        newest.reverse();
+        append_newest(&mut self.log, newest);
         self.marks.read_until(self.run.now().as_secs_f64());
         self.snapshot = self.run.snapshot();
         self.loop_count = self.snapshot.counts.self_triggered_enqueues;
@@ -145,9 +142,9 @@ impl Lane {
         self.stale = false;
         self.seen = 0;
         self.log.clear();
-        self.oom_times.clear();
+        self.notes.oom_times.clear();
         self.tokens = Tokens::default();
-        self.last_result.clear();
+        self.notes.last_result.clear();
         self.marks.rewind();
         self.ingest(0.0, false);
     }
@@ -171,71 +168,6 @@ impl Lane {
         };
     }
 
-    fn count(&mut self, ev: &TraceEvent, id: u64, wall_ms: f64) {
-        let line = |event: &str, detail: String, rv: Option<u64>, gen: Option<u64>| LogLine {
-            id,
-            time_s: ev.time.as_secs_f64(),
-            event: event.to_owned(),
-            key: ev.key_str().to_owned(),
-            rv,
-            generation: gen,
-            detail,
-        };
-        let detail = || ev.kind.detail().to_string();
-        let entry = match ev.kind {
-            EventKind::HandlerEnqueue { own_write: true } => {
-                self.loop_flash_ms = wall_ms;
-                None
-            }
-            EventKind::Retry429 { .. } => Some(line("429", detail(), None, None)),
-            EventKind::ContainerTerminated {
-                reason: TerminatedReason::OOMKilled,
-                ..
-            } => {
-                self.oom_flash_ms = wall_ms;
-                if self.oom_times.len() >= KILLS_KEPT {
-                    self.oom_times.pop_front();
-                }
-                self.oom_times.push_back(ev.time.as_secs_f64());
-                Some(line("OOMKilled", detail(), None, None))
-            }
-            EventKind::ContainerStarted { .. } => Some(line("STARTED", detail(), None, None)),
-            EventKind::ContainerTerminated {
-                reason: TerminatedReason::Error,
-                ..
-            } => Some(line("EXITED", detail(), None, None)),
-            EventKind::StartingWorkers { .. } => Some(line("SYNCED", detail(), None, None)),
-            EventKind::CacheSyncTimeout { .. } => Some(line("SYNC TIMEOUT", detail(), None, None)),
-            EventKind::ApiRequest {
-                verb: Verb::List, ..
-            } => {
-                self.list_flash_ms = wall_ms;
-                None
-            }
-            EventKind::WatchEvent { generation, .. } => {
-                let gen = u64::try_from(generation).ok();
-                Some(line(ev.event(), String::new(), ev.resource_version, gen))
-            }
-            EventKind::WatchError { .. } => Some(line(ev.event(), String::new(), None, None)),
-            EventKind::Reconciled { result } => {
-                result.clone_into(&mut self.last_result);
-                Some(line("RECONCILED", detail(), None, None))
-            }
-            EventKind::Created { .. }
-            | EventKind::SetResources { .. }
-            | EventKind::UserAction { .. } => {
-                Some(line(ev.event(), detail(), ev.resource_version, None))
-            }
-            _ => None,
-        };
-        if let Some(l) = entry {
-            if self.log.len() >= LOG_LINES {
-                self.log.pop_front();
-            }
-            self.log.push_back(l);
-        }
-    }
-
     /// The newest value of a series.
     pub fn last_series(&self, key: &str) -> Option<f64> {
         self.run.series(key).and_then(|s| s.last()).map(|p| p.1)
@@ -250,6 +182,105 @@ impl Lane {
     pub fn rate_matching(&self, prefix: &str, part: &str, window: usize) -> f64 {
         self.run.rate_matching(prefix, part, window)
     }
+}
+
+/// What a lane noticed in its run's events besides the log lines.
+#[derive(Clone, Debug)]
+pub struct Notes {
+    /// Wall ms of the last own-write enqueue (the loop edge glows after it).
+    pub loop_flash_ms: f64,
+    /// Wall ms of the last OOMKilled.
+    pub oom_flash_ms: f64,
+    /// Wall ms of the last LIST (relist).
+    pub list_flash_ms: f64,
+    /// Simulated seconds of the latest OOM kills (at most [`KILLS_KEPT`]).
+    pub oom_times: VecDeque<f64>,
+    /// Last reconcile result seen.
+    pub last_result: String,
+}
+
+impl Default for Notes {
+    fn default() -> Notes {
+        Notes {
+            loop_flash_ms: f64::NEG_INFINITY,
+            oom_flash_ms: f64::NEG_INFINITY,
+            list_flash_ms: f64::NEG_INFINITY,
+            oom_times: VecDeque::new(),
+            last_result: String::new(),
+        }
+    }
+}
+
+impl Notes {
+    /// Notes what `ev` changes of the flashes, the OOM kills and the last result.
+    fn note(&mut self, ev: &TraceEvent, wall_ms: f64) {
+        match ev.kind {
+            EventKind::HandlerEnqueue { own_write: true } => self.loop_flash_ms = wall_ms,
+            EventKind::ContainerTerminated {
+                reason: TerminatedReason::OOMKilled,
+                ..
+            } => {
+                self.oom_flash_ms = wall_ms;
+                if self.oom_times.len() >= KILLS_KEPT {
+                    self.oom_times.pop_front();
+                }
+                self.oom_times.push_back(ev.time.as_secs_f64());
+            }
+            EventKind::ApiRequest {
+                verb: Verb::List, ..
+            } => self.list_flash_ms = wall_ms,
+            EventKind::Reconciled { result } => result.clone_into(&mut self.last_result),
+            _ => {}
+        }
+    }
+}
+
+/// The event log's line for `ev` (the trace's event `id`), if it has one.
+fn log_line(ev: &TraceEvent, id: u64) -> Option<LogLine> {
+    let line = |event: &str, detail: String, rv: Option<u64>, gen: Option<u64>| LogLine {
+        id,
+        time_s: ev.time.as_secs_f64(),
+        event: event.to_owned(),
+        key: ev.key_str().to_owned(),
+        rv,
+        generation: gen,
+        detail,
+    };
+    let detail = || ev.kind.detail().to_string();
+    match ev.kind {
+        EventKind::Retry429 { .. } => Some(line("429", detail(), None, None)),
+        EventKind::ContainerTerminated {
+            reason: TerminatedReason::OOMKilled,
+            ..
+        } => Some(line("OOMKilled", detail(), None, None)),
+        EventKind::ContainerStarted { .. } => Some(line("STARTED", detail(), None, None)),
+        EventKind::ContainerTerminated {
+            reason: TerminatedReason::Error,
+            ..
+        } => Some(line("EXITED", detail(), None, None)),
+        EventKind::StartingWorkers { .. } => Some(line("SYNCED", detail(), None, None)),
+        EventKind::CacheSyncTimeout { .. } => Some(line("SYNC TIMEOUT", detail(), None, None)),
+        EventKind::WatchEvent { generation, .. } => {
+            let gen = u64::try_from(generation).ok();
+            Some(line(ev.event(), String::new(), ev.resource_version, gen))
+        }
+        EventKind::WatchError { .. } => Some(line(ev.event(), String::new(), None, None)),
+        EventKind::Reconciled { .. } => Some(line("RECONCILED", detail(), None, None)),
+        EventKind::Created { .. }
+        | EventKind::SetResources { .. }
+        | EventKind::UserAction { .. } => {
+            Some(line(ev.event(), detail(), ev.resource_version, None))
+        }
+        _ => None,
+    }
+}
+
+/// Appends `newest` (at most [`LOG_LINES`], oldest first) to `log`, which keeps its newest
+/// [`LOG_LINES`].
+fn append_newest(log: &mut VecDeque<LogLine>, newest: Vec<LogLine>) {
+    let overflow = (log.len() + newest.len()).saturating_sub(LOG_LINES);
+    log.drain(..overflow.min(log.len()));
+    log.extend(newest);
 }
 
 /// One of the page's two runs.
@@ -492,6 +523,35 @@ mod tests {
         let trace = runs.a.run.trace();
         assert!(!trace.hashes());
         assert!(trace.total() > 0 && trace.events().next().is_some());
+    }
+
+    #[test]
+    fn the_log_holds_the_newest_lines_in_order_however_many_a_frame_brings() {
+        let config = RunConfig::preset("flywheel");
+        let (mut every_second, mut at_once) = (
+            Runs::new(&config, None).expect("engine"),
+            Runs::new(&config, None).expect("engine"),
+        );
+        for s in 1..=120 {
+            every_second.advance(SimTime::from_secs_f64(f64::from(s)), &mut || false);
+            every_second.ingest(0.0, false);
+        }
+        at_once.advance(SimTime::from_secs_f64(120.0), &mut || false);
+        at_once.ingest(0.0, false);
+        let (a, b) = (&every_second.a, &at_once.a);
+        assert_eq!(
+            a.log.len(),
+            LOG_LINES,
+            "two minutes of the flywheel fill the log"
+        );
+        assert_eq!(a.log, b.log);
+        assert!(a
+            .log
+            .iter()
+            .zip(a.log.iter().skip(1))
+            .all(|(x, y)| x.id < y.id));
+        assert_eq!(a.notes.last_result, b.notes.last_result);
+        assert!(!a.notes.last_result.is_empty());
     }
 
     #[test]

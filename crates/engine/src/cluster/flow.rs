@@ -358,11 +358,11 @@ impl Cluster {
         if !op.workers_started {
             return;
         }
+        debug_assert!(op.active_workers() == op.workers.iter().flatten().count());
         let mut started = Vec::new();
-        for i in 0..op.workers.len() {
-            if op.workers[i].is_some() {
-                continue;
-            }
+        let mut from = 0;
+        while let Some(i) = op.idle.first_from(from) {
+            from = i + 1;
             let Some(key) = op.queue.get(now) else { break };
             let worker = u32::try_from(i).unwrap_or(u32::MAX);
             let (causes, note) = op.queue.take_causes(&key, now);
@@ -373,6 +373,7 @@ impl Cluster {
             job.finalizer_mode = self.scenario.code.finalizer;
             op.worker_totals = op.worker_totals.plus(WorkerTotals::of(&job));
             op.workers[i] = Some(job);
+            op.idle.set_busy(i);
             started.push(i);
         }
         for i in started {
@@ -510,6 +511,7 @@ impl Cluster {
         let Some(job) = op.workers.get_mut(w).and_then(Option::take) else {
             return;
         };
+        op.idle.set_idle(w);
         op.worker_totals = op.worker_totals.minus(WorkerTotals::of(&job));
         let key = job.key.clone();
         let by = job.reconcile.as_slice();

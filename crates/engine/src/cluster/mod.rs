@@ -40,6 +40,7 @@ pub mod code;
 pub mod divergence;
 pub mod expectation;
 mod flow;
+pub mod idle_slots;
 pub mod informer;
 pub mod inspect;
 pub mod intervention;

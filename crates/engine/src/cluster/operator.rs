@@ -15,6 +15,7 @@ use crate::predicate::{
 use crate::scenario::{PredicateKind, Profile, Scenario};
 use crate::time::SimTime;
 
+use super::idle_slots::IdleSlots;
 use super::informer::SimInformer;
 use super::worker::{Job, WorkerTotals};
 use super::workqueue::WorkQueue;
@@ -32,6 +33,8 @@ pub struct Operator {
     pub queue: WorkQueue,
     /// `MaxConcurrentReconciles` workers; `None` is idle.
     pub workers: Vec<Option<Job>>,
+    /// Which `workers` are idle (kept as jobs start and finish).
+    pub idle: IdleSlots,
     /// What the busy `workers` hold, kept up to date as jobs start, step and finish.
     pub worker_totals: WorkerTotals,
     /// Predicates of the `For` watch (all must admit: `builder.WithPredicates` ANDs them);
@@ -81,6 +84,7 @@ impl Operator {
             informer,
             queue: WorkQueue::new(scenario.queue_kind()),
             workers: (0..scenario.controller.workers).map(|_| None).collect(),
+            idle: IdleSlots::all(scenario.controller.workers as usize),
             worker_totals: WorkerTotals::default(),
             predicates: build_predicates(&scenario.controller.predicates, scenario.profile).into(),
             client_limiter,
@@ -122,7 +126,7 @@ impl Operator {
 
     /// Busy workers.
     pub fn active_workers(&self) -> usize {
-        self.workers.iter().filter(|w| w.is_some()).count()
+        self.workers.len() - self.idle.count()
     }
 }
 
