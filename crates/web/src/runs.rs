@@ -125,7 +125,10 @@ impl Lane {
             self.marks.offer(ev);
         }
         // the log keeps its newest LOG_LINES lines: only those are written
-        let mut newest: Vec<LogLine> = (events.iter().enumerate().rev())
+        let mut newest: Vec<LogLine> = events
+            .iter()
+            .enumerate()
+            .rev()
             .filter_map(|(i, ev)| log_line(ev, first_id + i as u64))
             .take(LOG_LINES)
             .collect();

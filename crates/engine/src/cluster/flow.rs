@@ -358,10 +358,9 @@ impl Cluster {
         if !op.workers_started {
             return;
         }
-        debug_assert!(op.active_workers() == op.workers.iter().flatten().count());
         let mut started = Vec::new();
         let mut from = 0;
-        while let Some(i) = op.idle.first_from(from) {
+        while let Some(i) = op.workers.first_idle_from(from) {
             from = i + 1;
             let Some(key) = op.queue.get(now) else { break };
             let worker = u32::try_from(i).unwrap_or(u32::MAX);
@@ -372,8 +371,7 @@ impl Cluster {
             job.reconcile = Some(id);
             job.finalizer_mode = self.scenario.code.finalizer;
             op.worker_totals = op.worker_totals.plus(WorkerTotals::of(&job));
-            op.workers[i] = Some(job);
-            op.idle.set_busy(i);
+            op.workers.start(i, job);
             started.push(i);
         }
         for i in started {
@@ -424,7 +422,7 @@ impl Cluster {
         };
         let incarnation = op.incarnation;
         let informer = &op.informer;
-        let Some(Some(job)) = op.workers.get_mut(w) else {
+        let Some(job) = op.workers.get_mut(w) else {
             return;
         };
         let before = WorkerTotals::of(job);
@@ -508,10 +506,9 @@ impl Cluster {
         let Some(op) = self.operator.running.as_mut() else {
             return;
         };
-        let Some(job) = op.workers.get_mut(w).and_then(Option::take) else {
+        let Some(job) = op.workers.finish(w) else {
             return;
         };
-        op.idle.set_idle(w);
         op.worker_totals = op.worker_totals.minus(WorkerTotals::of(&job));
         let key = job.key.clone();
         let by = job.reconcile.as_slice();

@@ -201,7 +201,7 @@ impl InvariantChecker {
 
         // One worker per key.
         let mut busy = BTreeSet::new();
-        for job in op.workers.iter().flatten() {
+        for job in op.workers.jobs() {
             if !busy.insert(job.key.as_str()) {
                 let detail = format!("{} is reconciled by two workers", job.key);
                 self.violate(now, "one-worker-per-key", detail);

@@ -40,7 +40,6 @@ pub mod code;
 pub mod divergence;
 pub mod expectation;
 mod flow;
-pub mod idle_slots;
 pub mod informer;
 pub mod inspect;
 pub mod intervention;
@@ -70,6 +69,7 @@ pub mod verdict;
 mod watch_list;
 pub mod why;
 pub mod worker;
+pub mod worker_slots;
 pub mod workload;
 pub mod workqueue;
 

@@ -40,7 +40,7 @@ impl Cluster {
                 .operator
                 .running
                 .as_ref()
-                .and_then(|op| op.workers.get(worker)?.as_ref()?.reconcile),
+                .and_then(|op| op.workers.get(worker)?.reconcile),
             Origin::User => Some(ctx.next_event_id()),
             Origin::Reflector { .. } => None,
         }

@@ -15,9 +15,9 @@ use crate::predicate::{
 use crate::scenario::{PredicateKind, Profile, Scenario};
 use crate::time::SimTime;
 
-use super::idle_slots::IdleSlots;
 use super::informer::SimInformer;
-use super::worker::{Job, WorkerTotals};
+use super::worker::WorkerTotals;
+use super::worker_slots::WorkerSlots;
 use super::workqueue::WorkQueue;
 
 /// The operator process's controller state.
@@ -31,10 +31,8 @@ pub struct Operator {
     pub informer: SimInformer,
     /// The controller's workqueue.
     pub queue: WorkQueue,
-    /// `MaxConcurrentReconciles` workers; `None` is idle.
-    pub workers: Vec<Option<Job>>,
-    /// Which `workers` are idle (kept as jobs start and finish).
-    pub idle: IdleSlots,
+    /// `MaxConcurrentReconciles` workers, each idle or running a job.
+    pub workers: WorkerSlots,
     /// What the busy `workers` hold, kept up to date as jobs start, step and finish.
     pub worker_totals: WorkerTotals,
     /// Predicates of the `For` watch (all must admit: `builder.WithPredicates` ANDs them);
@@ -83,8 +81,7 @@ impl Operator {
             started_at: now,
             informer,
             queue: WorkQueue::new(scenario.queue_kind()),
-            workers: (0..scenario.controller.workers).map(|_| None).collect(),
-            idle: IdleSlots::all(scenario.controller.workers as usize),
+            workers: WorkerSlots::new(scenario.controller.workers as usize),
             worker_totals: WorkerTotals::default(),
             predicates: build_predicates(&scenario.controller.predicates, scenario.profile).into(),
             client_limiter,
@@ -126,7 +123,7 @@ impl Operator {
 
     /// Busy workers.
     pub fn active_workers(&self) -> usize {
-        self.workers.len() - self.idle.count()
+        self.workers.busy()
     }
 }
 

@@ -182,7 +182,7 @@ impl Cluster {
         };
         // running totals: this runs after every event
         let totals = op.worker_totals;
-        debug_assert_eq!(totals, WorkerTotals::scan(&op.workers));
+        debug_assert_eq!(totals, WorkerTotals::scan(op.workers.as_slice()));
         let incarnation = Some(op.incarnation);
         let event_bytes = self.scenario.objects.size_bytes;
         let (pod_store, watch_buffers, goroutines) =
