@@ -25,8 +25,6 @@ use crate::texts::{self, Kind, Status};
 use crate::theme::{DARK, LIGHT};
 use crate::web;
 
-/// Wall-clock ms the simulation may use per animation frame.
-pub const FRAME_BUDGET_MS: f64 = 9.0;
 /// Longest wall-clock step the clock takes after a stall (a hidden tab), in ms.
 pub const MAX_FRAME_MS: f64 = 100.0;
 /// The live view refreshes at most this often (ms).
@@ -357,21 +355,21 @@ fn tour_frame(ctx: &Ctx) -> bool {
     }
 }
 
-/// Moves the runs on by `dt` wall ms at the speed asked for, within the frame budget; records the
-/// pace reached and returns whether every run is finished.
+/// Moves the runs on by `dt` wall ms at the speed asked for, within the frame's budget (the
+/// pace's: larger after a frame that fell behind); records the pace reached and returns whether every run is finished.
 fn advance(ctx: &Ctx, runs: &mut Runs, seen: &LoopState, wall_ms: f64, dt: f64) -> bool {
     let before = runs.now().as_secs_f64();
     let deadline = SimTime::from_secs_f64(before + dt / 1000.0 * seen.speed);
+    let budget_ms = seen.pace.budget_ms();
     let start = web::now_ms();
-    runs.advance_frame(deadline, &mut || web::now_ms() - start > FRAME_BUDGET_MS);
+    let reached = runs.advance_frame(deadline, &mut || web::now_ms() - start > budget_ms);
+    let mut l = ctx.looping.borrow_mut();
     // a stall (a hidden tab) is not the runs' pace: the clock skipped it
     if wall_ms <= MAX_FRAME_MS {
         let advanced = runs.now().as_secs_f64() - before;
-        ctx.looping
-            .borrow_mut()
-            .pace
-            .record(seen.speed, advanced, wall_ms);
+        l.pace.record(seen.speed, advanced, wall_ms);
     }
+    l.pace.record_reached(reached || runs.is_finished());
     runs.is_finished()
 }
 

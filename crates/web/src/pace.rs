@@ -1,8 +1,13 @@
 //! The speed the page really achieves: simulated seconds per wall second, smoothed over about a
 //! second. The speed slider asks for a speed; a large scenario may not reach it, because each
-//! frame gives the engine a fixed budget and the engine simulates every object. The control bar
+//! frame gives the engine a budget and the engine simulates every object. The control bar
 //! shows the achieved speed when it falls short, so the clock never claims a speed it is not
 //! running at.
+//!
+//! The budget itself depends on whether the runs keep up: a run that reaches each frame's instant
+//! gets [`FRAME_BUDGET_MS`] of a 60 Hz frame; one that fell short in the frame before gets
+//! [`CATCH_UP_BUDGET_MS`], so it draws every other display frame and the engine has about three
+//! quarters of the main thread instead of half (BENCHMARKS.md, "The incident in the page").
 
 /// How long the smoothing remembers, in wall milliseconds.
 pub const SMOOTHING_MS: f64 = 1000.0;
@@ -10,6 +15,13 @@ pub const SMOOTHING_MS: f64 = 1000.0;
 pub const MEASURED_MS: f64 = 1000.0;
 /// The achieved speed is shown when it is below this share of the requested one.
 pub const SHORT_SHARE: f64 = 0.9;
+/// Wall-clock ms the simulation may use in an animation frame while the runs keep up.
+pub const FRAME_BUDGET_MS: f64 = 9.0;
+/// Wall-clock ms the simulation may use in a frame after one that ended short of the clock's
+/// instant: two display frames (33.3 ms) less the page's drawing and the browser's own part
+/// (style, paint, the canvases), so the page draws at 30 Hz while it cannot keep up, and no task
+/// comes near 50 ms.
+pub const CATCH_UP_BUDGET_MS: f64 = 24.0;
 
 /// The achieved simulated time per wall time at one requested speed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -17,6 +29,7 @@ pub struct Pace {
     requested: f64,
     rate: f64,
     measured_ms: f64,
+    behind: bool,
 }
 
 impl Pace {
@@ -40,6 +53,21 @@ impl Pace {
             self.rate + (rate - self.rate) * weight
         };
         self.measured_ms += wall_ms;
+    }
+
+    /// Records whether the last frame reached the clock's instant before its budget ran out.
+    pub fn record_reached(&mut self, reached: bool) {
+        self.behind = !reached;
+    }
+
+    /// The engine's budget for the next frame: [`CATCH_UP_BUDGET_MS`] after a frame that ended
+    /// short of its instant, else [`FRAME_BUDGET_MS`].
+    pub fn budget_ms(&self) -> f64 {
+        if self.behind {
+            CATCH_UP_BUDGET_MS
+        } else {
+            FRAME_BUDGET_MS
+        }
     }
 
     /// Forgets the measurement (the run paused, finished or was rebuilt).
@@ -94,6 +122,30 @@ mod tests {
         assert!(p.short_of_requested().is_some());
         run(&mut p, 10.0, 1, 0.16);
         assert_eq!(p.short_of_requested(), None);
+    }
+
+    #[test]
+    fn a_run_that_keeps_up_gets_a_sixty_hertz_frames_budget() {
+        let mut p = Pace::default();
+        assert_eq!(p.budget_ms(), FRAME_BUDGET_MS, "before any frame");
+        p.record_reached(true);
+        assert_eq!(p.budget_ms(), FRAME_BUDGET_MS);
+    }
+
+    #[test]
+    fn a_frame_that_ends_short_of_its_instant_gives_the_next_the_catch_up_budget() {
+        let mut p = Pace::default();
+        p.record_reached(false);
+        assert_eq!(p.budget_ms(), CATCH_UP_BUDGET_MS);
+        p.record_reached(true);
+        assert_eq!(p.budget_ms(), FRAME_BUDGET_MS, "caught up: back to 60 Hz");
+        p.record_reached(false);
+        p.reset();
+        assert_eq!(
+            p.budget_ms(),
+            FRAME_BUDGET_MS,
+            "paused: the next play starts at 60 Hz"
+        );
     }
 
     #[test]
