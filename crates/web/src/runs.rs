@@ -420,15 +420,19 @@ impl Runs {
     /// timeline gets frames of its own: copying the incident's state takes longer than a frame's
     /// budget of events, so a frame that finds one due copies pieces of it
     /// ([`Run::take_due_checkpoint`], a piece at most 5 000 entries of a large collection, or one shard of a hash map) until
-    /// `out_of_time()` and handles no events until it is taken, and a frame that brings one due
-    /// ends there. Freeing what a timeline let go (as costly as a copy) comes first, the same way.
+    /// `no_more_pieces()` and handles no events until it is taken, and a frame that brings one
+    /// due ends there. Freeing what a timeline let go (as costly as a copy) comes first, the same
+    /// way. Events are handled until `out_of_time()`; the page gives pieces a budget of their own
+    /// (a piece of the incident's state can take tens of ms, so a larger budget for events must
+    /// not also start pieces later in the frame).
     pub fn advance_frame(
         &mut self,
         deadline: SimTime,
         out_of_time: &mut dyn FnMut() -> bool,
+        no_more_pieces: &mut dyn FnMut() -> bool,
     ) -> bool {
         if self.checkpoint_work() {
-            while !out_of_time() && self.checkpoint_work() {}
+            while !no_more_pieces() && self.checkpoint_work() {}
             return false;
         }
         self.advance_until(deadline, out_of_time, true)
@@ -579,15 +583,21 @@ mod tests {
         );
     }
 
-    /// Frames of the flywheel to 300 s: (all, those that completed a checkpoint, those that
-    /// handled no event, those that ended neither at a due checkpoint nor by completing one).
-    fn checkpoint_frames(out_of_time: &mut dyn FnMut() -> bool) -> (usize, usize, usize, usize) {
+    /// Frames of the flywheel to 300 s, each handling events until `events_out_of_time` and
+    /// starting pieces of a checkpoint until `pieces_out_of_time`: (all, those that completed a
+    /// checkpoint, those that handled no event, those that ended neither at a due checkpoint nor
+    /// by completing one).
+    fn checkpoint_frames(
+        events_out_of_time: bool,
+        pieces_out_of_time: bool,
+    ) -> (usize, usize, usize, usize) {
         let mut runs = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
         let end = SimTime::from_secs_f64(300.0);
         let (mut frames, mut checkpoint_frames, mut copy_frames, mut elsewhere) = (0, 0, 0, 0);
         loop {
             let before = (runs.a.run.events(), runs.a.run.timeline().map(count_marks));
-            let reached = runs.advance_frame(end, out_of_time);
+            let reached =
+                runs.advance_frame(end, &mut || events_out_of_time, &mut || pieces_out_of_time);
             let after = (runs.a.run.events(), runs.a.run.timeline().map(count_marks));
             frames += 1;
             copy_frames += usize::from(after.0 == before.0);
@@ -607,7 +617,7 @@ mod tests {
 
     #[test]
     fn a_due_checkpoint_gets_a_frame_of_its_own() {
-        let (frames, checkpoint_frames, copy_frames, elsewhere) = checkpoint_frames(&mut || false);
+        let (frames, checkpoint_frames, copy_frames, elsewhere) = checkpoint_frames(false, false);
         assert_eq!(
             elsewhere, 0,
             "a frame never out of time ends only at a checkpoint"
@@ -625,7 +635,7 @@ mod tests {
 
     #[test]
     fn a_frame_out_of_time_copies_one_part_of_a_due_checkpoint() {
-        let (_, checkpoint_frames, copy_frames, _) = checkpoint_frames(&mut || true);
+        let (_, checkpoint_frames, copy_frames, _) = checkpoint_frames(true, true);
         // the FIFO, the workqueue, its pending causes, then the rest, each in a frame (one frame
         // without an operator)
         assert!(
@@ -633,6 +643,21 @@ mod tests {
             "{copy_frames} frames copied {checkpoint_frames} checkpoints"
         );
         assert!(copy_frames > checkpoint_frames, "some were copied in parts");
+    }
+
+    #[test]
+    fn a_frame_with_time_left_for_events_starts_no_piece_past_the_pieces_budget() {
+        let one_piece_each = checkpoint_frames(true, true);
+        let events_to_spare = checkpoint_frames(false, true);
+        assert_eq!(
+            (events_to_spare.1, events_to_spare.2),
+            (one_piece_each.1, one_piece_each.2),
+            "as many checkpoints, each in as many frames of one piece"
+        );
+        assert!(
+            events_to_spare.0 < one_piece_each.0,
+            "fewer frames of events"
+        );
     }
 
     fn count_marks(
