@@ -357,7 +357,8 @@ fn tour_frame(ctx: &Ctx) -> bool {
 }
 
 /// Moves the runs on by `dt` wall ms at the speed asked for, within the frame's budget (the
-/// pace's: larger after a frame that fell behind); records the pace reached and returns whether every run is finished.
+/// pace's: larger after a frame that fell behind); records the pace reached and returns whether
+/// every run is finished.
 fn advance(ctx: &Ctx, runs: &mut Runs, seen: &LoopState, wall_ms: f64, dt: f64) -> bool {
     let before = runs.now().as_secs_f64();
     let deadline = SimTime::from_secs_f64(before + dt / 1000.0 * seen.speed);

@@ -90,8 +90,6 @@ const WORD_BITS: usize = u64::BITS as usize;
 struct IdleSlots {
     /// Bit `i % 64` of word `i / 64` is set when worker `i` is idle.
     words: Vec<u64>,
-    /// Idle workers.
-    count: usize,
     /// Workers.
     len: usize,
 }
@@ -101,7 +99,6 @@ impl IdleSlots {
     fn all(n: usize) -> IdleSlots {
         let mut slots = IdleSlots {
             words: vec![0; n.div_ceil(WORD_BITS)],
-            count: 0,
             len: n,
         };
         (0..n).for_each(|i| slots.set_idle(i));
@@ -133,7 +130,7 @@ impl IdleSlots {
 
     /// Idle workers.
     fn count(&self) -> usize {
-        self.count
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     fn flip(&mut self, i: usize, idle: bool) {
@@ -144,14 +141,10 @@ impl IdleSlots {
             return;
         };
         let bit = 1u64 << (i % WORD_BITS);
-        if (*word & bit != 0) == idle {
-            return;
-        }
-        *word ^= bit;
         if idle {
-            self.count += 1;
+            *word |= bit;
         } else {
-            self.count -= 1;
+            *word &= !bit;
         }
     }
 }
