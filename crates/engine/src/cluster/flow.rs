@@ -314,8 +314,7 @@ impl Cluster {
                 let kind = EventKind::HandlerEnqueue { own_write };
                 let id =
                     ctx.trace_caused(Some(key.clone()), Some(rv), kind, &[pop], CauseNote::None);
-                op.queue.add_from_handler(key.clone(), low_priority, now);
-                op.queue.note_add(&key, id);
+                op.queue.add_from_handler(key, low_priority, now, Some(id));
             } else {
                 self.telemetry.reg.inc(names::PREDICATE_DROPPED_TOTAL, 1.0);
                 let kind = EventKind::PredicateDropped;
@@ -362,9 +361,11 @@ impl Cluster {
         let mut from = 0;
         while let Some(i) = op.workers.first_idle_from(from) {
             from = i + 1;
-            let Some(key) = op.queue.get(now) else { break };
+            let Some((key, ready)) = op.queue.get(now) else {
+                break;
+            };
             let worker = u32::try_from(i).unwrap_or(u32::MAX);
-            let (causes, note) = op.queue.take_causes(&key, now);
+            let (causes, note) = op.queue.take_causes(&key, now, ready);
             let kind = EventKind::Reconcile { worker };
             let id = ctx.trace_caused(Some(key.clone()), None, kind, &causes, note);
             let mut job = Job::new(key, now);

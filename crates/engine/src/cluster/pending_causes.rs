@@ -1,4 +1,4 @@
-//! The causes of each key's pending adds: what the workqueue's de-duplication forgets.
+//! The causes of each key's pending delayed adds: what the workqueue's de-duplication forgets.
 //!
 //! ```text
 //!  Enqueue #48 ─┐
@@ -9,30 +9,28 @@
 //! client-go's workqueue keeps a key once however often it is added (`dirty` is a set,
 //! `util/workqueue/queue.go` `Add`), and a delayed add only puts the key in when its time comes
 //! (`delaying_queue.go` `waitingLoop`). So a Reconcile answers to every add merged into its key
-//! since the key was last handed out; this list keeps them beside the queue. A delayed add (a
-//! `RequeueAfter`, or a rate-limited retry after its per-item back-off) counts from the instant
-//! it comes due.
+//! since the key was last handed out. The queue keeps the causes of the adds made now with the
+//! key's own entry ([`CauseIds`]); this list keeps those of delayed adds (a `RequeueAfter`, or a
+//! rate-limited retry after its per-item back-off), each counted from the instant it comes due.
 //!
-//! Nothing is kept while the causal ring is off ([`PendingCauses::off`]), and a key with one
-//! pending add — the common case — holds it inline, without an allocation.
+//! Nothing is kept while the causal ring is off ([`PendingCauses::off`]).
 
 use crate::key::Key;
 use crate::sim::{CauseNote, EventId};
 use crate::time::SimTime;
 use crate::workqueue::set::ItemMap;
+use crate::workqueue::CauseIds;
 
-/// Each key's adds since it was last handed out.
+/// Each key's delayed adds not yet taken.
 #[derive(Clone, Debug)]
 pub struct PendingCauses {
     on: bool,
-    ready: ItemMap<Key, CauseIds>,
     delayed: ItemMap<Key, Vec<(SimTime, EventId)>>,
 }
 
 impl crate::sim::large::LargeParts for PendingCauses {
-    /// The causes of ready and of delayed adds, one entry per key.
+    /// The causes of delayed adds, one entry per key.
     fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
-        out.push(&mut self.ready);
         out.push(&mut self.delayed);
     }
 }
@@ -44,48 +42,11 @@ impl Default for PendingCauses {
     }
 }
 
-/// The adds of one key, oldest first: one inline, or several in a list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CauseIds {
-    /// One add, without an allocation.
-    One(EventId),
-    /// No add, or several.
-    Many(Vec<EventId>),
-}
-
-impl CauseIds {
-    fn push(&mut self, id: EventId) {
-        match self {
-            CauseIds::One(first) => *self = CauseIds::Many(vec![*first, id]),
-            CauseIds::Many(ids) => ids.push(id),
-        }
-    }
-
-    fn into_vec(self) -> Vec<EventId> {
-        match self {
-            CauseIds::One(id) => vec![id],
-            CauseIds::Many(ids) => ids,
-        }
-    }
-}
-
-impl std::ops::Deref for CauseIds {
-    type Target = [EventId];
-
-    fn deref(&self) -> &[EventId] {
-        match self {
-            CauseIds::One(id) => std::slice::from_ref(id),
-            CauseIds::Many(ids) => ids,
-        }
-    }
-}
-
 impl PendingCauses {
     /// A list that keeps every add.
     pub fn on() -> PendingCauses {
         PendingCauses {
             on: true,
-            ready: ItemMap::default(),
             delayed: ItemMap::default(),
         }
     }
@@ -98,23 +59,9 @@ impl PendingCauses {
         }
     }
 
-    /// Makes room for `additional` more keys at once (nothing while off).
-    pub fn reserve(&mut self, additional: usize) {
-        if self.on {
-            self.ready.reserve(additional);
-        }
-    }
-
-    /// Event `id` added `key` now.
-    pub fn add(&mut self, key: &Key, id: EventId) {
-        if !self.on {
-            return;
-        }
-        if let Some(ids) = self.ready.get_mut(key) {
-            ids.push(id);
-        } else {
-            self.ready.insert(key.clone(), CauseIds::One(id));
-        }
+    /// Whether causes are kept.
+    pub fn is_on(&self) -> bool {
+        self.on
     }
 
     /// Event `id` added `key` for `due` (a delayed add).
@@ -124,10 +71,10 @@ impl PendingCauses {
         }
     }
 
-    /// The key was handed out at `now`: the adds merged into it, in the order they were made,
-    /// and whether any was a delayed add that came due.
-    pub fn take(&mut self, key: &Key, now: SimTime) -> (CauseIds, CauseNote) {
-        let taken = self.ready.remove(key).unwrap_or(CauseIds::Many(Vec::new()));
+    /// The key was handed out at `now` with the causes `taken` of the adds the queue merged into
+    /// it: those with the delayed adds that came due, in the order they were made, and whether
+    /// any was a delayed add.
+    pub fn take(&mut self, key: &Key, now: SimTime, taken: CauseIds) -> (CauseIds, CauseNote) {
         let Some(waiting) = self.delayed.get_mut(key) else {
             return (taken, CauseNote::None);
         };
@@ -157,39 +104,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_get_takes_every_add_merged_since_the_last_get_and_only_due_delayed_ones() {
+    fn a_take_adds_only_the_delayed_adds_that_came_due_in_the_order_they_were_made() {
         let mut p = PendingCauses::default();
         let key = Key::from("ns/a");
-        p.add(&key, EventId(5));
-        p.add(&key, EventId(9));
+        let ready = CauseIds::Many(vec![EventId(5), EventId(9)]);
         p.add_after(&key, EventId(7), SimTime::from_millis(100));
         p.add_after(&key, EventId(8), SimTime::from_millis(900));
-        let (causes, note) = p.take(&key, SimTime::from_millis(500));
+        let (causes, note) = p.take(&key, SimTime::from_millis(500), ready);
         assert_eq!(*causes, [EventId(5), EventId(7), EventId(9)]);
         assert_eq!(note, CauseNote::Delayed);
-        let (causes, note) = p.take(&key, SimTime::from_millis(600));
+        let (causes, note) = p.take(&key, SimTime::from_millis(600), CauseIds::default());
         assert!(causes.is_empty());
         assert_eq!(note, CauseNote::None);
-        assert_eq!(*p.take(&key, SimTime::from_millis(900)).0, [EventId(8)]);
+        let (causes, _) = p.take(&key, SimTime::from_millis(900), CauseIds::default());
+        assert_eq!(*causes, [EventId(8)]);
     }
 
     #[test]
-    fn one_pending_add_is_held_inline() {
+    fn a_take_without_delayed_adds_hands_back_the_queue_s_causes_as_they_were() {
         let mut p = PendingCauses::default();
         let key = Key::from("ns/a");
-        p.add(&key, EventId(3));
-        let (causes, note) = p.take(&key, SimTime::from_millis(1));
+        let (causes, note) = p.take(&key, SimTime::from_millis(1), CauseIds::One(EventId(3)));
         assert_eq!(causes, CauseIds::One(EventId(3)));
         assert_eq!(note, CauseNote::None);
     }
 
     #[test]
-    fn a_list_that_is_off_finds_no_cause_for_any_add() {
+    fn a_list_that_is_off_keeps_no_delayed_add() {
         let mut p = PendingCauses::off();
         let key = Key::from("ns/a");
-        p.add(&key, EventId(5));
         p.add_after(&key, EventId(7), SimTime::from_millis(100));
-        let (causes, note) = p.take(&key, SimTime::from_millis(500));
+        let (causes, note) = p.take(&key, SimTime::from_millis(500), CauseIds::default());
         assert!(causes.is_empty());
         assert_eq!(note, CauseNote::None);
     }

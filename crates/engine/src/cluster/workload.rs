@@ -288,8 +288,7 @@ impl Cluster {
             let kind = EventKind::Evicted { node };
             let evicted = ctx.trace_caused(Some(owner.clone()), None, kind, &[], CauseNote::None);
             if let Some(op) = self.operator.running.as_mut() {
-                op.queue.note_add(&owner, evicted);
-                op.queue.add_from_handler(owner, false, now);
+                op.queue.add_from_handler(owner, false, now, Some(evicted));
             }
         }
         self.kick_workers(ctx);
@@ -386,10 +385,7 @@ impl Cluster {
         let rejected = std::mem::take(&mut self.work.rejected);
         if let Some(op) = self.operator.running.as_mut() {
             for owner in rejected {
-                if let Some(reconcile) = job.reconcile {
-                    op.queue.note_add(&owner, reconcile);
-                }
-                op.queue.add_from_handler(owner, false, now);
+                op.queue.add_from_handler(owner, false, now, job.reconcile);
             }
         }
         if job.cleaned > 0 {

@@ -11,10 +11,10 @@ use crate::sim::{CauseNote, EventId};
 use crate::time::SimTime;
 use crate::workqueue::set::ItemMap;
 
-use super::pending_causes::{CauseIds, PendingCauses};
+use super::pending_causes::PendingCauses;
 use crate::workqueue::{
-    default_controller_rate_limiter, AddOpts, PriorityQueue, QueueMetrics, RateLimitingInterface,
-    RateLimitingQueue,
+    default_controller_rate_limiter, AddOpts, CauseIds, PriorityQueue, QueueMetrics,
+    RateLimitingInterface, RateLimitingQueue,
 };
 
 /// One of the two queues, keyed by `namespace/name`, and the priority each handed-out key was
@@ -176,26 +176,31 @@ impl WorkQueue {
         }
     }
 
-    /// Adds a key from an event handler. With the priority queue, `low_priority` events (the
+    /// Adds a key from an event handler, an add made by event `cause` (kept with the key's
+    /// entry while causes are kept). With the priority queue, `low_priority` events (the
     /// initial list's creates and resyncs) get `LowPriority` (controller-runtime
     /// `pkg/handler/eventhandler.go`); the classic queue has no priorities.
-    pub fn add_from_handler(&mut self, key: Key, low_priority: bool, now: SimTime) {
+    pub fn add_from_handler(
+        &mut self,
+        key: Key,
+        low_priority: bool,
+        now: SimTime,
+        cause: Option<EventId>,
+    ) {
+        let cause = cause.filter(|_| self.causes.is_on());
         match &mut self.queue {
             Kind::Classic(q) => {
                 q.advance(now);
-                q.add(key);
+                q.add_caused(key, cause);
             }
             Kind::Priority(q) => {
                 let priority = low_priority.then_some(crate::workqueue::LOW_PRIORITY);
-                q.add_with_opts(
-                    key,
-                    AddOpts {
-                        after: None,
-                        rate_limited: false,
-                        priority,
-                    },
-                    now,
-                );
+                let opts = AddOpts {
+                    after: None,
+                    rate_limited: false,
+                    priority,
+                };
+                q.add_with_opts_caused(key, opts, now, cause);
             }
         }
     }
@@ -290,23 +295,19 @@ impl WorkQueue {
         self.q().forget(key);
     }
 
-    /// `GetWithPriority` (non-blocking), after moving due items in; the priority is kept until
-    /// `Done` ([`WorkQueue::handed_out_priority`]).
-    pub fn get(&mut self, now: SimTime) -> Option<Key> {
+    /// `GetWithPriority` (non-blocking), after moving due items in, with the causes of the adds
+    /// merged into the key since it was last handed out; the priority is kept until `Done`
+    /// ([`WorkQueue::handed_out_priority`]).
+    pub fn get(&mut self, now: SimTime) -> Option<(Key, CauseIds)> {
         self.advance(now);
         match &mut self.queue {
-            Kind::Classic(q) => q.get(),
+            Kind::Classic(q) => q.get_caused().map(|(key, _, causes)| (key, causes)),
             Kind::Priority(q) => {
-                let (key, priority) = q.get_with_priority()?;
+                let (key, priority, causes) = q.get_caused()?;
                 self.handed_out.insert(key.clone(), priority);
-                Some(key)
+                Some((key, causes))
             }
         }
-    }
-
-    /// Event `id` added `key` now (an event handler's add).
-    pub fn note_add(&mut self, key: &Key, id: EventId) {
-        self.causes.add(key, id);
     }
 
     /// Event `id` added `key` for `due` (a `RequeueAfter` or a rate-limited retry).
@@ -314,17 +315,22 @@ impl WorkQueue {
         self.causes.add_after(key, id, due);
     }
 
-    /// The adds merged into `key` since it was last handed out ([`PendingCauses`]): the causes
-    /// of the Reconcile it is handed out for now.
-    pub fn take_causes(&mut self, key: &Key, now: SimTime) -> (CauseIds, CauseNote) {
-        self.causes.take(key, now)
+    /// The adds merged into `key` since it was last handed out, `ready` (what [`WorkQueue::get`]
+    /// handed out with it) and the delayed adds that came due ([`PendingCauses`]): the causes of
+    /// the Reconcile it is handed out for now.
+    pub fn take_causes(
+        &mut self,
+        key: &Key,
+        now: SimTime,
+        ready: CauseIds,
+    ) -> (CauseIds, CauseNote) {
+        self.causes.take(key, now, ready)
     }
 
     /// Makes room for `additional` keys at once: a queue that will hold every object of a large
     /// scenario never rehashes its item maps inside one event.
     pub fn reserve(&mut self, additional: usize) {
         self.q().reserve(additional);
-        self.causes.reserve(additional);
     }
 
     /// Keeps the causes of pending adds (`on`, the default) or nothing (the causal ring is off).

@@ -128,9 +128,19 @@ impl<T: Ord + Clone + Hash> DelayingQueue<T> {
         self.queue.add(item);
     }
 
+    /// See [`Queue::add_caused`].
+    pub fn add_caused(&mut self, item: T, cause: Option<crate::sim::EventId>) {
+        self.queue.add_caused(item, cause);
+    }
+
     /// See [`Queue::get`] (client-go `queue.go` `Get`).
     pub fn get(&mut self) -> Option<T> {
         self.queue.get()
+    }
+
+    /// See [`Queue::get_caused`].
+    pub fn get_caused(&mut self) -> Option<(T, crate::workqueue::CauseIds)> {
+        self.queue.get_caused()
     }
 
     /// See [`Queue::done`] (client-go `queue.go` `Done`).

@@ -6,10 +6,12 @@
 use std::hash::Hash;
 use std::time::Duration;
 
+use crate::sim::EventId;
 use crate::time::SimTime;
+use crate::workqueue::causes::CauseIds;
 use crate::workqueue::delaying::DelayingQueue;
 use crate::workqueue::metrics::QueueMetrics;
-use crate::workqueue::priority::PriorityQueue;
+use crate::workqueue::priority::{AddOpts, PriorityQueue};
 use crate::workqueue::rate_limiting::RateLimitingQueue;
 
 /// A rate-limited, delaying work queue driven by virtual time (client-go
@@ -31,8 +33,15 @@ pub trait RateLimitingInterface<T> {
     /// Hands out the next item with its priority (`GetWithPriority`); the classic queue has no
     /// priorities and reports 0.
     fn get_with_priority(&mut self) -> Option<(T, i32)> {
-        self.get().map(|item| (item, 0))
+        self.get_caused()
+            .map(|(item, priority, _)| (item, priority))
     }
+    /// [`RateLimitingInterface::add`], made by event `cause`, kept with the item's entry
+    /// ([`CauseIds`]).
+    fn add_caused(&mut self, item: T, cause: Option<EventId>);
+    /// [`RateLimitingInterface::get_with_priority`], with the causes of the adds merged into the
+    /// item since it was last handed out.
+    fn get_caused(&mut self) -> Option<(T, i32, CauseIds)>;
     /// Marks `item` as processed (`Done`).
     fn done(&mut self, item: &T);
     /// Items that could be handed out now (`Len`).
@@ -59,6 +68,12 @@ pub trait RateLimitingInterface<T> {
 impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
     fn add(&mut self, item: T) {
         DelayingQueue::add(self, item);
+    }
+    fn add_caused(&mut self, item: T, cause: Option<EventId>) {
+        DelayingQueue::add_caused(self, item, cause);
+    }
+    fn get_caused(&mut self) -> Option<(T, i32, CauseIds)> {
+        DelayingQueue::get_caused(self).map(|(item, causes)| (item, 0, causes))
     }
     fn add_after(&mut self, item: T, delay: Duration, now: SimTime) {
         DelayingQueue::add_after(self, item, delay, now);
@@ -104,6 +119,13 @@ impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
 impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for PriorityQueue<T> {
     fn add(&mut self, item: T) {
         PriorityQueue::add(self, item);
+    }
+    fn add_caused(&mut self, item: T, cause: Option<EventId>) {
+        let now = self.now();
+        PriorityQueue::add_with_opts_caused(self, item, AddOpts::default(), now, cause);
+    }
+    fn get_caused(&mut self) -> Option<(T, i32, CauseIds)> {
+        PriorityQueue::get_caused(self)
     }
     fn add_after(&mut self, item: T, delay: Duration, now: SimTime) {
         PriorityQueue::add_after(self, item, delay, now);

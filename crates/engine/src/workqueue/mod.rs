@@ -17,6 +17,7 @@
 //! `next_ready_at` when to come back. Collections are ordered (`BTreeMap`, `VecDeque`) with explicit
 //! sequence numbers for ties, so runs are deterministic.
 
+mod causes;
 mod delaying;
 mod interface;
 mod metrics;
@@ -26,6 +27,7 @@ mod rate_limiter;
 mod rate_limiting;
 pub(crate) mod set;
 
+pub use causes::CauseIds;
 pub use delaying::DelayingQueue;
 pub use interface::RateLimitingInterface;
 pub use metrics::{duration_buckets_seconds, QueueMetrics, UNFINISHED_WORK_UPDATE_PERIOD};

@@ -20,7 +20,9 @@ use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::time::Duration;
 
+use crate::sim::EventId;
 use crate::time::SimTime;
+use crate::workqueue::causes::CauseIds;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
 use crate::workqueue::rate_limiter::{ItemExponentialFailureRateLimiter, RateLimiter};
 use crate::workqueue::set::{ItemMap, ItemSet};
@@ -59,6 +61,9 @@ type WaitingKey = (SimTime, Reverse<i32>, u64);
 #[derive(Clone)]
 pub struct PriorityQueue<T: 'static> {
     items: ItemMap<T, Entry>,
+    /// The causes of the adds merged into each key since it was last handed out ([`CauseIds`];
+    /// beside the entries, which are rewritten at every merge).
+    causes: ItemMap<T, CauseIds>,
     ready: BTreeMap<ReadyKey, T>,
     waiting: BTreeMap<WaitingKey, T>,
     locked: ItemSet<T>,
@@ -85,6 +90,7 @@ impl<T: Ord + Clone + Hash + 'static> PriorityQueue<T> {
     pub fn new(rate_limiter: impl RateLimiter<T> + 'static) -> PriorityQueue<T> {
         PriorityQueue {
             items: ItemMap::default(),
+            causes: ItemMap::default(),
             ready: BTreeMap::new(),
             waiting: BTreeMap::new(),
             locked: ItemSet::default(),
@@ -156,9 +162,29 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
     /// ignored after shutdown; a positive delay makes it wait (and counts a retry); an existing
     /// entry is merged (max priority, min ready time, "now" beats any delay).
     pub fn add_with_opts(&mut self, item: T, opts: AddOpts, now: SimTime) {
+        self.add_with_opts_caused(item, opts, now, None);
+    }
+
+    /// [`PriorityQueue::add_with_opts`], made by event `cause` (kept until the key is handed
+    /// out; an ignored add after shutdown keeps nothing).
+    pub fn add_with_opts_caused(
+        &mut self,
+        item: T,
+        opts: AddOpts,
+        now: SimTime,
+        cause: Option<EventId>,
+    ) {
         self.advance(now);
         if self.shut_down {
             return;
+        }
+        if let Some(id) = cause {
+            match self.causes.entry(item.clone()) {
+                std::collections::hash_map::Entry::Occupied(mut ids) => ids.get_mut().push(id),
+                std::collections::hash_map::Entry::Vacant(ids) => {
+                    ids.insert(CauseIds::One(id));
+                }
+            }
         }
         let delay = self.effective_delay(&item, opts);
         let ready_at = if delay.is_zero() {
@@ -309,6 +335,14 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
         Some((item, priority))
     }
 
+    /// [`PriorityQueue::get_with_priority`], with the causes of the adds merged into the key
+    /// since it was last handed out.
+    pub fn get_caused(&mut self) -> Option<(T, i32, CauseIds)> {
+        let (item, priority) = self.get_with_priority()?;
+        let causes = self.causes.remove(&item).unwrap_or_default();
+        Some((item, priority, causes))
+    }
+
     /// [`PriorityQueue::get_with_priority`] without the priority (controller-runtime
     /// `priorityqueue.go` `Get`).
     pub fn get(&mut self) -> Option<T> {
@@ -390,10 +424,11 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
 }
 
 impl<T: Clone + Hash + Ord + 'static> crate::sim::large::LargeParts for PriorityQueue<T> {
-    /// The items, the ready and waiting orders, then the rate limiter's and the metrics' maps
+    /// The items and their causes, the ready and waiting orders, then the rate limiter's and the metrics' maps
     /// (the locked set holds at most one key per worker).
     fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
         out.push(&mut self.items);
+        out.push(&mut self.causes);
         out.push(&mut self.ready);
         out.push(&mut self.waiting);
         self.rate_limiter.large_parts(out);

@@ -12,30 +12,47 @@
 //!
 //! `processing` is the metrics' `processingStartTimes`: an item is being processed exactly while
 //! the metrics keep the time its processing started, so one map answers both.
+//!
+//! A dirty item's entry also holds the ids of the adds merged into it ([`CauseIds`]): an item is
+//! dirty from the add that finds it clean until the get that hands it out, exactly the adds a
+//! Reconcile answers, and the add looks the entry up anyway.
 
 use std::collections::hash_map::Entry;
 use std::hash::Hash;
 
 use crate::sim::shared::SharedVec;
+use crate::sim::EventId;
 use crate::time::SimTime;
+use crate::workqueue::causes::CauseIds;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
 use crate::workqueue::set::ItemMap;
 
 /// client-go's FIFO work queue with de-duplication (`util/workqueue/queue.go` `Typed[T]`).
 ///
 /// An item is dirty exactly while the metrics keep its add time (`addTimes`: set by the add that
-/// makes it dirty, taken by the get that cleans it), so `dirty` holds that time.
+/// makes it dirty, taken by the get that cleans it), so `dirty` holds that time, with the causes
+/// of the adds merged into the item.
 #[derive(Clone, Debug)]
 pub struct Queue<T> {
     #[allow(clippy::struct_field_names, reason = "client-go's `Typed.queue`")]
     /// Shared with the checkpoints taken since ([`crate::sim::shared`]): a push or a pop
     /// touches one end, without hashing.
     queue: SharedVec<T>,
-    /// The dirty items and the time each became dirty (`dirty`, and the metrics' `addTimes`).
-    dirty: ItemMap<T, SimTime>,
+    /// The dirty items, each with the time it became dirty (`dirty`, and the metrics'
+    /// `addTimes`) and the causes of its adds.
+    dirty: ItemMap<T, Dirty>,
     shutting_down: bool,
     drain: bool,
     metrics: MetricsRecorder<T>,
+}
+
+/// A dirty item's entry.
+#[derive(Clone, Debug, PartialEq)]
+struct Dirty {
+    /// When the item became dirty (the metrics' `addTimes`).
+    since: SimTime,
+    /// The adds merged into it since.
+    causes: CauseIds,
 }
 
 impl<T: Ord + Clone + Hash> Default for Queue<T> {
@@ -61,15 +78,30 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// and while the item is already dirty; otherwise it becomes dirty and is queued at the tail,
     /// unless it is being processed, in which case it is parked until [`Queue::done`].
     pub fn add(&mut self, item: T) {
+        self.add_caused(item, None);
+    }
+
+    /// [`Queue::add`], made by event `cause`: an item already dirty keeps the add's cause with
+    /// those of the adds merged into it before (an ignored add after shutdown keeps nothing).
+    pub fn add_caused(&mut self, item: T, cause: Option<EventId>) {
         if self.shutting_down {
             return;
         }
         let now = self.metrics.now();
-        let Entry::Vacant(dirty) = self.dirty.entry(item) else {
-            return;
+        let dirty = match self.dirty.entry(item) {
+            Entry::Occupied(mut dirty) => {
+                if let Some(id) = cause {
+                    dirty.get_mut().causes.push(id);
+                }
+                return;
+            }
+            Entry::Vacant(dirty) => dirty,
         };
         let item = dirty.key().clone();
-        dirty.insert(now);
+        dirty.insert(Dirty {
+            since: now,
+            causes: CauseIds::first(cause),
+        });
         self.metrics.add_keeping_time_elsewhere(None);
         if !self.metrics.is_processing(&item) {
             self.queue.push_back(item);
@@ -86,10 +118,17 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// and starts being processed; the caller must call [`Queue::done`] with it. After shutdown
     /// the remaining items are still handed out. Never blocks: `None` when nothing is queued.
     pub fn get(&mut self) -> Option<T> {
+        self.get_caused().map(|(item, _)| item)
+    }
+
+    /// [`Queue::get`], with the causes of the adds merged into the item since it was last handed
+    /// out, oldest first.
+    pub fn get_caused(&mut self) -> Option<(T, CauseIds)> {
         let item = self.queue.pop_front()?;
-        let added = self.dirty.remove(&item);
+        let dirty = self.dirty.remove(&item);
+        let added = dirty.as_ref().map(|d| d.since);
         self.metrics.get_added_at(&item, added, None);
-        Some(item)
+        Some((item, dirty.map(|d| d.causes).unwrap_or_default()))
     }
 
     /// Marks `item` as finished (client-go `queue.go` `Done`); if it was added again while being
