@@ -8,8 +8,10 @@
 //!
 //! A write's watch event is found by its resourceVersion (every committed write has its own),
 //! a Pop's watch events by the resourceVersions of the deltas it handed to the handler, a
-//! notification's Pop by the order of the handler's buffer, and a Reconcile's adds by the key
-//! ([`super::workqueue::WorkQueue::take_causes`]).
+//! notification's Pop by the order of the handler's buffer, and a Reconcile's adds by the
+//! queue's entry for its key, which holds them until the key is handed out
+//! ([`super::workqueue::WorkQueue::get`]; delayed adds from
+//! [`super::workqueue::WorkQueue::take_causes`]).
 
 use crate::sim::shared::SharedMap;
 use crate::sim::{CauseNote, EventId};
