@@ -362,7 +362,11 @@ fn tour_frame(ctx: &Ctx) -> bool {
 fn advance(ctx: &Ctx, runs: &mut Runs, seen: &LoopState, wall_ms: f64, dt: f64) -> bool {
     let before = runs.now().as_secs_f64();
     let deadline = SimTime::from_secs_f64(before + dt / 1000.0 * seen.speed);
-    let budget_ms = seen.pace.budget_ms(seen.embed);
+    let budget_ms = {
+        let mut l = ctx.looping.borrow_mut();
+        l.pace.begin_frame(wall_ms);
+        l.pace.budget_ms(seen.embed)
+    };
     let start = web::now_ms();
     // a piece of a checkpoint's copy or release starts only within the 60 Hz budget, so a
     // catch-up frame does not lengthen the longest task
@@ -377,7 +381,8 @@ fn advance(ctx: &Ctx, runs: &mut Runs, seen: &LoopState, wall_ms: f64, dt: f64) 
         let advanced = runs.now().as_secs_f64() - before;
         l.pace.record(seen.speed, advanced, wall_ms);
     }
-    l.pace.record_reached(reached || runs.is_finished());
+    l.pace
+        .record_reached(reached || runs.is_finished(), web::now_ms() - start);
     runs.is_finished()
 }
 
