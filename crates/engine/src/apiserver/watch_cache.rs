@@ -191,6 +191,8 @@ pub struct WatchCache {
     event_fresh: Duration,
     list_resource_version: u64,
     removed_event_since_relist: bool,
+    /// Events that left the window, dropped a batch at a time.
+    evicted: crate::sim::batch_drop::BatchDrop<CachedEvent>,
 }
 
 impl WatchCache {
@@ -207,6 +209,7 @@ impl WatchCache {
             event_fresh: fresh_duration(config.event_fresh_duration_s),
             list_resource_version,
             removed_event_since_relist: false,
+            evicted: crate::sim::batch_drop::BatchDrop::default(),
         }
     }
 
@@ -240,13 +243,20 @@ impl WatchCache {
     pub fn add(&mut self, event: WatchEvent, now: SimTime) {
         self.resize(now);
         if self.is_full() {
-            self.events.pop_front();
+            self.evict_oldest();
             self.removed_event_since_relist = true;
         }
         self.events.push_back(CachedEvent {
             event,
             record_time: now,
         });
+    }
+
+    /// The oldest event leaves the window.
+    fn evict_oldest(&mut self) {
+        if let Some(event) = self.events.pop_front() {
+            self.evicted.push(event);
+        }
     }
 
     fn is_full(&self) -> bool {
@@ -284,7 +294,7 @@ impl WatchCache {
             if shrunk < self.capacity {
                 self.capacity = shrunk;
                 while self.events.len() > shrunk {
-                    self.events.pop_front();
+                    self.evict_oldest();
                     self.removed_event_since_relist = true;
                 }
             }

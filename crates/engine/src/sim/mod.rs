@@ -10,6 +10,7 @@
 //! [`Rng`] and the [`Trace`], and hands them to the model through a [`Context`] for each event.
 //! Nothing here reads a wall clock or does I/O.
 
+pub(crate) mod batch_drop;
 mod causal;
 mod chunked;
 pub(crate) mod large;
