@@ -129,10 +129,9 @@ pub struct CausalRing {
     chunk_sums: VecDeque<CauseSums>,
     /// The cause counts of the entries after the last full chunk.
     tail_sums: CauseSums,
-    /// The cause counts of every entry ever kept with its causes (capacity above 0).
+    /// The cause counts of every event pushed: kept with its entry (capacity above 0) or, with a
+    /// capacity of 0, never kept.
     pushed: CauseSums,
-    /// With a capacity of 0: the events and cause links never kept.
-    dropped_unkept: CauseSums,
 }
 
 /// Cause links, and the bytes of the lists of those kept in lists (an entry with several).
@@ -142,8 +141,6 @@ pub struct CausalRing {
 /// leaving the view at every push (an entry written 20 000 events earlier, a cache miss each).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct CauseSums {
-    /// Entries (or events, for the unkept).
-    events: u64,
     /// Cause links.
     causes: u64,
     /// Bytes of the lists beside the entries.
@@ -152,14 +149,12 @@ struct CauseSums {
 
 impl CauseSums {
     fn add(&mut self, causes: &Causes) {
-        self.events += 1;
         self.causes += causes.as_slice().len() as u64;
         self.many_bytes += causes.overflow_bytes() as u64;
     }
 
     fn plus(self, other: CauseSums) -> CauseSums {
         CauseSums {
-            events: self.events + other.events,
             causes: self.causes + other.causes,
             many_bytes: self.many_bytes + other.many_bytes,
         }
@@ -183,7 +178,6 @@ impl CausalRing {
             chunk_sums: VecDeque::new(),
             tail_sums: CauseSums::default(),
             pushed: CauseSums::default(),
-            dropped_unkept: CauseSums::default(),
         }
     }
 
@@ -210,7 +204,7 @@ impl CausalRing {
     pub(super) fn push(&mut self, event: TraceEvent, causes: &[EventId], note: CauseNote) {
         self.next += 1;
         let entry = if self.capacity == 0 {
-            self.dropped_unkept.add(&Causes::of(causes));
+            self.pushed.add(&Causes::of(causes));
             Entry {
                 event,
                 causes: Causes::None,
@@ -376,13 +370,13 @@ impl CausalRing {
 
     /// Events that fell out of the causal view (or were never in it, with causality off).
     pub fn dropped_events(&self) -> u64 {
-        self.dropped_unkept.events + self.pushed.events - self.view_len() as u64
+        self.next - self.view_len() as u64
     }
 
     /// Cause links that fell out with them (an entry's causes leave with it, even if the ring
     /// still holds its event for the trace's lines).
     pub fn dropped_causes(&self) -> u64 {
-        self.dropped_unkept.causes + self.pushed.causes - self.view_sums().causes
+        self.pushed.causes - self.view_sums().causes
     }
 
     /// Events kept now.

@@ -16,7 +16,7 @@
 //! the queue is shut down (upstream's `GetWithPriority` also stops handing out at shutdown).
 
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
+use std::collections::{hash_map, BTreeMap};
 use std::hash::Hash;
 use std::time::Duration;
 
@@ -180,8 +180,8 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
         }
         if let Some(id) = cause {
             match self.causes.entry(item.clone()) {
-                std::collections::hash_map::Entry::Occupied(mut ids) => ids.get_mut().push(id),
-                std::collections::hash_map::Entry::Vacant(ids) => {
+                hash_map::Entry::Occupied(mut ids) => ids.get_mut().push(id),
+                hash_map::Entry::Vacant(ids) => {
                     ids.insert(CauseIds::One(id));
                 }
             }
@@ -424,8 +424,8 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
 }
 
 impl<T: Clone + Hash + Ord + 'static> crate::sim::large::LargeParts for PriorityQueue<T> {
-    /// The items and their causes, the ready and waiting orders, then the rate limiter's and the metrics' maps
-    /// (the locked set holds at most one key per worker).
+    /// The items and their causes, the ready and waiting orders, then the rate limiter's and the
+    /// metrics' maps (the locked set holds at most one key per worker).
     fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
         out.push(&mut self.items);
         out.push(&mut self.causes);
