@@ -10,12 +10,14 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::key::Key;
 use crate::time::SimTime;
 
+mod json;
 mod layout;
+
+pub use json::{Json, JsonMap};
 
 /// Where an [`Object`] keeps its key once built.
 #[derive(Clone, Default)]
@@ -107,9 +109,9 @@ pub struct Object {
     /// The kind, e.g. `Flywheel`, `Pod`, `Namespace`.
     pub kind: String,
     /// The desired state.
-    pub spec: Value,
-    /// The observed state; `Value::Null` when absent.
-    pub status: Value,
+    pub spec: Json,
+    /// The observed state; `Json::Null` when absent.
+    pub status: Json,
 }
 
 impl Object {
@@ -122,8 +124,8 @@ impl Object {
                 name: name.to_owned(),
                 ..ObjectMeta::default()
             },
-            spec: Value::Null,
-            status: Value::Null,
+            spec: Json::Null,
+            status: Json::Null,
             size_bytes: 1024,
             key_cache: KeyCache::default(),
         }
@@ -205,8 +207,8 @@ pub fn field_values(obj: &Object, field: &str) -> Vec<String> {
     };
     let found = path.split('.').try_fold(root, |v, part| v.get(part));
     match found {
-        Some(Value::String(s)) => vec![s.clone()],
-        Some(Value::Number(n)) => vec![n.to_string()],
+        Some(Json::String(s)) => vec![s.to_string()],
+        Some(Json::Number(n)) => vec![n.to_string()],
         _ => Vec::new(),
     }
 }

@@ -149,8 +149,8 @@ mod tests {
         o.metadata.generation = 2;
         o.metadata.uid = "uid-1".into();
         o.metadata.finalizers = vec!["example.com/cleanup".into()];
-        o.spec = json!({"replicas": 1});
-        o.status = json!({"phase": phase, "lastUpdated": "2024-05-01T09:00:03Z"});
+        o.spec = json!({"replicas": 1}).into();
+        o.status = json!({"phase": phase, "lastUpdated": "2024-05-01T09:00:03Z"}).into();
         o
     }
 

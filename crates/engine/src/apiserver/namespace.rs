@@ -14,7 +14,7 @@
 //! Simplifications: one step does what the controller does over several resyncs; no discovery,
 //! no `NamespaceDeletionContentFailure` conditions, no `Terminating` status details.
 
-use serde_json::{json, Value};
+use crate::object::{Json, JsonMap};
 
 use super::kind::{KindFamily, ResourceKind};
 use super::request::{ApiError, DeleteOptions, DeleteResult, Verb};
@@ -151,9 +151,9 @@ impl ApiServer {
             .filter(|f| f != NAMESPACE_FINALIZER)
             .collect();
         if !obj.spec.is_object() {
-            obj.spec = json!({});
+            obj.spec = Json::Object(JsonMap::new());
         }
-        obj.spec["finalizers"] = json!(kept);
+        obj.spec["finalizers"] = Json::Array(kept.into_iter().map(Json::from).collect());
         self.record_request(Verb::Update, 200);
         if strategy::should_delete_during_update(&kind, &obj, &existing) {
             self.remove(&kind, &key, now);
@@ -165,9 +165,9 @@ impl ApiServer {
     }
 }
 
-fn set_phase(status: &mut Value, phase: &str) {
+fn set_phase(status: &mut Json, phase: &str) {
     if !status.is_object() {
-        *status = json!({});
+        *status = Json::Object(JsonMap::new());
     }
-    status["phase"] = json!(phase);
+    status["phase"] = Json::from(phase);
 }

@@ -200,7 +200,7 @@ mod tests {
 
     fn obj(name: &str) -> Object {
         let mut o = Object::new("Flywheel", "default", name);
-        o.spec = json!({"replicas": 1});
+        o.spec = json!({"replicas": 1}).into();
         o
     }
 

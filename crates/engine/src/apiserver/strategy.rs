@@ -9,12 +9,12 @@
 //! apimachinery `pkg/api/validation/objectmeta.go` (`ValidateObjectMetaAccessorUpdate`);
 //! kubernetes `pkg/registry/core/pod/strategy.go`, `pkg/registry/core/namespace/strategy.go`.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::kind::{KindFamily, ResourceKind};
 use super::request::ApiError;
 use super::store::Stored;
-use crate::object::Object;
+use crate::object::{Json, JsonMap, Object};
 use crate::time::SimTime;
 
 /// The finalizer the namespace controller owns in a namespace's `spec.finalizers`
@@ -37,24 +37,24 @@ pub fn prepare_for_create(kind: &ResourceKind, obj: &mut Object) {
     obj.metadata.deletion_timestamp = None;
     obj.metadata.deletion_grace_period_s = None;
     if kind.status_subresource && kind.family != KindFamily::Node {
-        obj.status = Value::Null;
+        obj.status = Json::Null;
     }
     if kind.tracks_generation {
         obj.metadata.generation = 1;
     }
     match kind.family {
-        KindFamily::Pod => obj.status = json!({"phase": "Pending"}),
+        KindFamily::Pod => obj.status = Json::from(json!({"phase": "Pending"})),
         KindFamily::Namespace => {
-            obj.status = json!({"phase": "Active"});
+            obj.status = Json::from(json!({"phase": "Active"}));
             ensure_namespace_finalizer(&mut obj.spec);
         }
         KindFamily::CustomResource | KindFamily::Node => {}
     }
 }
 
-fn ensure_namespace_finalizer(spec: &mut Value) {
+fn ensure_namespace_finalizer(spec: &mut Json) {
     if !spec.is_object() {
-        *spec = json!({});
+        *spec = Json::Object(JsonMap::new());
     }
     let has = namespace_spec_finalizers(spec)
         .iter()
@@ -62,17 +62,17 @@ fn ensure_namespace_finalizer(spec: &mut Value) {
     if !has {
         let mut list = namespace_spec_finalizers(spec);
         list.push(NAMESPACE_FINALIZER.to_owned());
-        spec["finalizers"] = json!(list);
+        spec["finalizers"] = Json::Array(list.into_iter().map(Json::from).collect());
     }
 }
 
 /// A namespace's `spec.finalizers` (absent or malformed ⇒ empty).
-pub fn namespace_spec_finalizers(spec: &Value) -> Vec<String> {
+pub fn namespace_spec_finalizers(spec: &Json) -> Vec<String> {
     spec.get("finalizers")
-        .and_then(Value::as_array)
+        .and_then(Json::as_array)
         .map(|a| {
             a.iter()
-                .filter_map(Value::as_str)
+                .filter_map(Json::as_str)
                 .map(str::to_owned)
                 .collect()
         })
@@ -291,19 +291,15 @@ pub fn grace_period_s(kind: &ResourceKind, obj: &Object, requested: Option<i64>)
     let mut period = requested.unwrap_or_else(|| {
         obj.spec
             .get("terminationGracePeriodSeconds")
-            .and_then(Value::as_i64)
+            .and_then(Json::as_i64)
             .unwrap_or(DEFAULT_POD_GRACE_PERIOD_S)
     });
     let node = obj
         .spec
         .get("nodeName")
-        .and_then(Value::as_str)
+        .and_then(Json::as_str)
         .unwrap_or("");
-    let phase = obj
-        .status
-        .get("phase")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let phase = obj.status.get("phase").and_then(Json::as_str).unwrap_or("");
     if node.is_empty() || phase == "Succeeded" || phase == "Failed" {
         period = 0;
     }
@@ -332,8 +328,8 @@ mod tests {
         let mut o = Object::new("Flywheel", "default", "fw");
         o.metadata.generation = 1;
         o.metadata.annotations = Some([("other".to_owned(), other_meta.to_owned())].into());
-        o.spec = json!(spec);
-        o.status = status.map_or(Value::Null, |s| json!(s));
+        o.spec = json!(spec).into();
+        o.status = status.map_or(Json::Null, Json::from);
         o
     }
 
@@ -381,7 +377,7 @@ mod tests {
             prepare_for_status_update(&mut new, &old);
             assert_eq!(new.spec, json!("old"));
             assert_eq!(new.metadata, old.metadata);
-            assert_eq!(new.status, expected.map_or(Value::Null, |s| json!(s)));
+            assert_eq!(new.status, expected.map_or(Json::Null, Json::from));
         }
     }
 
@@ -390,7 +386,7 @@ mod tests {
         let mut o = obj("x", Some("set-by-client"), "m");
         o.metadata.generation = 9;
         prepare_for_create(&cr(true), &mut o);
-        assert_eq!((o.status.clone(), o.metadata.generation), (Value::Null, 1));
+        assert_eq!((o.status.clone(), o.metadata.generation), (Json::Null, 1));
         let mut o = obj("x", Some("kept"), "m");
         prepare_for_create(&cr(false), &mut o);
         assert_eq!(o.status, json!("kept"));
@@ -420,10 +416,10 @@ mod tests {
         let pod = ResourceKind::pod();
         let mut p = Object::new("Pod", "default", "p");
         assert_eq!(grace_period_s(&pod, &p, None), 0);
-        p.spec = json!({"nodeName": "n1"});
+        p.spec = json!({"nodeName": "n1"}).into();
         assert_eq!(grace_period_s(&pod, &p, None), 30);
         assert_eq!(grace_period_s(&pod, &p, Some(-5)), 1);
-        p.status = json!({"phase": "Succeeded"});
+        p.status = json!({"phase": "Succeeded"}).into();
         assert_eq!(grace_period_s(&pod, &p, Some(10)), 0);
     }
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::{json, Map, Value};
 
 use super::request::ApiError;
-use crate::object::{Object, ObjectMeta, OwnerReference, StringMap};
+use crate::object::{Json, Object, ObjectMeta, OwnerReference, StringMap};
 use crate::time::SimTime;
 
 /// The object as Kubernetes JSON: `{"kind", "metadata": {...}, "spec", "status"}`.
@@ -19,10 +19,10 @@ pub fn object_to_value(obj: &Object) -> Value {
     root.insert("kind".into(), Value::String(obj.kind.clone()));
     root.insert("metadata".into(), meta_to_value(&obj.metadata));
     if !obj.spec.is_null() {
-        root.insert("spec".into(), obj.spec.clone());
+        root.insert("spec".into(), Value::from(&obj.spec));
     }
     if !obj.status.is_null() {
-        root.insert("status".into(), obj.status.clone());
+        root.insert("status".into(), Value::from(&obj.status));
     }
     Value::Object(root)
 }
@@ -85,8 +85,8 @@ pub fn object_from_value(value: &Value, template: &Object) -> Result<Object, Api
     Ok(Object {
         kind: template.kind.clone(),
         metadata,
-        spec: root.get("spec").cloned().unwrap_or(Value::Null),
-        status: root.get("status").cloned().unwrap_or(Value::Null),
+        spec: root.get("spec").cloned().map_or(Json::Null, Json::from),
+        status: root.get("status").cloned().map_or(Json::Null, Json::from),
         size_bytes: template.size_bytes,
         key_cache: template.key_cache.clone(),
     })
@@ -234,8 +234,8 @@ mod tests {
             uid: "uid-0".into(),
             controller: true,
         }];
-        o.spec = json!({"replicas": 2});
-        o.status = json!({"lastSync": 7});
+        o.spec = json!({"replicas": 2}).into();
+        o.status = json!({"lastSync": 7}).into();
         o
     }
 

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::object::Object;
+use crate::object::{Json, Object};
 use crate::sim::{Context, EventKind};
 
 use super::intervention::Intervention;
@@ -18,10 +18,12 @@ impl Cluster {
         let to = from
             .saturating_add(super::CREATE_OBJECTS_PER_EVENT)
             .min(o.count);
+        // one spec shared by every created object's text (its key), one vector each
+        let spec = Json::from(json!({ "replicas": 1 }));
         for i in from..to {
             let namespace = format!("ns-{}", i % o.namespaces);
             let mut obj = Object::new(&self.scenario.crd.kind, &namespace, &format!("demo-{i}"));
-            obj.spec = json!({ "replicas": 1 });
+            obj.spec = spec.clone();
             obj.size_bytes = o.size_bytes;
             obj.metadata.finalizers.clone_from(&o.finalizers);
             self.api.server.create_direct(obj, ctx.now());

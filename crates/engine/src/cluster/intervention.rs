@@ -306,9 +306,9 @@ fn edited(
             let replicas = obj
                 .spec
                 .get("replicas")
-                .and_then(serde_json::Value::as_i64)
+                .and_then(crate::object::Json::as_i64)
                 .unwrap_or(0);
-            obj.spec = json!({ "replicas": replicas + 1 });
+            obj.spec = crate::object::Json::from(json!({ "replicas": replicas + 1 }));
         }
         ActionKind::Label => {
             let labels = obj.metadata.labels.get_or_insert_with(Default::default);

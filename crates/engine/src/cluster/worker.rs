@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::controller::program::{ReturnValue, StatusValue, Step, WriteVerb};
 use crate::key::Key;
-use crate::object::{Object, ObjectRef};
+use crate::object::{Json, JsonMap, Object, ObjectRef};
 use crate::scenario::FinalizerMode;
 use crate::sim::Rng;
 use crate::time::SimTime;
@@ -207,26 +207,26 @@ impl Job {
         };
         let generation = obj.metadata.generation;
         if !obj.status.is_object() {
-            obj.status = Value::Object(Map::new());
+            obj.status = Json::Object(JsonMap::new());
         }
         let Some(status) = obj.status.as_object_mut() else {
             return;
         };
         let v = match value {
-            StatusValue::Constant(s) => Value::String(s.clone()),
-            StatusValue::Now => Value::String(rfc3339_seconds(now)),
-            StatusValue::NowMicro => Value::String(rfc3339_micros(now)),
+            // the working copy shares the cached object's strings: a field already holding the
+            // constant is left as it is (the value is the same, nothing is allocated)
+            StatusValue::Constant(s) if status.get(field).and_then(Json::as_str) == Some(s) => {
+                return;
+            }
+            StatusValue::Constant(s) => Json::from(s.as_str()),
+            StatusValue::Now => Json::from(rfc3339_seconds(now)),
+            StatusValue::NowMicro => Json::from(rfc3339_micros(now)),
             StatusValue::Counter => {
-                Value::from(status.get(field).and_then(Value::as_i64).unwrap_or(0) + 1)
+                Json::from(status.get(field).and_then(Json::as_i64).unwrap_or(0) + 1)
             }
-            StatusValue::ObservedGeneration => Value::from(generation),
+            StatusValue::ObservedGeneration => Json::from(generation),
         };
-        match status.get_mut(field) {
-            Some(slot) => *slot = v,
-            None => {
-                status.insert(field.to_owned(), v);
-            }
-        }
+        status.insert(field, v);
     }
 
     fn write(&mut self, verb: WriteVerb) -> StepOutcome {
@@ -241,8 +241,8 @@ impl Job {
                 let base = self
                     .orig
                     .as_deref()
-                    .map_or(Value::Null, |o| o.status.clone());
-                let patch = status_merge_patch(&base, &obj.status);
+                    .map_or(Value::Null, |o| Value::from(&o.status));
+                let patch = status_merge_patch(&base, &Value::from(&obj.status));
                 Call::Patch {
                     namespace: obj.metadata.namespace.clone(),
                     name: obj.metadata.name.clone(),
@@ -403,7 +403,7 @@ impl WorkerTotals {
 
 /// `status.observedGeneration`, if set.
 pub fn observed_generation(o: &Object) -> Option<i64> {
-    o.status.get("observedGeneration").and_then(Value::as_i64)
+    o.status.get("observedGeneration").and_then(Json::as_i64)
 }
 
 /// The merge patch `client.MergeFrom(orig)` computes for a status change: only the changed
@@ -535,7 +535,7 @@ mod tests {
     fn the_observed_generation_guard_ends_a_reconcile_only_when_generations_match() {
         let mut o = Object::new("MyCRD", "default", "a");
         o.metadata.generation = 3;
-        o.status = serde_json::json!({"observedGeneration": 3});
+        o.status = serde_json::json!({"observedGeneration": 3}).into();
         let mut job = Job::new(Key::from("default/a"), SimTime::ZERO);
         job.obj = Some(ObjectRef::new(o.clone()));
         assert_eq!(job.guard(), StepOutcome::Finish(ReconcileResult::Success));

@@ -25,7 +25,7 @@ fn server(status_subresource: bool) -> ApiServer {
 
 fn flywheel(name: &str) -> Object {
     let mut o = Object::new("Flywheel", "default", name);
-    o.spec = json!({"replicas": 1});
+    o.spec = json!({"replicas": 1}).into();
     o
 }
 
@@ -117,7 +117,7 @@ fn a_crd_with_the_status_subresource_drops_status_on_create_and_one_without_keep
     for (sub, expected) in [(true, json!(null)), (false, json!({"ready": true}))] {
         let mut s = server(sub);
         let mut o = flywheel("a");
-        o.status = json!({"ready": true});
+        o.status = json!({"ready": true}).into();
         let created = s.create(o, t(1)).expect("created");
         assert_eq!(created.status, expected, "status subresource {sub}");
     }
@@ -169,7 +169,7 @@ fn an_update_with_a_stale_resource_version_conflicts_even_when_it_would_be_a_no_
     let mut s = server(true);
     let v1 = s.create(flywheel("a"), t(1)).expect("created");
     let mut changed = (*v1).clone();
-    changed.spec = json!({"replicas": 2});
+    changed.spec = json!({"replicas": 2}).into();
     s.update(changed, t(2)).expect("updated");
     let err = s.update((*v1).clone(), t(3)).expect_err("stale");
     assert_eq!((err.code, err.reason), (409, StatusReason::Conflict));
@@ -186,7 +186,7 @@ fn a_custom_resource_put_without_resource_version_is_422_while_a_pod_put_is_unco
     let created = s.create(flywheel("a"), t(1)).expect("created");
     let mut no_rv = (*created).clone();
     no_rv.metadata.resource_version = 0;
-    no_rv.spec = json!({"replicas": 5});
+    no_rv.spec = json!({"replicas": 5}).into();
     let err = s.update(no_rv, t(2)).expect_err("CR needs RV");
     assert_eq!((err.code, err.reason), (422, StatusReason::Invalid));
     assert!(
@@ -201,7 +201,7 @@ fn a_custom_resource_put_without_resource_version_is_422_while_a_pod_put_is_unco
         .expect("created");
     let mut pod_no_rv = (*pod).clone();
     pod_no_rv.metadata.resource_version = 0;
-    pod_no_rv.spec = json!({"nodeName": "n1"});
+    pod_no_rv.spec = json!({"nodeName": "n1"}).into();
     let updated = s.update(pod_no_rv, t(4)).expect("pods allow it");
     assert_eq!(updated.metadata.generation, 2);
 }
@@ -212,7 +212,7 @@ fn the_main_endpoint_ignores_status_when_the_crd_serves_status_so_the_put_is_a_n
     let created = s.create(flywheel("a"), t(1)).expect("created");
     s.drain_events();
     let mut with_status = (*created).clone();
-    with_status.status = json!({"lastSync": 123});
+    with_status.status = json!({"lastSync": 123}).into();
     let out = s.update(with_status, t(2)).expect("accepted");
     assert_eq!(out.status, json!(null), "status change dropped");
     assert_eq!(
@@ -242,8 +242,8 @@ fn update_status_takes_only_status_and_keeps_generation() {
     let mut s = server(true);
     let created = s.create(flywheel("a"), t(1)).expect("created");
     let mut req = (*created).clone();
-    req.status = json!({"observedGeneration": 1});
-    req.spec = json!({"replicas": 99});
+    req.status = json!({"observedGeneration": 1}).into();
+    req.spec = json!({"replicas": 99}).into();
     req.metadata.labels = Some(BTreeMap::from([("ignored".into(), "yes".into())]));
     let out = s.update_status(req, t(2)).expect("status written");
     assert_eq!(out.status, json!({"observedGeneration": 1}));

@@ -186,7 +186,7 @@ fn delete_preconditions_that_do_not_match_are_409() {
 fn a_scheduled_pod_is_deleted_gracefully_and_removed_by_a_zero_grace_delete() {
     let mut s = server();
     let mut pod = Object::new("Pod", "default", "p");
-    pod.spec = json!({"nodeName": "n1"});
+    pod.spec = json!({"nodeName": "n1"}).into();
     s.create(pod, t(0)).expect("created");
     s.drain_events();
 

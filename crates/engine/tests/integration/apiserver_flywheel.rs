@@ -22,7 +22,7 @@ fn server(status_subresource: bool) -> ApiServer {
 
 fn create(s: &mut ApiServer) -> ObjectRef {
     let mut o = Object::new("Flywheel", "default", "fw");
-    o.spec = json!({"replicas": 3});
+    o.spec = json!({"replicas": 3}).into();
     let created = s.create(o, SimTime::ZERO).expect("created");
     s.drain_events();
     created
@@ -32,7 +32,7 @@ fn create(s: &mut ApiServer) -> ObjectRef {
 fn reconcile_with_full_update(s: &mut ApiServer, now_ms: u64) -> ObjectRef {
     let latest = s.get("Flywheel", "default", "fw").expect("exists");
     let mut req = (*latest).clone();
-    req.status = json!({"lastReconcile": now_ms, "ready": true});
+    req.status = json!({"lastReconcile": now_ms, "ready": true}).into();
     s.update(req, SimTime::from_millis(now_ms))
         .expect("update accepted")
 }
@@ -99,7 +99,7 @@ fn with_the_status_subresource_a_status_write_moves_rv_but_not_generation() {
     for i in 1..=3u64 {
         let latest = s.get("Flywheel", "default", "fw").expect("exists");
         let mut req = (*latest).clone();
-        req.status = json!({"lastReconcile": i});
+        req.status = json!({"lastReconcile": i}).into();
         let out = s
             .update_status(req, SimTime::from_millis(i))
             .expect("status written");

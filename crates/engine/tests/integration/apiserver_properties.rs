@@ -78,8 +78,8 @@ fn apply(s: &mut ApiServer, op: &Op, now: SimTime) {
             if let Some(o) = current(s, n) {
                 let mut req = (*o).clone();
                 match op {
-                    Op::SetSpec(..) => req.spec = json!({ "v": v }),
-                    _ => req.status = json!({ "v": v }),
+                    Op::SetSpec(..) => req.spec = json!({ "v": v }).into(),
+                    _ => req.status = json!({ "v": v }).into(),
                 }
                 let _ = if matches!(op, Op::SetStatus(..)) {
                     s.update_status(req, now)
@@ -120,7 +120,7 @@ fn apply(s: &mut ApiServer, op: &Op, now: SimTime) {
             if let Some(o) = current(s, n) {
                 let mut req = (*o).clone();
                 req.metadata.resource_version = req.metadata.resource_version.saturating_sub(1);
-                req.spec = json!({"stale": true});
+                req.spec = json!({"stale": true}).into();
                 let _ = s.update(req, now);
             }
         }

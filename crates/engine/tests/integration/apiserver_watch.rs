@@ -41,7 +41,7 @@ fn t(ms: u64) -> SimTime {
 
 fn bump(s: &mut ApiServer, name: &str, replicas: u64, now: SimTime) {
     let mut o = (*s.get("Flywheel", "default", name).expect("exists")).clone();
-    o.spec = json!({ "replicas": replicas });
+    o.spec = json!({ "replicas": replicas }).into();
     s.update(o, now).expect("updated");
 }
 

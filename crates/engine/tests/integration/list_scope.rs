@@ -96,7 +96,7 @@ fn a_field_index_on_a_field_that_cannot_be_read_is_refused_naming_the_field() {
 fn field_values_reads_metadata_labels_and_spec_paths() {
     use flywheel_engine::object::{field_values, Object};
     let mut o = Object::new("MyCRD", "ns-1", "demo-0");
-    o.spec = serde_json::json!({ "owner": { "name": "parent" }, "replicas": 3 });
+    o.spec = serde_json::json!({ "owner": { "name": "parent" }, "replicas": 3 }).into();
     assert_eq!(field_values(&o, ".metadata.name"), ["demo-0"]);
     assert_eq!(field_values(&o, ".spec.owner.name"), ["parent"]);
     assert_eq!(field_values(&o, ".spec.replicas"), ["3"]);

@@ -1,0 +1,381 @@
+//! [`Json`]: an object's spec and status, a JSON value that is small to keep and cheap to copy.
+//!
+//! A Go controller holds `spec` and `status` as typed structs, and `DeepCopy` copies them field by
+//! field: a few words for `{"replicas": 1}`. `serde_json::Value` keeps an object in a
+//! `BTreeMap<String, Value>`, whose first node alone is over 600 bytes and whose every key is a
+//! separate allocation, so each stored version of each object carried more than a kilobyte of
+//! heap and each status write's working copy cost several allocations. [`Json`] keeps an object
+//! as one sorted vector of members, and its keys and strings as shared text: copying a status of
+//! two fields is one allocation, and a version that only changed its status shares every string
+//! with the one before it.
+//!
+//! It has the shape and the text of `serde_json::Value` — the same variants, members in key order,
+//! the same serialized JSON and the same `Debug` text — and converts to and from it losslessly
+//! ([`From`] both ways), so merge patches and the wire form keep using `serde_json`.
+
+use std::fmt;
+use std::ops::{Index, IndexMut};
+use std::rc::Rc;
+
+use serde::de::{Deserialize, Deserializer};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::{Number, Value};
+
+/// A JSON value: what an object's `spec` or `status` holds. `Json::Null` when absent.
+#[derive(Clone, Default, PartialEq)]
+pub enum Json {
+    /// `null`, and an absent spec or status.
+    #[default]
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, kept as `serde_json` keeps it (unsigned, signed or float).
+    Number(Number),
+    /// A string, shared between copies.
+    String(Rc<str>),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object: members in key order.
+    Object(JsonMap),
+}
+
+/// A JSON object's members, sorted by key (the order `serde_json`'s map and Go's
+/// `encoding/json` write them in), keys shared between copies.
+#[derive(Clone, Default, PartialEq)]
+pub struct JsonMap {
+    members: Vec<(Rc<str>, Json)>,
+}
+
+impl JsonMap {
+    /// An empty object.
+    pub fn new() -> JsonMap {
+        JsonMap::default()
+    }
+
+    /// The value of member `key`.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        self.position(key).ok().map(|i| &self.members[i].1)
+    }
+
+    /// The value of member `key`, to change in place.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
+        self.position(key).ok().map(|i| &mut self.members[i].1)
+    }
+
+    /// Sets member `key` to `value`, in key order; returns the value it replaced.
+    pub fn insert(&mut self, key: &str, value: Json) -> Option<Json> {
+        match self.position(key) {
+            Ok(i) => Some(std::mem::replace(&mut self.members[i].1, value)),
+            Err(i) => {
+                self.members.insert(i, (Rc::from(key), value));
+                None
+            }
+        }
+    }
+
+    /// Removes member `key`; returns its value.
+    pub fn remove(&mut self, key: &str) -> Option<Json> {
+        self.position(key).ok().map(|i| self.members.remove(i).1)
+    }
+
+    /// The number of members.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether there are no members.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// The members in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Json)> {
+        self.members.iter().map(|(k, v)| (&**k, v))
+    }
+
+    fn position(&self, key: &str) -> Result<usize, usize> {
+        self.members.binary_search_by(|(k, _)| (**k).cmp(key))
+    }
+}
+
+impl Json {
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
+    }
+
+    /// Whether this is an object.
+    pub fn is_object(&self) -> bool {
+        matches!(self, Json::Object(_))
+    }
+
+    /// The members, if this is an object.
+    pub fn as_object(&self) -> Option<&JsonMap> {
+        match self {
+            Json::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// The members to change in place, if this is an object.
+    pub fn as_object_mut(&mut self) -> Option<&mut JsonMap> {
+        match self {
+            Json::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// The elements, if this is an array.
+    pub fn as_array(&self) -> Option<&[Json]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The text, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number as an `i64`, if it is an integer that fits (as `Value::as_i64`).
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Json::Number(n) => n.as_i64(),
+            _ => None,
+        }
+    }
+
+    /// Member `key`, if this is an object that has it (as `Value::get`).
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        self.as_object().and_then(|map| map.get(key))
+    }
+}
+
+const NULL: Json = Json::Null;
+
+/// `json["key"]`: the member, or `null` when absent or when this is not an object (as `Value`).
+impl Index<&str> for Json {
+    type Output = Json;
+
+    fn index(&self, key: &str) -> &Json {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+/// `json["key"] = v`: a `null` becomes an empty object first, as with `Value`; indexing any other
+/// non-object panics, as with `Value` (callers check first).
+impl IndexMut<&str> for Json {
+    fn index_mut(&mut self, key: &str) -> &mut Json {
+        if self.is_null() {
+            *self = Json::Object(JsonMap::new());
+        }
+        let Json::Object(map) = self else {
+            panic!("cannot index a non-object JSON value with {key:?}");
+        };
+        let i = match map.position(key) {
+            Ok(i) => i,
+            Err(i) => {
+                map.members.insert(i, (Rc::from(key), Json::Null));
+                i
+            }
+        };
+        &mut map.members[i].1
+    }
+}
+
+impl From<Value> for Json {
+    fn from(value: Value) -> Json {
+        match value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(b),
+            Value::Number(n) => Json::Number(n),
+            Value::String(s) => Json::String(Rc::from(s)),
+            Value::Array(items) => Json::Array(items.into_iter().map(Json::from).collect()),
+            Value::Object(map) => Json::Object(JsonMap {
+                // a `serde_json` map iterates in key order: the vector is sorted as it is built
+                members: map
+                    .into_iter()
+                    .map(|(k, v)| (Rc::from(k), Json::from(v)))
+                    .collect(),
+            }),
+        }
+    }
+}
+
+impl From<&Json> for Value {
+    fn from(json: &Json) -> Value {
+        match json {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => Value::Number(n.clone()),
+            Json::String(s) => Value::String(s.to_string()),
+            Json::Array(items) => Value::Array(items.iter().map(Value::from).collect()),
+            Json::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.to_owned(), Value::from(v)))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl From<&str> for Json {
+    fn from(text: &str) -> Json {
+        Json::String(Rc::from(text))
+    }
+}
+
+impl From<String> for Json {
+    fn from(text: String) -> Json {
+        Json::String(Rc::from(text))
+    }
+}
+
+impl From<i64> for Json {
+    fn from(n: i64) -> Json {
+        Json::Number(Number::from(n))
+    }
+}
+
+/// `json == serde_json::json!(…)`: equal when the conversion of one is the other.
+impl PartialEq<Value> for Json {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Json::Null, Value::Null) => true,
+            (Json::Bool(a), Value::Bool(b)) => a == b,
+            (Json::Number(a), Value::Number(b)) => a == b,
+            (Json::String(a), Value::String(b)) => **a == **b,
+            (Json::Array(a), Value::Array(b)) => a.len() == b.len() && a.iter().eq(b.iter()),
+            (Json::Object(a), Value::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ka, va), (kb, vb))| ka == kb && va == vb)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl PartialEq<Json> for Value {
+    fn eq(&self, other: &Json) -> bool {
+        other == self
+    }
+}
+
+/// The same text as `serde_json::Value`'s `Debug`.
+impl fmt::Debug for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&Value::from(self), f)
+    }
+}
+
+/// Serializes as `serde_json::Value` does: members in key order.
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(n) => n.serialize(serializer),
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(map) => {
+                let mut out = serializer.serialize_map(Some(map.len()))?;
+                for (k, v) in map.iter() {
+                    out.serialize_entry(k, v)?;
+                }
+                out.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
+        Value::deserialize(deserializer).map(Json::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn samples() -> Vec<Value> {
+        vec![
+            json!(null),
+            json!(true),
+            json!(7),
+            json!(-3),
+            json!(2.5),
+            json!("Running"),
+            json!([1, "a", null, {"b": [true]}]),
+            json!({"replicas": 1}),
+            json!({"z": 1, "a": {"m": "x", "b": [2, 3]}, "lastUpdated": "2024-05-01T09:00:03Z"}),
+        ]
+    }
+
+    #[test]
+    fn a_value_converted_and_back_is_the_same_value_with_the_same_json_and_debug_text() {
+        for value in samples() {
+            let json = Json::from(value.clone());
+            assert_eq!(Value::from(&json), value);
+            assert_eq!(json, value);
+            let text = serde_json::to_string(&value).expect("a value serializes");
+            assert_eq!(serde_json::to_string(&json).expect("serializes"), text);
+            assert_eq!(format!("{json:?}"), format!("{value:?}"));
+            let back: Json = serde_json::from_str(&text).expect("its own JSON parses");
+            assert_eq!(back, json);
+        }
+    }
+
+    #[test]
+    fn members_inserted_in_any_order_are_kept_in_key_order_and_replace_by_key() {
+        let mut map = JsonMap::new();
+        assert_eq!(map.insert("phase", Json::from("Pending")), None);
+        map.insert("lastUpdated", Json::from("t1"));
+        map.insert("count", Json::from(1));
+        let old = map.insert("phase", Json::from("Running"));
+        assert_eq!(old, Some(Json::from("Pending")));
+        let keys: Vec<&str> = map.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["count", "lastUpdated", "phase"]);
+        assert_eq!(map.remove("count"), Some(Json::from(1)));
+        assert_eq!(map.get("count"), None);
+        assert_eq!(
+            Json::Object(map),
+            json!({"lastUpdated": "t1", "phase": "Running"})
+        );
+    }
+
+    #[test]
+    fn indexing_reads_null_for_a_missing_member_and_writing_turns_null_into_an_object() {
+        let mut status = Json::Null;
+        assert!(status["phase"].is_null());
+        status["phase"] = Json::from("Terminating");
+        assert_eq!(status, json!({"phase": "Terminating"}));
+        assert_eq!(
+            status.get("phase").and_then(Json::as_str),
+            Some("Terminating")
+        );
+        assert_eq!(Json::from(json!({"n": 3}))["n"].as_i64(), Some(3));
+    }
+
+    #[test]
+    fn values_that_differ_in_kind_order_or_number_type_are_unequal() {
+        assert_ne!(Json::from(json!(1)), json!(1.0));
+        assert_ne!(Json::from(json!({"a": 1})), json!({"a": 1, "b": 2}));
+        assert_ne!(Json::from(json!([1, 2])), json!([2, 1]));
+        assert_ne!(Json::from(json!("1")), json!(1));
+    }
+}
