@@ -254,8 +254,9 @@ async function sizeAndStart(site) {
     + 'gzipped (2026-12-03, www/tools/engine-size.sh), so no change on the page\'s side (Yew, the page\'s '
     + 'components and texts: the other 230 KB) can reach 300 KB. What would reach it: an engine '
     + 'a fraction of its compiled size (about 70 KB beside today\'s page) — fewer distinct map and '
-    + 'sort instantiations (BTreeMap code is about 11 % of the module), spec and status as small '
-    + 'typed values instead of serde_json::Value (BENCHMARKS.md)');
+    + 'sort instantiations (BTreeMap code is about 11 % of the module), no serde_json::Value '
+    + 'left in the page\'s engine (objects keep spec and status as Json since; the wire form, merge '
+    + 'patches and settings still use it) (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();

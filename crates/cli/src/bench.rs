@@ -67,10 +67,11 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
         "one engine event takes {spent_ns:.0} ns where {ENGINE_RATE_RATIO_TARGET} × the bare loop allows {:.0} ns \
          (the heap alone takes {bare_ns:.0} ns): each runs a piece of client-go or the API \
          server — lookups in key-ordered maps of up to 150 000 objects (a cache miss per tree \
-         level), a status write's copy, an informer delta, heap accounting, a typed trace \
-         record with its causes. The profile is flat (no item above 10 %); id-indexed stores \
-         and keys holding their text were measured slower. What would reach it: fewer cold \
-         reads per event, spec and status that a status write does not copy (BENCHMARKS.md)",
+         level), a status write's copy of the object, an informer delta, heap accounting, a \
+         typed trace record with its causes. The profile is flat (no item above 10 %); \
+         id-indexed stores and keys holding their text were measured slower. What would reach \
+         it: fewer cold reads per event — the workqueue's and the DeltaFIFO's hashed maps and \
+         the informer's tree each cost one at 150 000 keys (BENCHMARKS.md)",
         bare_ns / ENGINE_RATE_RATIO_TARGET
     )
 }

@@ -392,6 +392,11 @@ impl RequestLimiter {
         out
     }
 
+    /// The earliest deadline of a waiting request (each waits at most until its own).
+    pub fn next_queue_deadline(&self) -> Option<SimTime> {
+        self.queue.iter().map(|w| w.deadline).min()
+    }
+
     fn remove_expired(&mut self, now: SimTime) -> Vec<QueueOutcome> {
         let expired: Vec<Ticket> = self
             .queue
@@ -478,6 +483,26 @@ mod tests {
             }]
         ));
         assert_eq!(l.rejected_total().get("time-out"), Some(&1));
+    }
+
+    #[test]
+    fn the_next_queue_deadline_is_the_earliest_wait_left_and_none_once_the_queue_empties() {
+        let mut l = apf(1, 10);
+        let Admission::Admitted(first) = l.try_admit(Verb::Get, SimTime::ZERO) else {
+            panic!("first request runs")
+        };
+        assert_eq!(l.next_queue_deadline(), None);
+        l.try_admit(Verb::Get, SimTime::from_millis(1_000));
+        l.try_admit(Verb::Get, SimTime::from_millis(2_000));
+        assert_eq!(l.next_queue_deadline(), Some(SimTime::from_millis(16_000)));
+        l.release(first, SimTime::from_millis(3_000));
+        assert_eq!(
+            l.next_queue_deadline(),
+            Some(SimTime::from_millis(17_000)),
+            "the dispatched request's deadline no longer counts"
+        );
+        l.expire_queued(SimTime::from_millis(17_000));
+        assert_eq!(l.next_queue_deadline(), None);
     }
 
     #[test]

@@ -488,6 +488,11 @@ impl ApiServer {
         out
     }
 
+    /// The earliest deadline of a request waiting in an APF queue, if one waits.
+    pub fn next_queue_deadline(&self) -> Option<SimTime> {
+        self.limiter.next_queue_deadline()
+    }
+
     /// Rejects queued requests whose wait ran out (counted as 429s) and reports any request their
     /// removal let start.
     pub fn expire_queued(&mut self, now: SimTime) -> Vec<QueueOutcome> {

@@ -182,6 +182,11 @@ impl SimApiServer {
             .collect()
     }
 
+    /// The earliest deadline of a request waiting in an APF queue.
+    pub fn next_queue_deadline(&self) -> Option<SimTime> {
+        self.server.next_queue_deadline()
+    }
+
     /// Rejects queued requests whose wait ran out by `now`.
     pub fn expire(&mut self, now: SimTime) -> Vec<(u64, Admit)> {
         let outcomes = self.server.expire_queued(now);

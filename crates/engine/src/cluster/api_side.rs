@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::scenario::{Scenario, ScenarioError};
+use crate::time::SimTime;
 
 use super::api::SimApiServer;
 use super::causes::CauseTracker;
@@ -23,6 +24,9 @@ pub(super) struct ApiSide {
     pub(super) next_watch: u64,
     /// Which event wrote each resourceVersion, and which watch event delivered it.
     pub(super) causes: CauseTracker,
+    /// When the one scheduled look at the APF queue's waits happens: at the earliest deadline
+    /// of a queued request (see `Cluster::schedule_queue_deadline`).
+    pub(super) queue_deadline_at: Option<SimTime>,
 }
 
 impl ApiSide {
@@ -34,6 +38,7 @@ impl ApiSide {
             next_request: 0,
             next_watch: 0,
             causes: CauseTracker::default(),
+            queue_deadline_at: None,
         })
     }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::apiserver::{WatchEvent, WATCH_BLOCK_TIMEOUT};
 use crate::informer::reflector::WatchError;
 use crate::sim::{CauseNote, Context, EventId, EventKind};
+use crate::time::SimTime;
 
 use super::api::{watch_error, Admit};
 use super::informer::OpenWatch;
@@ -77,7 +78,7 @@ impl Cluster {
         };
         match self.api.server.admit(id, &p.call, ctx.now()) {
             Admit::Now => self.start_processing(ctx, id),
-            Admit::Queued { deadline } => ctx.schedule_at(deadline, Ev::QueueDeadline),
+            Admit::Queued { deadline } => self.schedule_queue_deadline(ctx, deadline),
             Admit::Reject { retry_after_s } => self.reject(ctx, id, retry_after_s),
         }
     }
@@ -197,8 +198,33 @@ impl Cluster {
 
     /// An APF queue wait ran out: those requests get 429.
     pub(super) fn queue_deadline(&mut self, ctx: &mut Context<'_, Ev>) {
+        if self.api.queue_deadline_at == Some(ctx.now()) {
+            self.api.queue_deadline_at = None;
+        }
         let outcomes = self.api.server.expire(ctx.now());
         self.queue_outcomes(ctx, outcomes);
+        if let Some(next) = self.api.server.next_queue_deadline() {
+            self.schedule_queue_deadline(ctx, next);
+        }
+    }
+
+    /// Makes sure the APF queue is looked at by `deadline`, a queued request's: one wake-up at
+    /// the earliest deadline of those waiting, not one per request. A request dispatched before
+    /// its deadline then leaves no event behind; each waiting request is still rejected at its
+    /// own deadline, as the wake-up at the earliest one schedules the next (upstream, each
+    /// waiting request's own context times out: apiserver `pkg/util/flowcontrol/fairqueuing/
+    /// queueset/queueset.go`).
+    fn schedule_queue_deadline(&mut self, ctx: &mut Context<'_, Ev>, deadline: SimTime) {
+        let now = ctx.now();
+        if self
+            .api
+            .queue_deadline_at
+            .is_some_and(|at| at <= deadline && at >= now)
+        {
+            return;
+        }
+        self.api.queue_deadline_at = Some(deadline);
+        ctx.schedule_at(deadline, Ev::QueueDeadline);
     }
 
     fn queue_outcomes(&mut self, ctx: &mut Context<'_, Ev>, outcomes: Vec<(u64, Admit)>) {
