@@ -153,7 +153,7 @@ impl ApiServer {
         if !obj.spec.is_object() {
             obj.spec = Json::Object(JsonMap::new());
         }
-        obj.spec["finalizers"] = Json::Array(kept.into_iter().map(Json::from).collect());
+        obj.spec["finalizers"] = kept.into_iter().collect();
         self.record_request(Verb::Update, 200);
         if strategy::should_delete_during_update(&kind, &obj, &existing) {
             self.remove(&kind, &key, now);

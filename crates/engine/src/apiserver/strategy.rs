@@ -62,7 +62,7 @@ fn ensure_namespace_finalizer(spec: &mut Json) {
     if !has {
         let mut list = namespace_spec_finalizers(spec);
         list.push(NAMESPACE_FINALIZER.to_owned());
-        spec["finalizers"] = Json::Array(list.into_iter().map(Json::from).collect());
+        spec["finalizers"] = list.into_iter().collect();
     }
 }
 

@@ -18,7 +18,7 @@ impl Cluster {
         let to = from
             .saturating_add(super::CREATE_OBJECTS_PER_EVENT)
             .min(o.count);
-        // one spec shared by every created object's text (its key), one vector each
+        // each object gets its own vector of members; the member's key text is shared by all
         let spec = Json::from(json!({ "replicas": 1 }));
         for i in from..to {
             let namespace = format!("ns-{}", i % o.namespaces);

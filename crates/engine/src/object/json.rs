@@ -241,6 +241,13 @@ impl From<i64> for Json {
     }
 }
 
+/// An array of the items, as `serde_json::Value` collects one.
+impl<T: Into<Json>> FromIterator<T> for Json {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Json {
+        Json::Array(items.into_iter().map(Into::into).collect())
+    }
+}
+
 /// `json == serde_json::json!(…)`: equal when the conversion of one is the other.
 impl PartialEq<Value> for Json {
     fn eq(&self, other: &Value) -> bool {
@@ -369,6 +376,14 @@ mod tests {
             Some("Terminating")
         );
         assert_eq!(Json::from(json!({"n": 3}))["n"].as_i64(), Some(3));
+    }
+
+    #[test]
+    fn strings_collected_into_json_make_an_array_in_their_order() {
+        let finalizers: Json = ["kubernetes".to_owned(), "example.com/x".to_owned()]
+            .into_iter()
+            .collect();
+        assert_eq!(finalizers, json!(["kubernetes", "example.com/x"]));
     }
 
     #[test]
