@@ -100,9 +100,9 @@ impl Store {
     pub fn next_uid(&mut self) -> String {
         self.uids_issued += 1;
         let mut uid = String::with_capacity(36);
-        uid.push_str(Digits::new(self.uids_issued, 8, 16).as_str());
+        Digits::new(self.uids_issued, 8, 16).push_to(&mut uid);
         uid.push_str("-0000-4000-8000-");
-        uid.push_str(Digits::new(self.uids_issued, 12, 16).as_str());
+        Digits::new(self.uids_issued, 12, 16).push_to(&mut uid);
         uid
     }
 

@@ -17,10 +17,10 @@ use std::time::Duration;
 use crate::apiserver::Verb;
 use crate::key::Key;
 use crate::scenario::ActionKind;
-use crate::sim::shared::SharedSet;
 use crate::sim::{EventId, EventKind, TerminatedReason, TraceEvent};
 use crate::time::SimTime;
 
+use super::key_prints::KeyPrints;
 use super::run::Run;
 use super::verdict::Verdict;
 
@@ -142,8 +142,8 @@ pub struct MarkerLog {
     /// Trace records scanned so far.
     seen: u64,
     /// Keys re-queued by the operator's own write, until the first such key is reconciled
-    /// (at the incident's scale all 150 000: shared with the checkpoints, not copied).
-    own_write_keys: Option<SharedSet<Key>>,
+    /// (at the incident's scale all 150 000, copied with every checkpoint: fingerprints).
+    own_write_keys: Option<KeyPrints>,
     seen_429: bool,
     /// Whether the current container's watch broke since its last LIST.
     watch_broken: bool,
@@ -158,7 +158,7 @@ impl Default for MarkerLog {
         MarkerLog {
             markers: Vec::new(),
             seen: 0,
-            own_write_keys: Some(SharedSet::new()),
+            own_write_keys: Some(KeyPrints::default()),
             seen_429: false,
             watch_broken: false,
             converged: false,
@@ -219,7 +219,7 @@ impl MarkerLog {
         let kind = match r.kind {
             EventKind::HandlerEnqueue { own_write: true } => {
                 if let (Some(keys), Some(key)) = (self.own_write_keys.as_mut(), &r.key) {
-                    keys.insert(key.clone());
+                    keys.insert(key);
                 }
                 None
             }

@@ -1,6 +1,5 @@
 //! Metrics with upstream names, sampled into series, and the process's memory accounting.
 
-use std::borrow::Cow;
 use std::time::Duration;
 
 use crate::error::ConfigError;
@@ -11,6 +10,7 @@ use crate::sim::Context;
 use crate::controller::result::{initial_counters, Handled};
 use crate::scenario::Profile;
 
+use super::metric_keys::MetricKeys;
 use super::queue_metrics::queue_labels;
 use super::registry::{metric_key, Registry};
 use super::series::SeriesSet;
@@ -71,6 +71,8 @@ pub(super) struct Telemetry {
     pub(super) series: SeriesSet,
     /// The running process's workqueue `(adds, retries)` at the last fold.
     last_queue_totals: (f64, f64),
+    /// The keys of the counters bumped on every request and reconcile, built once.
+    keys: MetricKeys,
 }
 
 impl Telemetry {
@@ -80,22 +82,14 @@ impl Telemetry {
             reg: initial_registry(profile),
             series: SeriesSet::default(),
             last_queue_totals: (0.0, 0.0),
+            keys: MetricKeys::default(),
         }
     }
 
     /// Counts an answered request (`apiserver_request_total{code,verb}`).
     pub(super) fn count_request(&mut self, verb: &str, code: u16) {
-        let code_text = match code {
-            200 => Cow::Borrowed("200"),
-            201 => Cow::Borrowed("201"),
-            429 => Cow::Borrowed("429"),
-            other => Cow::Owned(other.to_string()),
-        };
-        let key = metric_key(
-            names::APISERVER_REQUEST_TOTAL,
-            &[("code", &code_text), ("verb", verb)],
-        );
-        self.reg.inc(&key, 1.0);
+        let key = self.keys.request(verb, code);
+        self.reg.inc(key, 1.0);
     }
 
     /// Records a client-side throttling wait.
@@ -114,9 +108,8 @@ impl Telemetry {
     pub(super) fn record_reconcile(&mut self, handled: &Handled, took: Duration) {
         let c = CONTROLLER_NAME;
         if let Some(result) = handled.result_label {
-            let labels = [("controller", c), ("result", result)];
-            let key = metric_key(names::RECONCILE_TOTAL, &labels);
-            self.reg.inc(&key, 1.0);
+            let key = self.keys.reconcile_result(c, result);
+            self.reg.inc(key, 1.0);
         }
         let counters = [
             (handled.error, names::RECONCILE_ERRORS_TOTAL),
@@ -128,12 +121,12 @@ impl Telemetry {
         ];
         for (bump, name) in counters {
             if bump {
-                self.reg.inc(&metric_key(name, &[("controller", c)]), 1.0);
+                let key = self.keys.per_controller(name, c);
+                self.reg.inc(key, 1.0);
             }
         }
-        let key = metric_key(names::RECONCILE_TIME_SECONDS, &[("controller", c)]);
-        self.reg
-            .observe(&key, took.as_secs_f64(), reconcile_buckets);
+        let key = self.keys.per_controller(names::RECONCILE_TIME_SECONDS, c);
+        self.reg.observe(key, took.as_secs_f64(), reconcile_buckets);
     }
 
     /// Workqueue counters live in the process and restart from zero with it; the run's totals

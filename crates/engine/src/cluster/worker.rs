@@ -5,6 +5,8 @@
 //! executes one program step and says what the cluster must do next: continue, wait some CPU
 //! time, send an API request, or finish with a result.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -219,7 +221,7 @@ impl Job {
                 return;
             }
             StatusValue::Constant(s) => Json::from(s.as_str()),
-            StatusValue::Now => Json::from(rfc3339_seconds(now)),
+            StatusValue::Now => Json::from(shared_rfc3339_seconds(now)),
             StatusValue::NowMicro => Json::from(rfc3339_micros(now)),
             StatusValue::Counter => {
                 Json::from(status.get(field).and_then(Json::as_i64).unwrap_or(0) + 1)
@@ -435,6 +437,27 @@ pub fn rfc3339_seconds(t: SimTime) -> String {
     out
 }
 
+/// [`rfc3339_seconds`] as a shared string: every status write within one simulated second
+/// stamps the same text, so the last second's text is kept and shared (a pure function of `t`:
+/// what it keeps changes no result).
+fn shared_rfc3339_seconds(t: SimTime) -> Rc<str> {
+    thread_local! {
+        static LAST_SECOND: RefCell<Option<(u64, Rc<str>)>> = const { RefCell::new(None) };
+    }
+    let second = t.as_nanos() / 1_000_000_000;
+    LAST_SECOND.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((s, text)) if *s == second => Rc::clone(text),
+            _ => {
+                let text: Rc<str> = Rc::from(rfc3339_seconds(t));
+                *last = Some((second, Rc::clone(&text)));
+                text
+            }
+        }
+    })
+}
+
 /// `metav1.MicroTime` as JSON: RFC 3339 with microseconds.
 pub fn rfc3339_micros(t: SimTime) -> String {
     let mut out = String::with_capacity(27);
@@ -467,7 +490,7 @@ fn push_date_time(out: &mut String, t: SimTime) {
 
 /// Appends `n` in decimal, zero-padded to at least `width` digits.
 fn push_digits(out: &mut String, n: u64, width: usize) {
-    out.push_str(crate::digits::Digits::new(n, width, 10).as_str());
+    crate::digits::Digits::new(n, width, 10).push_to(out);
 }
 
 /// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
@@ -496,6 +519,21 @@ mod tests {
         assert_eq!(
             rfc3339_seconds(SimTime::from_millis(86_400_000 * 31)),
             "2026-02-01T00:00:00Z"
+        );
+    }
+
+    #[test]
+    fn the_shared_stamp_is_the_seconds_text_and_is_shared_within_a_second() {
+        let a = shared_rfc3339_seconds(SimTime::from_millis(7_100));
+        let b = shared_rfc3339_seconds(SimTime::from_millis(7_900));
+        assert_eq!(&*a, rfc3339_seconds(SimTime::from_millis(7_100)));
+        assert!(Rc::ptr_eq(&a, &b), "one text for the whole second");
+        let c = shared_rfc3339_seconds(SimTime::from_millis(8_000));
+        assert_eq!(&*c, "2026-01-01T00:00:08Z");
+        let earlier = shared_rfc3339_seconds(SimTime::from_millis(7_500));
+        assert_eq!(
+            &*earlier, "2026-01-01T00:00:07Z",
+            "a run started again reads its own second"
         );
     }
 

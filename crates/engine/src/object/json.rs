@@ -229,6 +229,13 @@ impl From<&str> for Json {
     }
 }
 
+impl From<Rc<str>> for Json {
+    /// A string value sharing `s`.
+    fn from(s: Rc<str>) -> Json {
+        Json::String(s)
+    }
+}
+
 impl From<String> for Json {
     fn from(text: String) -> Json {
         Json::String(Rc::from(text))
