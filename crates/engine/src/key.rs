@@ -28,7 +28,19 @@ impl Key {
         if namespace.is_empty() {
             return Key::from(name);
         }
-        let mut text = String::with_capacity(namespace.len() + 1 + name.len());
+        // Most keys fit a stack buffer: the key text is then allocated once, in its `Rc`.
+        let len = namespace.len() + 1 + name.len();
+        let mut buf = [0u8; 96];
+        if let Some(text) = buf.get_mut(..len) {
+            let (ns, rest) = text.split_at_mut(namespace.len());
+            ns.copy_from_slice(namespace.as_bytes());
+            rest[0] = b'/';
+            rest[1..].copy_from_slice(name.as_bytes());
+            if let Ok(text) = std::str::from_utf8(text) {
+                return Key::from(text);
+            }
+        }
+        let mut text = String::with_capacity(len);
         text.push_str(namespace);
         text.push('/');
         text.push_str(name);
@@ -190,6 +202,12 @@ mod tests {
     fn a_namespaced_key_is_namespace_slash_name_and_a_cluster_scoped_key_is_the_name() {
         assert_eq!(Key::of("default", "web-0"), "default/web-0");
         assert_eq!(Key::of("", "node-1"), "node-1");
+        let long_name = "n".repeat(200);
+        assert_eq!(
+            Key::of("ns", &long_name).as_str(),
+            format!("ns/{long_name}")
+        );
+        assert_eq!(Key::of("命名空间", "名字"), "命名空间/名字");
     }
 
     #[test]

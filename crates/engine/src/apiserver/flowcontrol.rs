@@ -17,6 +17,8 @@
 //! 6 × 50 = 300 slots — that, not 128 × 50, is the default capacity.
 
 use std::collections::{BTreeMap, VecDeque};
+
+use crate::sim::id_map::IdMap;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -177,7 +179,8 @@ struct Waiting {
 #[derive(Clone, Debug)]
 pub struct RequestLimiter {
     mode: FlowControl,
-    executing: BTreeMap<u64, Ticket>,
+    /// The requests being served, by ticket id (ids come in order: no tree to walk).
+    executing: IdMap<Ticket>,
     queue: VecDeque<Waiting>,
     in_flight: InFlight,
     dropped: DroppedRequestsTracker,
@@ -191,7 +194,7 @@ impl RequestLimiter {
         mode.validate()?;
         Ok(RequestLimiter {
             mode,
-            executing: BTreeMap::new(),
+            executing: IdMap::new(),
             queue: VecDeque::new(),
             in_flight: InFlight::default(),
             dropped: DroppedRequestsTracker::new(),

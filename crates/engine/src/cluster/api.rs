@@ -1,7 +1,6 @@
 //! The cluster's side of the API server: maps requests onto [`crate::apiserver::ApiServer`],
 //! keeps admission tickets per request, and adds etcd's write throughput.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::apiserver::{
@@ -12,6 +11,7 @@ use crate::apiserver::{
 use crate::informer::reflector::{ListRv, WatchError};
 use crate::object::{Object, ObjectRef};
 use crate::scenario::{FlowControlMode, Profile, Scenario, ScenarioError};
+use crate::sim::id_map::IdMap;
 use crate::sim::Rng;
 use crate::time::SimTime;
 
@@ -54,8 +54,10 @@ pub enum Admit {
 pub struct SimApiServer {
     server: ApiServer,
     kind: String,
-    tickets: BTreeMap<u64, Ticket>,
-    by_ticket: BTreeMap<u64, u64>,
+    /// The APF ticket of each request admitted or queued, by request id.
+    tickets: IdMap<Ticket>,
+    /// The request id of each ticket, by ticket id.
+    by_ticket: IdMap<u64>,
     etcd_write_interval: Option<Duration>,
     etcd_free_at: SimTime,
     profile: Profile,
@@ -99,8 +101,8 @@ impl SimApiServer {
         Ok(SimApiServer {
             server,
             kind: crd.kind.clone(),
-            tickets: BTreeMap::new(),
-            by_ticket: BTreeMap::new(),
+            tickets: IdMap::new(),
+            by_ticket: IdMap::new(),
             etcd_write_interval,
             etcd_free_at: SimTime::ZERO,
             profile: scenario.profile,

@@ -2,9 +2,8 @@
 //! the requests on their way, the ids of requests and watches, and which event wrote each
 //! resourceVersion.
 
-use std::collections::BTreeMap;
-
 use crate::scenario::{Scenario, ScenarioError};
+use crate::sim::id_map::IdMap;
 use crate::time::SimTime;
 
 use super::api::SimApiServer;
@@ -17,7 +16,7 @@ pub(super) struct ApiSide {
     /// The API server (storage, watch cache, flow control).
     pub(super) server: SimApiServer,
     /// Requests sent and not answered yet, by id.
-    pub(super) pending: BTreeMap<u64, Pending>,
+    pub(super) pending: IdMap<Pending>,
     /// The id the next request gets.
     pub(super) next_request: u64,
     /// The id of the newest watch.
@@ -34,7 +33,7 @@ impl ApiSide {
     pub(super) fn new(scenario: &Scenario) -> Result<ApiSide, ScenarioError> {
         Ok(ApiSide {
             server: SimApiServer::new(scenario)?,
-            pending: BTreeMap::new(),
+            pending: IdMap::new(),
             next_request: 0,
             next_watch: 0,
             causes: CauseTracker::default(),

@@ -13,6 +13,7 @@
 pub(crate) mod batch_drop;
 mod causal;
 mod chunked;
+pub(crate) mod id_map;
 pub(crate) mod large;
 mod queue;
 mod record;
