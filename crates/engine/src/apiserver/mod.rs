@@ -418,6 +418,12 @@ impl ApiServer {
         std::mem::take(&mut self.pending)
     }
 
+    /// [`ApiServer::drain_events`] without giving up the buffer: it keeps its room for the next
+    /// write's event, so a run of writes allocates none.
+    pub fn drain_events_in_place(&mut self) -> std::vec::Drain<'_, (Arc<str>, WatchEvent)> {
+        self.pending.drain(..)
+    }
+
     /// Events produced and not yet drained.
     pub fn pending_events(&self) -> &[(Arc<str>, WatchEvent)] {
         &self.pending

@@ -309,15 +309,26 @@ impl SimApiServer {
             .unwrap_or_else(|err| vec![WatchEvent::error(err)])
     }
 
-    /// Watch events of the custom resource kind produced since the last call.
-    pub fn take_events(&mut self) -> Vec<WatchEvent> {
-        let kind = &self.kind;
+    /// How many watch events of the custom resource kind were produced since the last
+    /// [`SimApiServer::drain_events`].
+    pub fn event_count(&self) -> usize {
+        let kind = &*self.kind;
         self.server
-            .drain_events()
-            .into_iter()
-            .filter(|(k, _)| **k == **kind)
-            .map(|(_, e)| e)
-            .collect()
+            .pending_events()
+            .iter()
+            .filter(|(k, _)| **k == *kind)
+            .count()
+    }
+
+    /// Hands each watch event of the custom resource kind produced since the last call to
+    /// `send`, in commit order; the others are dropped.
+    pub fn drain_events(&mut self, mut send: impl FnMut(WatchEvent)) {
+        let kind = &*self.kind;
+        for (k, event) in self.server.drain_events_in_place() {
+            if *k == *kind {
+                send(event);
+            }
+        }
     }
 
     /// The first `count` custom resources (all when `None`), in key order.

@@ -365,26 +365,24 @@ impl Cluster {
                 self.api.causes.objects_created(rv, id);
             }
         }
-        let events = self.api.server.take_events();
-        self.workload_cr_events(events.len());
-        let Some(op) = self.operator.running.as_ref() else {
-            return;
-        };
-        let Some(watch) = op.informer.watch.filter(|w| !w.error_only) else {
-            return;
-        };
+        self.workload_cr_events(self.api.server.event_count());
+        let watching = self.operator.running.as_ref().and_then(|op| {
+            let watch = op.informer.watch.filter(|w| !w.error_only)?;
+            Some((op.incarnation, watch.id))
+        });
         let delay = self.scenario.apiserver.watch_latency;
-        for event in events {
-            let incarnation = op.incarnation;
-            ctx.schedule_in(
-                delay,
-                Ev::WatchDeliver {
-                    incarnation,
-                    watch: watch.id,
-                    event,
-                },
-            );
-        }
+        self.api.server.drain_events(|event| {
+            if let Some((incarnation, watch)) = watching {
+                ctx.schedule_in(
+                    delay,
+                    Ev::WatchDeliver {
+                        incarnation,
+                        watch,
+                        event,
+                    },
+                );
+            }
+        });
     }
 
     pub(super) fn watch_deliver(
