@@ -343,14 +343,7 @@ impl Cluster {
             error_only: timeout.is_none(),
         });
         for event in events {
-            ctx.schedule_in(
-                delay,
-                Ev::WatchDeliver {
-                    incarnation,
-                    watch,
-                    event,
-                },
-            );
+            deliver_after(ctx, delay, (incarnation, watch), event);
         }
         if let Some(timeout) = timeout {
             ctx.schedule_in(timeout, Ev::WatchTimeout { incarnation, watch });
@@ -372,15 +365,8 @@ impl Cluster {
         });
         let delay = self.scenario.apiserver.watch_latency;
         self.api.server.drain_events(|event| {
-            if let Some((incarnation, watch)) = watching {
-                ctx.schedule_in(
-                    delay,
-                    Ev::WatchDeliver {
-                        incarnation,
-                        watch,
-                        event,
-                    },
-                );
+            if let Some(to) = watching {
+                deliver_after(ctx, delay, to, event);
             }
         });
     }
@@ -465,4 +451,17 @@ fn is_user_action(ctx: &Context<'_, Ev>, id: EventId) -> bool {
         .causal()
         .get(id)
         .is_some_and(|r| matches!(r.event.kind, EventKind::UserAction { .. }))
+}
+
+/// Schedules `event`'s arrival at watch `(incarnation, watch id)` after `delay`.
+fn deliver_after(ctx: &mut Context<'_, Ev>, delay: Duration, to: (u64, u64), event: WatchEvent) {
+    let (incarnation, watch) = to;
+    ctx.schedule_in(
+        delay,
+        Ev::WatchDeliver {
+            incarnation,
+            watch,
+            event,
+        },
+    );
 }
