@@ -6,9 +6,9 @@
 //! ```
 //!
 //! The engine's tables of a few up to a few hundred entries (metrics, counters, per-kind and
-//! per-verb tables, settings, series) are [`VecMap`]s: a lookup is a binary search of one
-//! contiguous slice, and each key and value type adds far less code to the WebAssembly module than
-//! a B-tree does. It iterates, compares, prints (`Debug`) and serializes exactly as a
+//! per-verb tables, settings, series, the admission tickets of the requests in flight) are
+//! [`VecMap`]s: a lookup is a binary search of one contiguous slice, and each key and value type
+//! adds far less code to the WebAssembly module than a B-tree does. It iterates, compares, prints (`Debug`) and serializes exactly as a
 //! [`BTreeMap`](std::collections::BTreeMap) of the same entries, so outputs and traces do not
 //! depend on which of the two holds a table.
 //!

@@ -16,7 +16,7 @@
 //! deals one flow (one service account) a hand of 6 queues, so a single operator can fill at most
 //! 6 × 50 = 300 slots — that, not 128 × 50, is the default capacity.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -178,7 +178,7 @@ struct Waiting {
 #[derive(Clone, Debug)]
 pub struct RequestLimiter {
     mode: FlowControl,
-    executing: BTreeMap<u64, Ticket>,
+    executing: VecMap<u64, Ticket>,
     queue: VecDeque<Waiting>,
     in_flight: InFlight,
     dropped: DroppedRequestsTracker,
@@ -192,7 +192,7 @@ impl RequestLimiter {
         mode.validate()?;
         Ok(RequestLimiter {
             mode,
-            executing: BTreeMap::new(),
+            executing: VecMap::new(),
             queue: VecDeque::new(),
             in_flight: InFlight::default(),
             dropped: DroppedRequestsTracker::new(),

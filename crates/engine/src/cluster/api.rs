@@ -1,7 +1,6 @@
 //! The cluster's side of the API server: maps requests onto [`crate::apiserver::ApiServer`],
 //! keeps admission tickets per request, and adds etcd's write throughput.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::apiserver::{
@@ -14,6 +13,7 @@ use crate::object::{Object, ObjectRef};
 use crate::scenario::{FlowControlMode, Profile, Scenario, ScenarioError};
 use crate::sim::Rng;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 use super::request::{Call, Reply};
 
@@ -54,8 +54,8 @@ pub enum Admit {
 pub struct SimApiServer {
     server: ApiServer,
     kind: String,
-    tickets: BTreeMap<u64, Ticket>,
-    by_ticket: BTreeMap<u64, u64>,
+    tickets: VecMap<u64, Ticket>,
+    by_ticket: VecMap<u64, u64>,
     etcd_write_interval: Option<Duration>,
     etcd_free_at: SimTime,
     profile: Profile,
@@ -99,8 +99,8 @@ impl SimApiServer {
         Ok(SimApiServer {
             server,
             kind: crd.kind.clone(),
-            tickets: BTreeMap::new(),
-            by_ticket: BTreeMap::new(),
+            tickets: VecMap::new(),
+            by_ticket: VecMap::new(),
             etcd_write_interval,
             etcd_free_at: SimTime::ZERO,
             profile: scenario.profile,
