@@ -121,20 +121,19 @@ pub fn prom(reports: &[&RunReport]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use super::*;
     use flywheel_engine::cluster::snapshot::OperatorPhase;
     use flywheel_engine::cluster::verdict::VerdictFigures;
+    use flywheel_engine::vec_map::VecMap;
 
     fn report() -> RunReport {
-        let mut metrics = BTreeMap::new();
+        let mut metrics = VecMap::new();
         metrics.insert(
             "apiserver_request_total{code=\"200\",verb=\"PUT\"}".to_owned(),
             42.0,
         );
         metrics.insert("go_goroutines".to_owned(), 12.0);
-        let mut series = BTreeMap::new();
+        let mut series = VecMap::new();
         series.insert(
             "go_goroutines".to_owned(),
             vec![(0.0, 10.0), (1.0, 30.0), (2.0, 12.0)],

@@ -40,6 +40,7 @@ pub mod swarm;
 mod testing;
 pub mod time;
 pub mod tour;
+pub mod vec_map;
 pub mod workqueue;
 
 pub use error::ConfigError;

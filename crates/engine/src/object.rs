@@ -6,13 +6,13 @@
 //! accounted for by the process model through [`Object::size_bytes`], not by copying here.
 
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::key::Key;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 mod json;
 mod layout;
@@ -39,7 +39,7 @@ impl std::fmt::Debug for KeyCache {
 pub type ObjectRef = Rc<Object>;
 
 /// An ordered string map (labels, annotations). `None` is Go's nil map, distinct from empty.
-pub type StringMap = Option<BTreeMap<String, String>>;
+pub type StringMap = Option<VecMap<String, String>>;
 
 /// A reference to an owning object (`metadata.ownerReferences[]`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,13 +14,13 @@
 //! reference file says "since v0.19.0 / ≤ v0.15"; the tags say v0.18.0 / ≤ v0.17.x, and the code
 //! wins. [`MapEquality`] selects the behaviour; the default is the current one.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::object::{Object, ObjectRef, StringMap};
+use crate::vec_map::VecMap;
 
 /// A create event (`event.TypedCreateEvent`).
 #[derive(Clone, Debug, PartialEq)]
@@ -257,7 +257,7 @@ impl MapEquality {
 }
 
 /// The entries of a possibly-nil map (nil reads as empty, as in Go).
-fn entries(m: &StringMap) -> Option<&BTreeMap<String, String>> {
+fn entries(m: &StringMap) -> Option<&VecMap<String, String>> {
     m.as_ref().filter(|m| !m.is_empty())
 }
 

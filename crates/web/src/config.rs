@@ -2,11 +2,10 @@
 //! parameters, profile, seed, speed, language, theme, comparison) lives in the query string, and a
 //! bad parameter falls back to its default with a notice naming it.
 
-use std::collections::BTreeMap;
-
 use flywheel_engine::controller::program::WriteVerb;
 use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::scenario::{presets, Profile, Scenario, ScenarioError};
+use flywheel_engine::vec_map::VecMap;
 
 use crate::i18n::Lang;
 use crate::params::{set_heavy_logic, LOGIC_KEY};
@@ -70,7 +69,7 @@ pub struct RunConfig {
     pub variant: Variant,
     /// Settings changed from the preset's, by path (`controller.workers`), each as `--set`
     /// takes it (`4`, `64Ki`, `field_index`); absent ⇒ the preset's value.
-    pub params: BTreeMap<String, String>,
+    pub params: VecMap<String, String>,
     /// Version profile.
     pub profile: Profile,
     /// Seed of the random source.
@@ -84,7 +83,7 @@ impl RunConfig {
         RunConfig {
             preset: s.name.clone(),
             variant: Variant::of(&s),
-            params: BTreeMap::new(),
+            params: VecMap::new(),
             profile: s.profile,
             seed: s.seed,
         }

@@ -3,19 +3,20 @@
 //! or a benchmark can tell which components re-render while the page plays.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+
+use flywheel_engine::vec_map::VecMap;
 
 thread_local! {
-    static COUNTS: RefCell<BTreeMap<&'static str, u64>> = const { RefCell::new(BTreeMap::new()) };
+    static COUNTS: RefCell<VecMap<&'static str, u64>> = const { RefCell::new(VecMap::new()) };
 }
 
 /// Counts one render of the component `name` (called first thing in every function component).
 pub fn count(name: &'static str) {
-    COUNTS.with(|c| *c.borrow_mut().entry(name).or_insert(0) += 1);
+    COUNTS.with(|c| *c.borrow_mut().get_or_default(name) += 1);
 }
 
 /// The totals so far, by component name.
-pub fn totals() -> BTreeMap<&'static str, u64> {
+pub fn totals() -> VecMap<&'static str, u64> {
     COUNTS.with(|c| c.borrow().clone())
 }
 

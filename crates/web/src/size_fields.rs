@@ -4,6 +4,7 @@
 
 use flywheel_engine::scenario::units::parse_bytes;
 use flywheel_engine::sizing::{Family, KindCount, SizeError, SizeInput};
+use flywheel_engine::vec_map::VecMap;
 
 use crate::i18n::Msg;
 
@@ -118,10 +119,7 @@ fn read(text: &str, holds: Holds) -> Result<Option<f64>, Msg> {
 }
 
 /// The family's value of a field's `path`, from the preset's settings as `--set` writes them.
-pub fn preset_value(
-    settings: &std::collections::BTreeMap<&'static str, String>,
-    path: &str,
-) -> f64 {
+pub fn preset_value(settings: &VecMap<&'static str, String>, path: &str) -> f64 {
     let holds = FIELDS
         .iter()
         .find(|f| f.path == path)

@@ -16,7 +16,7 @@
 //! deals one flow (one service account) a hand of 6 queues, so a single operator can fill at most
 //! 6 × 50 = 300 slots — that, not 128 × 50, is the default capacity.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::sim::id_map::IdMap;
 use std::time::Duration;
@@ -27,6 +27,7 @@ use super::dropped_requests::DroppedRequestsTracker;
 use super::request::Verb;
 use crate::error::ConfigError;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 /// `Retry-After` of the legacy filter (`retryAfter = "1"`).
 pub const MAX_IN_FLIGHT_RETRY_AFTER_S: u64 = 1;
@@ -184,7 +185,7 @@ pub struct RequestLimiter {
     queue: VecDeque<Waiting>,
     in_flight: InFlight,
     dropped: DroppedRequestsTracker,
-    rejected_total: BTreeMap<&'static str, u64>,
+    rejected_total: VecMap<&'static str, u64>,
     next_id: u64,
 }
 
@@ -198,7 +199,7 @@ impl RequestLimiter {
             queue: VecDeque::new(),
             in_flight: InFlight::default(),
             dropped: DroppedRequestsTracker::new(),
-            rejected_total: BTreeMap::new(),
+            rejected_total: VecMap::new(),
             next_id: 1,
         })
     }
@@ -223,7 +224,7 @@ impl RequestLimiter {
 
     /// Rejections by reason (`apiserver_flowcontrol_rejected_requests_total{reason}`:
     /// `queue-full`, `time-out`; `max-inflight` for the legacy filter).
-    pub fn rejected_total(&self) -> &BTreeMap<&'static str, u64> {
+    pub fn rejected_total(&self) -> &VecMap<&'static str, u64> {
         &self.rejected_total
     }
 
@@ -272,7 +273,7 @@ impl RequestLimiter {
             (self.in_flight.read, read)
         };
         if limit != 0 && count >= limit {
-            *self.rejected_total.entry("max-inflight").or_insert(0) += 1;
+            *self.rejected_total.get_or_default("max-inflight") += 1;
             return Admission::Rejected {
                 retry_after_s: MAX_IN_FLIGHT_RETRY_AFTER_S,
             };
@@ -364,7 +365,7 @@ impl RequestLimiter {
     }
 
     fn drop_request(&mut self, reason: &'static str, now: SimTime) -> u64 {
-        *self.rejected_total.entry(reason).or_insert(0) += 1;
+        *self.rejected_total.get_or_default(reason) += 1;
         self.dropped.record_dropped_request(now);
         self.dropped.retry_after_s()
     }

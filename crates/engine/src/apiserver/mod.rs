@@ -38,8 +38,6 @@ mod strategy;
 mod watch_cache;
 pub mod wire;
 
-use std::collections::BTreeMap;
-use std::ops::Bound;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -75,6 +73,7 @@ use crate::key::Key;
 use crate::object::{Object, ObjectRef};
 use crate::sim::Rng;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 use store::Store;
 
 /// How long a watch from a resourceVersion the cache has not reached waits before failing with
@@ -89,13 +88,13 @@ const TOO_HIGH_RETRY_S: u64 = 1;
 #[derive(Clone, Debug)]
 pub struct ApiServer {
     config: ApiServerConfig,
-    kinds: BTreeMap<String, Arc<ResourceKind>>,
+    kinds: VecMap<String, Arc<ResourceKind>>,
     store: Store,
     /// The watch cache of each kind, under the kind's name shared with every pending event.
-    caches: BTreeMap<Arc<str>, WatchCache>,
+    caches: VecMap<Arc<str>, WatchCache>,
     pending: Vec<(Arc<str>, WatchEvent)>,
     limiter: RequestLimiter,
-    request_total: BTreeMap<(Verb, u16), u64>,
+    request_total: VecMap<(Verb, u16), u64>,
 }
 
 impl ApiServer {
@@ -107,10 +106,10 @@ impl ApiServer {
             limiter: RequestLimiter::new(config.flow_control.clone())?,
             store: Store::new(config.initial_resource_version),
             config,
-            kinds: BTreeMap::new(),
-            caches: BTreeMap::new(),
+            kinds: VecMap::new(),
+            caches: VecMap::new(),
             pending: Vec::new(),
-            request_total: BTreeMap::new(),
+            request_total: VecMap::new(),
         };
         let builtin = [
             ResourceKind::namespace(),
@@ -198,13 +197,13 @@ impl ApiServer {
 
     fn record<T>(&mut self, verb: Verb, result: &Result<T, ApiError>, ok_code: u16) {
         let code = result.as_ref().map_or_else(|e| e.code, |_| ok_code);
-        *self.request_total.entry((verb, code)).or_insert(0) += 1;
+        *self.request_total.get_or_default((verb, code)) += 1;
     }
 
     /// Counts one request outcome in `apiserver_request_total` (for requests the simulation answers
     /// without calling an operation, e.g. a client-side timeout it models).
     pub fn record_request(&mut self, verb: Verb, code: u16) {
-        *self.request_total.entry((verb, code)).or_insert(0) += 1;
+        *self.request_total.get_or_default((verb, code)) += 1;
     }
 
     /// POST (apiserver `pkg/registry/generic/registry/store.go` `Create`): `NamespaceLifecycle`
@@ -459,8 +458,7 @@ impl ApiServer {
     /// Records a committed change in `kind`'s watch cache and as a pending event.
     fn emit(&mut self, kind: &str, event_type: WatchEventType, object: ObjectRef, now: SimTime) {
         let event = WatchEvent::new(event_type, object);
-        let exactly = (Bound::Included(kind), Bound::Included(kind));
-        let name = match self.caches.range_mut::<str, _>(exactly).next() {
+        let name = match self.caches.get_key_value_mut(kind) {
             Some((name, cache)) => {
                 cache.add(event.clone(), now);
                 Arc::clone(name)
@@ -552,13 +550,13 @@ impl ApiServer {
     }
 
     /// `apiserver_request_total{verb,code}`.
-    pub fn request_total(&self) -> &BTreeMap<(Verb, u16), u64> {
+    pub fn request_total(&self) -> &VecMap<(Verb, u16), u64> {
         &self.request_total
     }
 
     /// A snapshot of every metric.
     pub fn metrics(&self) -> ApiServerMetrics {
-        let per_kind = |f: &dyn Fn(&str) -> u64| -> BTreeMap<String, u64> {
+        let per_kind = |f: &dyn Fn(&str) -> u64| -> VecMap<String, u64> {
             self.kinds.keys().map(|k| (k.clone(), f(k))).collect()
         };
         let cache_stat = |k: &str, cap: bool| {

@@ -2,9 +2,8 @@
 //! `pkg/labels/selector.go` that LIST and WATCH requests of a controller use. Set-based
 //! requirements (`in`, `notin`) are not modelled.
 
-use std::collections::BTreeMap;
-
 use super::request::ApiError;
+use crate::vec_map::VecMap;
 
 /// One requirement of a selector.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +37,7 @@ impl LabelSelector {
     }
 
     /// Whether `labels` (a nil map counts as empty) satisfy every requirement.
-    pub fn matches(&self, labels: Option<&BTreeMap<String, String>>) -> bool {
+    pub fn matches(&self, labels: Option<&VecMap<String, String>>) -> bool {
         let get = |k: &String| labels.and_then(|l| l.get(k));
         self.requirements.iter().all(|r| match r {
             Requirement::Equals(k, v) => get(k) == Some(v),
@@ -83,7 +82,7 @@ fn parse_term(term: &str) -> Result<Requirement, ApiError> {
 mod tests {
     use super::*;
 
-    fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn labels(pairs: &[(&str, &str)]) -> VecMap<String, String> {
         pairs
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))

@@ -14,13 +14,12 @@
 //! Each kind's objects sit in a [`KindObjects`], which keeps their count, summed size and
 //! terminating count up to date on every write.
 
-use std::collections::BTreeMap;
-
 use super::kind_objects::KindObjects;
 use super::list_items::ListItems;
 use crate::digits::Digits;
 use crate::key::Key;
 use crate::object::{Object, ObjectMeta, ObjectRef};
+use crate::vec_map::VecMap;
 
 /// A stored object.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +40,7 @@ pub enum UpdateOutcome {
 /// Objects of every kind, the revision counter and the uid counter.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    objects: BTreeMap<String, KindObjects>,
+    objects: VecMap<String, KindObjects>,
     revision: u64,
     uids_issued: u64,
 }
@@ -84,7 +83,7 @@ impl Store {
     /// An empty store at `revision`.
     pub fn new(revision: u64) -> Store {
         Store {
-            objects: BTreeMap::new(),
+            objects: VecMap::new(),
             revision,
             uids_issued: 0,
         }

@@ -19,6 +19,7 @@ use super::request::ApiError;
 use crate::error::ConfigError;
 use crate::object::{Object, ObjectRef};
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 /// `watch.EventType` (apimachinery `pkg/watch/watch.go`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -84,9 +85,10 @@ impl WatchEvent {
         o.metadata.resource_version = resource_version;
         o.size_bytes = 0;
         if initial_events_end {
-            let mut a = std::collections::BTreeMap::new();
-            a.insert(INITIAL_EVENTS_END_ANNOTATION.to_owned(), "true".to_owned());
-            o.metadata.annotations = Some(a);
+            o.metadata.annotations = Some(VecMap::from([(
+                INITIAL_EVENTS_END_ANNOTATION.to_owned(),
+                "true".to_owned(),
+            )]));
         }
         WatchEvent {
             event_type: WatchEventType::Bookmark,

@@ -5,13 +5,12 @@
 //! Departures, documented: `metadata.deletionTimestamp` is virtual nanoseconds (a number), not
 //! RFC 3339; `kind` and `size_bytes` are simulation bookkeeping and are not patchable.
 
-use std::collections::BTreeMap;
-
 use serde_json::{json, Map, Value};
 
 use super::request::ApiError;
 use crate::object::{Json, Object, ObjectMeta, OwnerReference, StringMap};
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 /// The object as Kubernetes JSON: `{"kind", "metadata": {...}, "spec", "status"}`.
 pub fn object_to_value(obj: &Object) -> Value {
@@ -164,7 +163,7 @@ fn string_map_field(m: &Map<String, Value>, key: &str) -> Result<StringMap, ApiE
             Err(bad(key, "must be a map of strings"))
         };
     };
-    let mut out = BTreeMap::new();
+    let mut out = VecMap::new();
     for (k, val) in members {
         let s = val
             .as_str()
@@ -223,8 +222,8 @@ mod tests {
         o.metadata.uid = "uid-1".into();
         o.metadata.resource_version = 42;
         o.metadata.generation = 3;
-        o.metadata.labels = Some(BTreeMap::from([("app".into(), "demo".into())]));
-        o.metadata.annotations = Some(BTreeMap::new());
+        o.metadata.labels = Some(VecMap::from([("app".into(), "demo".into())]));
+        o.metadata.annotations = Some(VecMap::new());
         o.metadata.finalizers = vec!["demo/cleanup".into()];
         o.metadata.deletion_timestamp = Some(SimTime::from_millis(5));
         o.metadata.deletion_grace_period_s = Some(0);
@@ -254,7 +253,7 @@ mod tests {
         o.metadata.labels = None;
         let back = object_from_value(&object_to_value(&o), &o).expect("decodes");
         assert_eq!(back.metadata.labels, None);
-        assert_eq!(back.metadata.annotations, Some(BTreeMap::new()));
+        assert_eq!(back.metadata.annotations, Some(VecMap::new()));
     }
 
     #[test]

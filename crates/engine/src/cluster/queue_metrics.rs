@@ -130,8 +130,8 @@ mod tests {
         let want = "workqueue_depth{controller=\"flywheel\",name=\"flywheel\",priority=\"\"}";
         assert_eq!(classic, [(want.to_owned(), 3.0)]);
         assert_eq!(depth_series(Profile::Modern, true, &m), []);
-        m.depth_by_priority.entry(-100).or_default().set(2.0);
-        m.depth_by_priority.entry(0).or_default().set(1.0);
+        m.depth_by_priority.get_or_default(-100).set(2.0);
+        m.depth_by_priority.get_or_default(0).set(1.0);
         let by_priority = depth_series(Profile::Modern, true, &m);
         let key = |p| {
             format!("workqueue_depth{{controller=\"flywheel\",name=\"flywheel\",priority=\"{p}\"}}")

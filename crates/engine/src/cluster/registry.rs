@@ -1,11 +1,10 @@
 //! Metric values by upstream name and labels, e.g. `apiserver_request_total{code="429",verb="PUT"}`.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::error::ConfigError;
 use crate::metrics::Histogram;
+use crate::vec_map::VecMap;
 
 /// Formats `name{k="v",…}` with labels in the order given (callers pass them sorted by key).
 pub fn metric_key(name: &str, labels: &[(&str, &str)]) -> String {
@@ -33,9 +32,9 @@ pub fn metric_key(name: &str, labels: &[(&str, &str)]) -> String {
 /// Counters, gauges and histograms of one run.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Registry {
-    counters: BTreeMap<String, f64>,
-    gauges: BTreeMap<String, f64>,
-    histograms: BTreeMap<String, HistogramEntry>,
+    counters: VecMap<String, f64>,
+    gauges: VecMap<String, f64>,
+    histograms: VecMap<String, HistogramEntry>,
 }
 
 /// A histogram and the keys of what it exports, built once when it is created.
@@ -121,7 +120,7 @@ impl Registry {
     pub fn zero_gauges(&mut self, prefix: &str) {
         for (_, v) in self
             .gauges
-            .range_mut(prefix.to_owned()..)
+            .range_from_mut(prefix)
             .take_while(|(k, _)| k.starts_with(prefix))
         {
             *v = 0.0;
@@ -145,8 +144,8 @@ impl Registry {
 
     /// Every value as `key → number`: counters, gauges, and for each histogram its `_count`,
     /// `_sum` and the quantiles 0.5, 0.9 and 0.99 (as `{quantile="0.99"}`).
-    pub fn flatten(&self) -> BTreeMap<String, f64> {
-        let mut out = BTreeMap::new();
+    pub fn flatten(&self) -> VecMap<String, f64> {
+        let mut out = VecMap::new();
         self.for_each_value(|key, value| {
             out.insert(key.to_owned(), value);
         });

@@ -1,10 +1,9 @@
 //! The result of a run: final metric values and their time series, in upstream names.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::verdict::RunVerdict;
+use crate::vec_map::VecMap;
 
 /// What a finished (or paused) run reports.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -20,9 +19,9 @@ pub struct RunReport {
     /// Engine events handled.
     pub events: u64,
     /// Final values: `name{labels}` → value (histograms also as `{quantile="0.99"}`).
-    pub metrics: BTreeMap<String, f64>,
+    pub metrics: VecMap<String, f64>,
     /// The same keys → `[[t_seconds, value], …]` (at most 2000 points each).
-    pub series: BTreeMap<String, Vec<(f64, f64)>>,
+    pub series: VecMap<String, Vec<(f64, f64)>>,
     /// FNV-1a hash of the whole trace, in hex: equal hashes mean identical runs (empty when the
     /// run was told to keep none, [`super::run::RunOptions::trace_hash`]).
     pub trace_hash: String,
@@ -39,7 +38,7 @@ impl RunReport {
     /// Sum of every metric whose key starts with `prefix` (e.g. all codes of a verb).
     pub fn sum_prefix(&self, prefix: &str) -> f64 {
         self.metrics
-            .range(prefix.to_owned()..)
+            .range_from(prefix)
             .take_while(|(k, _)| k.starts_with(prefix))
             .map(|(_, v)| v)
             .sum()

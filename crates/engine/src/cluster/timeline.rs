@@ -25,9 +25,8 @@
 //! [`TimelineOptions::max_branches`] branches are kept: a fork beyond it drops the oldest branch
 //! that is neither the current one nor one of its ancestors.
 
-use std::collections::BTreeMap;
-
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 /// Checkpoint memory of a run unless the caller says otherwise (the page's default).
 pub const DEFAULT_BUDGET_BYTES: u64 = 256 * 1024 * 1024;
@@ -170,7 +169,7 @@ impl<S: Stamped> Branch<S> {
 
 /// The checkpoints of a run, along its branches.
 pub struct Timeline<S> {
-    branches: BTreeMap<BranchId, Branch<S>>,
+    branches: VecMap<BranchId, Branch<S>>,
     current: BranchId,
     next_id: u32,
     options: TimelineOptions,
@@ -183,7 +182,7 @@ impl<S: Stamped> Timeline<S> {
     pub fn new(options: TimelineOptions, base: S) -> Timeline<S> {
         let first = Branch::new(None, "main", base, options.spacing_events);
         let mut timeline = Timeline {
-            branches: BTreeMap::from([(BranchId(0), first)]),
+            branches: VecMap::from([(BranchId(0), first)]),
             current: BranchId(0),
             next_id: 1,
             options,

@@ -28,13 +28,14 @@ use crate::informer::real_fifo::AtomicItem;
 use crate::key::Key;
 use crate::object::{Object, ObjectRef};
 use crate::sim::shared::SharedMap;
+use crate::vec_map::VecMap;
 
 /// Computes the indexed values of an object (client-go `tools/cache/index.go` `IndexFunc`). Must be
 /// deterministic. Upstream may return an error; here it cannot fail.
 pub type IndexFunc = Arc<dyn Fn(&Object) -> Vec<String> + Send + Sync>;
 
 /// Index functions by index name (client-go `tools/cache/index.go` `Indexers`).
-pub type Indexers = BTreeMap<String, IndexFunc>;
+pub type Indexers = VecMap<String, IndexFunc>;
 
 /// The name of the namespace index (client-go `tools/cache/index.go` `NamespaceIndex`); informers
 /// created by controller-runtime always have it.
@@ -141,7 +142,7 @@ pub struct Indexer {
     /// Index functions by name (`indexers`).
     indexers: Indexers,
     /// Index name → value → keys (`indices`); empty key sets are removed.
-    indices: BTreeMap<String, Index>,
+    indices: VecMap<String, Index>,
     /// Whether the `namespace` index is upstream's `MetaNamespaceIndexFunc`, answered from the
     /// key order of `items` instead of kept in `indices` (see `namespace_keys`).
     namespace_in_key_order: bool,
@@ -443,7 +444,7 @@ impl Indexer {
         if self.in_key_order(name) {
             return;
         }
-        let index = self.indices.entry(name.to_owned()).or_default();
+        let index = self.indices.get_or_default(name.to_owned());
         for (key, obj) in &self.items {
             for value in func(obj) {
                 index.entry(value).or_default().insert(key.clone());
@@ -458,7 +459,7 @@ impl Indexer {
             if self.namespace_in_key_order && name == NAMESPACE_INDEX {
                 continue;
             }
-            let index = self.indices.entry(name.clone()).or_default();
+            let index = self.indices.get_or_default(name.clone());
             update_single_index(index, func, old, new, key);
         }
     }

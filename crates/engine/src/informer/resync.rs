@@ -15,13 +15,13 @@
 //! Upstream keeps listeners in a Go map and iterates it in random order; here listeners are kept
 //! in registration order ([`ListenerId`] order), which changes nothing observable per listener.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::informer::listener::ProcessorListener;
 use crate::object::Object;
 use crate::sim::Rng;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 /// `minimumResyncPeriod` (client-go `tools/cache/shared_informer.go`): a handler asking for a
 /// shorter, non-zero period gets this.
@@ -77,7 +77,7 @@ pub struct SharedProcessor<T> {
     /// Whether the informer has started (`started`).
     started: bool,
     /// Listeners by registration order.
-    listeners: BTreeMap<ListenerId, Entry<T>>,
+    listeners: VecMap<ListenerId, Entry<T>>,
     /// The next id to hand out.
     next_id: u64,
 }
@@ -90,7 +90,7 @@ impl<T> SharedProcessor<T> {
             resync_check_period: resync_period,
             default_event_handler_resync_period: resync_period,
             started: false,
-            listeners: BTreeMap::new(),
+            listeners: VecMap::new(),
             next_id: 0,
         }
     }

@@ -14,9 +14,9 @@
 //! `(*DeltaFIFO).queueActionLocked` in the incident of seed 000); it lets a chart show which
 //! component is holding the memory.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
+
+use crate::vec_map::VecMap;
 
 /// Who holds a heap allocation: one operator component per variant, in chart order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -186,7 +186,7 @@ impl Heap {
     }
 
     /// Live bytes by owner, every owner present (zero included), in [`HeapOwner`] order.
-    pub fn by_owner(&self) -> BTreeMap<HeapOwner, u64> {
+    pub fn by_owner(&self) -> VecMap<HeapOwner, u64> {
         HeapOwner::ALL
             .iter()
             .map(|&owner| (owner, self.live_bytes_of(owner)))
@@ -195,7 +195,7 @@ impl Heap {
 
     /// Bytes allocated by each owner since the start, transient ones included (what pprof's
     /// `alloc_space` shows, as opposed to `inuse_space`).
-    pub fn allocated_bytes_by_owner(&self) -> BTreeMap<HeapOwner, u64> {
+    pub fn allocated_bytes_by_owner(&self) -> VecMap<HeapOwner, u64> {
         HeapOwner::ALL
             .iter()
             .map(|&owner| (owner, self.allocated_bytes_by_owner[owner.index()]))

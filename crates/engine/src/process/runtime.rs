@@ -9,7 +9,6 @@
 //! Every method takes the current virtual time; nothing reads a clock. The RSS decomposition is
 //! documented in [`super::rss`], the pacer in [`super::gc`].
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -23,6 +22,7 @@ use super::rss::{
 use super::{KIB, MIB};
 use crate::error::ConfigError;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 /// The process's settings: the GC's, plus the sizes of what is not heap.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -320,7 +320,7 @@ impl GoProcess {
     }
 
     /// Live bytes by owner.
-    pub fn heap_by_owner(&self) -> BTreeMap<HeapOwner, u64> {
+    pub fn heap_by_owner(&self) -> VecMap<HeapOwner, u64> {
         self.heap.by_owner()
     }
 

@@ -4,14 +4,13 @@
 //! the same messages. The page uses this, so its module carries neither a TOML parser nor a
 //! (de)serializer of whole scenarios.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::field::field;
 use super::{check_path, Kind, SETTINGS};
 use crate::scenario::messages::{escaped, in_user_words};
 use crate::scenario::{Scenario, ScenarioError};
+use crate::vec_map::VecMap;
 
 /// `scenario` with each `(path, value)` of `sets` applied in order, each value written as `--set`
 /// takes it (`4`, `64Ki`, `true`, `field_index`, `["generation_changed"]`); an unknown path, a
@@ -53,7 +52,7 @@ fn validated(scenario: Scenario, sets: &[(String, String)]) -> Result<Scenario, 
 /// Every setting's value in `scenario`, by path, written as `--set` takes it (`4Ki`, `true`,
 /// `field_index`, `["generation_changed"]`): what a control shows before the user changes it. A
 /// setting the scenario leaves out (its default is "none" or "the profile's") is absent.
-pub fn current(scenario: &Scenario) -> BTreeMap<&'static str, String> {
+pub fn current(scenario: &Scenario) -> VecMap<&'static str, String> {
     SETTINGS
         .iter()
         .filter_map(|s| {
@@ -253,7 +252,7 @@ mod tests {
         for name in presets::names() {
             let s = presets::load(name, &[]).expect("preset");
             let doc = serde_json::to_value(&s).expect("a scenario writes out");
-            let by_doc: BTreeMap<_, _> = SETTINGS
+            let by_doc: VecMap<_, _> = SETTINGS
                 .iter()
                 .filter_map(|st| {
                     let v = st

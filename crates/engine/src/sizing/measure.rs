@@ -2,7 +2,6 @@
 //! reflector's state for the first LIST, the trace for OOMKilled, snapshots for RSS, and the
 //! sampled series for the heap by owner and the request rate.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::build::{build, window};
@@ -15,6 +14,7 @@ use crate::process::HeapOwner;
 use crate::scenario::Scenario;
 use crate::sim::{EventKind, TerminatedReason};
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 /// How often RSS is read between events (virtual time).
 const SLICE: Duration = Duration::from_millis(100);
@@ -305,7 +305,7 @@ impl Series<'_> {
     }
 
     /// Live heap bytes by owner at `t_s`.
-    fn heap_by_owner(&self, t_s: f64) -> BTreeMap<String, u64> {
+    fn heap_by_owner(&self, t_s: f64) -> VecMap<String, u64> {
         HeapOwner::ALL
             .into_iter()
             .map(|owner| {

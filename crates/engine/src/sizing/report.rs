@@ -1,11 +1,10 @@
 //! What a sizing run found, in stable field names with units last.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::input::Family;
 use crate::scenario::Scenario;
+use crate::vec_map::VecMap;
 
 /// The numbers a sizing run measured.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -28,7 +27,7 @@ pub struct SizeReport {
     /// Pods in the operator's Pod informer cache once it synced (0 when it has none).
     pub pod_cache_objects: u64,
     /// The Go heap's live bytes by owner just before the relist (`flywheel_heap_live_bytes`).
-    pub cache_bytes_by_owner: BTreeMap<String, u64>,
+    pub cache_bytes_by_owner: VecMap<String, u64>,
     /// The process's RSS just before the relist.
     pub steady_rss_bytes: u64,
     /// The highest RSS from the relist to the end of the window.

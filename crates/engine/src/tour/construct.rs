@@ -60,7 +60,7 @@ fn step(st: &Step) -> String {
         .collect();
     let acts: Vec<String> = st.act.iter().map(act).collect();
     format!(
-        "Step {{ preset: {}, set: BTreeMap::from([{}]), act: vec![{}], seek: {}, until: {}, \
+        "Step {{ preset: {}, set: VecMap::from([{}]), act: vec![{}], seek: {}, until: {}, \
          limit: {}, point: {}, text: {}, question: {} }}",
         s(&st.preset),
         set.join(", "),
@@ -93,9 +93,8 @@ const HEADER: &str = "//! Every tour built as a value, its texts left out (the p
 #![allow(clippy::too_many_lines)]
 #![cfg_attr(rustfmt, rustfmt_skip)]
 
-use std::collections::BTreeMap;
-
 use super::{Act, Choice, Question, Step, Text, Tour, Until};
+use crate::vec_map::VecMap;
 
 /// The tour `id` as a value, or `None` for an id that is not a tour.
 pub fn built(id: &str) -> Option<Tour> {

@@ -21,11 +21,10 @@ mod tours_built;
 pub use parts::{is_part, PARTS};
 pub use step::{acts_of, holds, run_step, step_duration, step_scenario, StepOutcome};
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 
 use crate::scenario::ScenarioError;
+use crate::vec_map::VecMap;
 
 /// A text in English and 简体中文 (both empty in a tour built as a value: the page reads the
 /// tours' texts from `www/text/tours.<lang>.txt`).
@@ -108,7 +107,7 @@ pub struct Step {
     pub preset: String,
     /// Settings changed from the preset: registry path → value.
     #[serde(default)]
-    pub set: BTreeMap<String, String>,
+    pub set: VecMap<String, String>,
     /// Interventions during the run.
     #[serde(default)]
     pub act: Vec<Act>,

@@ -7,7 +7,6 @@
 //! delayed add, and a 500 ms ticker for the two "unfinished work" gauges. Upstream records metrics
 //! only for *named* queues; here every queue records them (there is no registry to skip).
 
-use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::time::Duration;
 
@@ -15,6 +14,7 @@ use serde::Serialize;
 
 use crate::metrics::{exponential_series, Counter, Gauge, Histogram};
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 use crate::workqueue::set::ItemMap;
 
 /// How often the `unfinished_work_seconds` and `longest_running_processor_seconds` gauges are
@@ -39,7 +39,7 @@ pub struct QueueMetrics {
     /// (controller-runtime `pkg/controller/priorityqueue/metrics.go` `depthWithPriority`). A
     /// priority appears once it has been used and stays, possibly at zero. Empty for the classic
     /// queues.
-    pub depth_by_priority: BTreeMap<i32, Gauge>,
+    pub depth_by_priority: VecMap<i32, Gauge>,
     /// `workqueue_adds_total`: adds that made an item dirty (classic) or ready (priority queue).
     pub adds_total: Counter,
     /// `workqueue_queue_duration_seconds`: time from the first add to being handed out.
@@ -61,7 +61,7 @@ impl Default for QueueMetrics {
     fn default() -> QueueMetrics {
         QueueMetrics {
             depth: Gauge::new(),
-            depth_by_priority: BTreeMap::new(),
+            depth_by_priority: VecMap::new(),
             adds_total: Counter::new(),
             queue_duration_seconds: Histogram::from_valid_bounds(duration_buckets_seconds()),
             work_duration_seconds: Histogram::from_valid_bounds(duration_buckets_seconds()),
@@ -150,7 +150,7 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
         self.snapshot.adds_total.inc();
         self.snapshot.depth.inc();
         if let Some(p) = priority {
-            self.snapshot.depth_by_priority.entry(p).or_default().inc();
+            self.snapshot.depth_by_priority.get_or_default(p).inc();
         }
     }
 
@@ -164,7 +164,7 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
     pub(crate) fn get_added_at(&mut self, item: &T, added: Option<SimTime>, priority: Option<i32>) {
         self.snapshot.depth.dec();
         if let Some(p) = priority {
-            self.snapshot.depth_by_priority.entry(p).or_default().dec();
+            self.snapshot.depth_by_priority.get_or_default(p).dec();
         }
         self.processing_start_times.insert(item.clone(), self.now);
         if let Some(added) = added {
@@ -202,8 +202,8 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
     /// `updateDepthWithPriorityMetric`: a ready item moved from one priority to another.
     pub(crate) fn move_depth(&mut self, old_priority: i32, new_priority: i32) {
         let depths = &mut self.snapshot.depth_by_priority;
-        depths.entry(old_priority).or_default().dec();
-        depths.entry(new_priority).or_default().inc();
+        depths.get_or_default(old_priority).dec();
+        depths.get_or_default(new_priority).inc();
     }
 
     /// `updateUnfinishedWork` evaluated at `at`.

@@ -1,7 +1,6 @@
 //! Predicates against controller-runtime `pkg/predicate/predicate_test.go`.
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use flywheel_engine::object::{Object, ObjectRef};
@@ -9,6 +8,7 @@ use flywheel_engine::predicate::{
     all, any, not, AnnotationChanged, CreateEvent, DeleteEvent, Event, Funcs, GenerationChanged,
     GenericEvent, LabelChanged, MapEquality, Predicate, ResourceVersionChanged, UpdateEvent,
 };
+use flywheel_engine::vec_map::VecMap;
 
 fn pod() -> Object {
     Object::new("Pod", "biz", "baz")
@@ -30,7 +30,7 @@ fn with_generation(g: i64) -> ObjectRef {
     arc(o)
 }
 
-fn map(pairs: &[(&str, &str)]) -> Option<BTreeMap<String, String>> {
+fn map(pairs: &[(&str, &str)]) -> Option<VecMap<String, String>> {
     Some(
         pairs
             .iter()
@@ -39,13 +39,13 @@ fn map(pairs: &[(&str, &str)]) -> Option<BTreeMap<String, String>> {
     )
 }
 
-fn with_annotations(a: Option<BTreeMap<String, String>>) -> ObjectRef {
+fn with_annotations(a: Option<VecMap<String, String>>) -> ObjectRef {
     let mut o = pod();
     o.metadata.annotations = a;
     arc(o)
 }
 
-fn with_labels(l: Option<BTreeMap<String, String>>) -> ObjectRef {
+fn with_labels(l: Option<VecMap<String, String>>) -> ObjectRef {
     let mut o = pod();
     o.metadata.labels = l;
     arc(o)

@@ -9,6 +9,7 @@ use flywheel_engine::informer::reflector::{
 };
 use flywheel_engine::object::{Object, ObjectRef};
 use flywheel_engine::sim::Rng;
+use flywheel_engine::vec_map::VecMap;
 use flywheel_engine::SimTime;
 use proptest::prelude::*;
 
@@ -710,9 +711,10 @@ fn watch_list_reflector() -> Reflector {
 fn initial_events_end(rv: u64) -> ObjectRef {
     let mut o = Object::new("Pod", "", "");
     o.metadata.resource_version = rv;
-    let mut a = std::collections::BTreeMap::new();
-    a.insert(INITIAL_EVENTS_END_ANNOTATION.to_owned(), "true".to_owned());
-    o.metadata.annotations = Some(a);
+    o.metadata.annotations = Some(VecMap::from([(
+        INITIAL_EVENTS_END_ANNOTATION.to_owned(),
+        "true".to_owned(),
+    )]));
     Rc::new(o)
 }
 

@@ -2,10 +2,10 @@
 //! `--set` takes them), the value the engine refused, the language, whether paths are shown, and
 //! one callback that hands a new value to the reducer.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use flywheel_engine::settings::{current, Setting};
+use flywheel_engine::vec_map::VecMap;
 use yew::prelude::*;
 
 use super::setting::SettingControl;
@@ -19,7 +19,7 @@ use crate::state::{Action, Rejected};
 #[derive(Clone, PartialEq)]
 pub struct SettingsView {
     /// Each setting's value in the run (the preset's where unchanged).
-    pub values: Rc<BTreeMap<&'static str, String>>,
+    pub values: Rc<VecMap<&'static str, String>>,
     /// The value the engine refused last.
     pub rejected: Option<Rejected>,
     /// The page's language.
@@ -31,7 +31,7 @@ pub struct SettingsView {
 }
 
 /// Every setting's value in the run `config` describes (the preset's when it does not build).
-fn values_of(config: &RunConfig) -> BTreeMap<&'static str, String> {
+fn values_of(config: &RunConfig) -> VecMap<&'static str, String> {
     let scenario = config.scenario().unwrap_or_else(|_| config.base());
     let mut values = current(&scenario);
     if let Some(ms) = heavy_logic_ms(&scenario) {
