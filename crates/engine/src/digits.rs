@@ -22,6 +22,10 @@ impl Digits {
     }
 
     /// The digits of `n` in base `radix` (10 to 16), at least `width` of them.
+    #[allow(
+        clippy::inline_always,
+        reason = "inlined into each caller, the base is a constant there and the division a multiply"
+    )]
     #[inline(always)]
     fn fill(mut n: u64, width: usize, radix: u64) -> Digits {
         let width = width.clamp(1, 20);

@@ -375,7 +375,7 @@ impl RequestLimiter {
     /// queue wait ran out are reported as timed out.
     pub fn release(&mut self, ticket: Ticket, now: SimTime) -> Vec<QueueOutcome> {
         let mut out = self.remove_expired(now);
-        if let Some(t) = self.executing.remove(&ticket.id) {
+        if let Some(t) = self.executing.remove(ticket.id) {
             if t.verb.is_mutating() {
                 self.in_flight.mutating = self.in_flight.mutating.saturating_sub(1);
             } else {

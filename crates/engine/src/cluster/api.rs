@@ -174,8 +174,8 @@ impl SimApiServer {
     /// Frees request `id`'s seats; returns queued requests that were dispatched or timed out.
     pub fn release(&mut self, id: u64, now: SimTime) -> Vec<(u64, Admit)> {
         let mut outcomes = self.server.expire_queued(now);
-        if let Some(t) = self.tickets.remove(&id) {
-            self.by_ticket.remove(&t.id);
+        if let Some(t) = self.tickets.remove(id) {
+            self.by_ticket.remove(t.id);
             outcomes.extend(self.server.release(t, now));
         }
         outcomes
@@ -201,14 +201,14 @@ impl SimApiServer {
     fn outcome(&mut self, o: QueueOutcome) -> Option<(u64, Admit)> {
         match o {
             QueueOutcome::Dispatched { ticket, .. } => {
-                self.by_ticket.get(&ticket.id).map(|id| (*id, Admit::Now))
+                self.by_ticket.get(ticket.id).map(|id| (*id, Admit::Now))
             }
             QueueOutcome::TimedOut {
                 ticket,
                 retry_after_s,
             } => {
-                let id = self.by_ticket.remove(&ticket.id)?;
-                self.tickets.remove(&id);
+                let id = self.by_ticket.remove(ticket.id)?;
+                self.tickets.remove(id);
                 Some((id, Admit::Reject { retry_after_s }))
             }
         }

@@ -49,7 +49,7 @@ impl Cluster {
 
     /// Puts a (re)try of request `id` on the wire after the client-side limiter's wait.
     fn dispatch(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.api.pending.get(&id) else {
+        let Some(p) = self.api.pending.get(id) else {
             return;
         };
         // client-go `rest/request.go` `tryThrottleWithInfo`: without a rate limiter the request
@@ -73,7 +73,7 @@ impl Cluster {
 
     /// The request reaches the API server: admission, then processing for its latency.
     pub(super) fn arrive(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.api.pending.get(&id) else {
+        let Some(p) = self.api.pending.get(id) else {
             return;
         };
         match self.api.server.admit(id, &p.call, ctx.now()) {
@@ -84,7 +84,7 @@ impl Cluster {
     }
 
     fn start_processing(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let Some(p) = self.api.pending.get(&id) else {
+        let Some(p) = self.api.pending.get(id) else {
             // Its client died while it waited in the APF queue: the server drops it at once.
             self.release_seat(ctx, id);
             return;
@@ -95,7 +95,7 @@ impl Cluster {
 
     /// 429: client-go sleeps `Retry-After` and retries, up to 10 times, before the caller sees it.
     fn reject(&mut self, ctx: &mut Context<'_, Ev>, id: u64, retry_after_s: u64) {
-        let Some(p) = self.api.pending.get_mut(&id) else {
+        let Some(p) = self.api.pending.get_mut(id) else {
             return;
         };
         let verb = p.call.verb();
@@ -142,7 +142,7 @@ impl Cluster {
     pub(super) fn done(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
         // The request leaves the client's table so that its body reaches the server unshared;
         // a reading request goes back for the deferred answer of a large LIST.
-        let Some(p) = self.api.pending.remove(&id) else {
+        let Some(p) = self.api.pending.remove(id) else {
             self.release_seat(ctx, id);
             return;
         };
@@ -239,7 +239,7 @@ impl Cluster {
 
     /// Routes a reply to whoever sent the request.
     pub(super) fn answer(&mut self, ctx: &mut Context<'_, Ev>, id: u64, reply: Reply) {
-        let Some(p) = self.api.pending.remove(&id) else {
+        let Some(p) = self.api.pending.remove(id) else {
             return;
         };
         self.deliver(ctx, p.origin, reply);

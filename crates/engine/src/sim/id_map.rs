@@ -67,18 +67,18 @@ impl<V> IdMap<V> {
     }
 
     /// The value of `id`.
-    pub(crate) fn get(&self, id: &u64) -> Option<&V> {
-        match self.slot(*id) {
+    pub(crate) fn get(&self, id: u64) -> Option<&V> {
+        match self.slot(id) {
             Some(i) => self.window[i].as_ref(),
-            None => self.overflow.get(id),
+            None => self.overflow.get(&id),
         }
     }
 
     /// The value of `id`, to change.
-    pub(crate) fn get_mut(&mut self, id: &u64) -> Option<&mut V> {
-        match self.slot(*id) {
+    pub(crate) fn get_mut(&mut self, id: u64) -> Option<&mut V> {
+        match self.slot(id) {
             Some(i) => self.window[i].as_mut(),
-            None => self.overflow.get_mut(id),
+            None => self.overflow.get_mut(&id),
         }
     }
 
@@ -109,9 +109,9 @@ impl<V> IdMap<V> {
     }
 
     /// Removes `id`; returns its value.
-    pub(crate) fn remove(&mut self, id: &u64) -> Option<V> {
-        let Some(i) = self.slot(*id) else {
-            return self.overflow.remove(id);
+    pub(crate) fn remove(&mut self, id: u64) -> Option<V> {
+        let Some(i) = self.slot(id) else {
+            return self.overflow.remove(&id);
         };
         let removed = self.window[i].take();
         if removed.is_some() {
@@ -188,9 +188,9 @@ mod tests {
         for (step, &(op, id)) in ops.iter().enumerate() {
             match op % 4 {
                 0 | 1 => assert_eq!(map.insert(id, step), model.insert(id, step)),
-                2 => assert_eq!(map.remove(&id), model.remove(&id)),
+                2 => assert_eq!(map.remove(id), model.remove(&id)),
                 _ => {
-                    if let Some(v) = map.get_mut(&id) {
+                    if let Some(v) = map.get_mut(id) {
                         *v += 1000;
                     }
                     if let Some(v) = model.get_mut(&id) {
@@ -199,7 +199,7 @@ mod tests {
                 }
             }
             assert_eq!(map.len(), model.len(), "after step {step}");
-            assert_eq!(map.get(&id), model.get(&id));
+            assert_eq!(map.get(id), model.get(&id));
             let walked: Vec<(u64, usize)> = map.iter().map(|(id, v)| (id, *v)).collect();
             let expected: Vec<(u64, usize)> = model.iter().map(|(id, v)| (*id, *v)).collect();
             assert_eq!(walked, expected, "after step {step}");
@@ -225,10 +225,10 @@ mod tests {
         map.insert(0, "stays");
         for id in 1..1_000u64 {
             map.insert(id, "leaves");
-            map.remove(&id);
+            map.remove(id);
         }
         assert!(map.window.len() <= SLACK + 2, "{} slots", map.window.len());
-        assert_eq!(map.get(&0), Some(&"stays"));
+        assert_eq!(map.get(0), Some(&"stays"));
         assert_eq!(map.len(), 1);
         assert_eq!(map.iter().map(|(id, _)| id).collect::<Vec<_>>(), vec![0]);
     }
