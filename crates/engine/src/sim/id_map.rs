@@ -2,7 +2,7 @@
 //! order they came: the requests on their way, the APF tickets of requests being served.
 //!
 //! ```text
-//!   overflow (ordered map)        window: one slot per id from `base` on
+//!   overflow (sorted vector)      window: one slot per id from `base` on
 //!   { 17: v, 40: v }              [ None, Some(v), Some(v), None, Some(v) ]
 //!   every id below `base`          ▲ base = 52                       ▲ newest id
 //! ```
@@ -11,11 +11,13 @@
 //! a slot and lets the empty slots at the front go, so the common operations touch no tree. An id
 //! that stays while later ones come and go (a request waiting long in an APF queue) would keep
 //! the window from moving: when the window is more than twice as long as what it holds, its front
-//! entries move to the overflow map. An id inserted below the window goes there too. Every id in
+//! entries move to the overflow. An id inserted below the window goes there too. Every id in
 //! the overflow is below `base`, so walking the overflow and then the window visits the ids in
 //! increasing order, as an ordered map of them would.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::vec_map::VecMap;
 
 /// Empty slots a window may hold beyond twice its entries before its front moves out.
 const SLACK: usize = 32;
@@ -30,7 +32,7 @@ pub(crate) struct IdMap<V> {
     /// The filled slots of `window`.
     in_window: usize,
     /// Entries below the window.
-    overflow: BTreeMap<u64, V>,
+    overflow: VecMap<u64, V>,
 }
 
 impl<V> Default for IdMap<V> {
@@ -39,7 +41,7 @@ impl<V> Default for IdMap<V> {
             base: 0,
             window: VecDeque::new(),
             in_window: 0,
-            overflow: BTreeMap::new(),
+            overflow: VecMap::new(),
         }
     }
 }
@@ -179,6 +181,8 @@ impl<V> IdMap<V> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
     /// Applies the same operations to an `IdMap` and a `BTreeMap` and checks they agree.
