@@ -69,7 +69,7 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
          server — lookups in key-ordered maps of up to 150 000 objects (a cache miss per tree \
          level), a status write's copy of the object, an informer delta, heap accounting, a \
          typed trace record with its causes. Counted in instructions, the incident's event \
-         takes about 6 400, a third of them in persistent ordered maps (an insert about 1 500, \
+         takes about 5 800, a third of them in persistent ordered maps (an insert about 1 500, \
          a lookup about 1 000 at 150 000 keys); id-indexed stores and keys holding their text \
          were measured slower. What would reach it: an ordered persistent map of the engine's \
          own with cheaper steps, and the causes' version maps as shared chunks \

@@ -6,11 +6,11 @@
 //! ```
 //!
 //! The engine's tables of a few up to a few hundred entries (metrics, counters, per-kind and
-//! per-verb tables, settings, series, the admission tickets of the requests in flight) are
+//! per-verb tables, settings, series, the ids that stay below an `IdMap`'s window) are
 //! [`VecMap`]s: a lookup is a binary search of one contiguous slice, and each key and value type
-//! adds far less code to the WebAssembly module than a B-tree does. It iterates, compares, prints (`Debug`) and serializes exactly as a
-//! [`BTreeMap`](std::collections::BTreeMap) of the same entries, so outputs and traces do not
-//! depend on which of the two holds a table.
+//! adds far less code to the WebAssembly module than a B-tree does. It iterates, compares,
+//! prints (`Debug`) and serializes exactly as a [`BTreeMap`](std::collections::BTreeMap) of the
+//! same entries, so outputs and traces do not depend on which of the two holds a table.
 //!
 //! An insert or remove shifts the entries after its slot, so a map that can hold one entry per
 //! object (stores, indexers, caches) stays a B-tree or a persistent map.
