@@ -86,7 +86,7 @@ impl AsRef<str> for Key {
 
 impl PartialEq for Key {
     fn eq(&self, other: &Key) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+        Rc::ptr_eq(&self.0, &other.0) || same_text(&self.0, &other.0)
     }
 }
 
@@ -103,8 +103,59 @@ impl Ord for Key {
         if Rc::ptr_eq(&self.0, &other.0) {
             return Ordering::Equal;
         }
-        self.0.cmp(&other.0)
+        order_of(&self.0, &other.0)
     }
+}
+
+/// `a == b`, through [`compare_bytes`] in wasm (see there), through `memcmp` natively.
+fn same_text(a: &str, b: &str) -> bool {
+    if cfg!(target_arch = "wasm32") {
+        a.len() == b.len() && compare_bytes(a.as_bytes(), b.as_bytes()) == Ordering::Equal
+    } else {
+        a == b
+    }
+}
+
+/// `a.cmp(b)`, through [`compare_bytes`] in wasm (see there), through `memcmp` natively (where
+/// the C library's vector `memcmp` runs fewer instructions than this word loop).
+fn order_of(a: &str, b: &str) -> Ordering {
+    if cfg!(target_arch = "wasm32") {
+        compare_bytes(a.as_bytes(), b.as_bytes())
+    } else {
+        a.cmp(b)
+    }
+}
+
+/// `a.cmp(b)` for byte strings, eight bytes at a time. Where two words differ, the lowest set
+/// bit of their difference (read little-endian) falls in the first byte that differs, and that
+/// byte decides. The last word of the common prefix is read ending at its end, overlapping bytes
+/// already found equal. In wasm, `[u8]::cmp` calls a `memcmp` that compares a byte at a time,
+/// and a key lookup in a map of 150 000 objects compares keys about seventeen times.
+fn compare_bytes(a: &[u8], b: &[u8]) -> Ordering {
+    let common = a.len().min(b.len());
+    if common < 8 {
+        return a.cmp(b);
+    }
+    let mut at = 0;
+    loop {
+        let start = at.min(common - 8);
+        let (x, y) = (word_at(a, start), word_at(b, start));
+        if x != y {
+            let byte = start + (x ^ y).trailing_zeros() as usize / 8;
+            return a[byte].cmp(&b[byte]);
+        }
+        if start + 8 == common {
+            return a.len().cmp(&b.len());
+        }
+        at = start + 8;
+    }
+}
+
+/// The eight bytes of `bytes` from `start`, little-endian.
+fn word_at(bytes: &[u8], start: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[start..start + 8]);
+    u64::from_le_bytes(word)
 }
 
 impl Hash for Key {
@@ -264,5 +315,39 @@ mod tests {
         assert_eq!(json, "\"default/a\"");
         let back: Key = serde_json::from_str(&json).expect("deserializes");
         assert_eq!(back, key);
+    }
+
+    #[test]
+    fn keys_order_and_compare_as_their_texts_do_natively_and_a_word_at_a_time_as_in_wasm() {
+        let texts = [
+            "",
+            "a",
+            "ns",
+            "ns/",
+            "ns/a",
+            "ns/b",
+            "ns-1/demo-9",
+            "ns-1/demo-10",
+            "ns-10/demo-1",
+            "ns-1/demo-1",
+            "ns-1/demo-1x",
+            "ns-12345/demo-123456",
+            "ns-12345/demo-123457",
+            "ns-12345/demo-12345",
+            "ns-12345/demo-1234567",
+            "ns-12345/demo-123456\u{e9}",
+            "zzzzzzzzzzzzzzzzzzzzzzzz",
+            "zzzzzzzzzzzzzzzzzzzzzzzy",
+            "zzzzzzzz",
+        ];
+        for x in texts {
+            for y in texts {
+                let (kx, ky) = (Key::from(x), Key::from(y));
+                assert_eq!(kx.cmp(&ky), x.cmp(y), "{x:?} against {y:?}");
+                assert_eq!(kx == ky, x == y, "{x:?} against {y:?}");
+                let words = compare_bytes(x.as_bytes(), y.as_bytes());
+                assert_eq!(words, x.cmp(y), "{x:?} against {y:?}, a word at a time");
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@ pub mod do_steps;
 pub mod embed_choice;
 pub mod embed_forms;
 pub mod embed_size;
+pub mod heap;
 pub mod horizon;
 pub mod i18n;
 pub mod incident_params;
@@ -80,6 +81,9 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
 }
 
+/// Events a headless run takes between two looks at the heap ([`heap::grow_ahead`]).
+const BENCH_SLICE_EVENTS: u64 = 10_000;
+
 /// Runs a preset headless for `seconds` of simulated time and returns `[events, trace_hash_low32,
 /// trace_hash_high32]`: the benchmark's WebAssembly side (`bash tests/bench.sh` times the call
 /// and compares with the native CLI on the same build), and a determinism probe.
@@ -98,7 +102,12 @@ pub fn bench_run(preset: &str, seconds: f64, seed: f64) -> Vec<f64> {
     let Ok(mut run) = flywheel_engine::cluster::run::Run::new(scenario, &options) else {
         return Vec::new();
     };
-    while !run.advance(1_000_000) {}
+    loop {
+        heap::grow_ahead();
+        if run.advance(BENCH_SLICE_EVENTS) {
+            break;
+        }
+    }
     let report = run.report();
     let hash = u64::from_str_radix(&report.trace_hash, 16).unwrap_or(0);
     vec![

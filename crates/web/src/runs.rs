@@ -456,6 +456,7 @@ impl Runs {
             for lane in self.lanes_mut() {
                 let before = lane.run.now();
                 if before < deadline.min(lane.run.end()) {
+                    crate::heap::grow_ahead();
                     lane.run.advance_to(deadline, CHUNK_EVENTS);
                     behind |= lane.run.now() < deadline.min(lane.run.end());
                 }
@@ -486,7 +487,9 @@ impl Runs {
         let report = stepping::step_run(&mut main.run, target, out_of_time);
         if let Some(o) = other {
             let t = main.run.now();
-            while o.run.now() < t.min(o.run.end()) && o.run.advance_to(t, CHUNK_EVENTS) > 0 {}
+            while o.run.now() < t.min(o.run.end()) && o.run.advance_to(t, CHUNK_EVENTS) > 0 {
+                crate::heap::grow_ahead();
+            }
         }
         report
     }

@@ -52,6 +52,7 @@ impl Runs {
         loop {
             let mut done = true;
             for lane in self.lanes_mut() {
+                crate::heap::grow_ahead();
                 done &= lane.run.continue_seek(job.to, CHUNK_EVENTS);
             }
             if done {
