@@ -301,8 +301,9 @@ impl RequestLimiter {
         });
         self.in_flight.queued = self.queue.len() as u32;
         // Without a release or an expiry since the last dispatch, only the new request can start.
-        let dispatched = self.dispatch_as_much_as_possible();
-        if dispatched.iter().any(|w| w.ticket.id == ticket.id) {
+        let mut admitted = false;
+        self.dispatch_as_much_as_possible(|w| admitted |= w.ticket.id == ticket.id);
+        if admitted {
             Admission::Admitted(ticket)
         } else {
             Admission::Queued { ticket, deadline }
@@ -328,30 +329,29 @@ impl RequestLimiter {
         self.in_flight.seats.saturating_add(seats) <= limit
     }
 
-    /// `dispatchAsMuchAsPossibleLocked`, FIFO: start queue heads while their seats fit.
-    fn dispatch_as_much_as_possible(&mut self) -> Vec<Waiting> {
+    /// `dispatchAsMuchAsPossibleLocked`, FIFO: start queue heads while their seats fit; each
+    /// started one goes to `started`, in order.
+    fn dispatch_as_much_as_possible(&mut self, mut started: impl FnMut(Waiting)) {
         let (limit, _) = self.apf_limits();
-        let mut out = Vec::new();
         while let Some(head) = self.queue.front().copied() {
             if self.in_flight.seats >= limit || !self.can_accommodate(head.ticket.seats, limit) {
                 break;
             }
             self.queue.pop_front();
             self.start(head.ticket);
-            out.push(head);
+            started(head);
         }
         self.in_flight.queued = self.queue.len() as u32;
-        out
     }
 
-    fn dispatch_outcomes(&mut self, now: SimTime) -> Vec<QueueOutcome> {
-        self.dispatch_as_much_as_possible()
-            .into_iter()
-            .map(|w| QueueOutcome::Dispatched {
+    /// Dispatches what it can, each dispatched request appended to `out`.
+    fn dispatch_outcomes(&mut self, now: SimTime, out: &mut Vec<QueueOutcome>) {
+        self.dispatch_as_much_as_possible(|w| {
+            out.push(QueueOutcome::Dispatched {
                 ticket: w.ticket,
                 waited: now.saturating_since(w.arrived),
-            })
-            .collect()
+            });
+        });
     }
 
     fn start(&mut self, ticket: Ticket) {
@@ -383,7 +383,7 @@ impl RequestLimiter {
             }
             self.in_flight.seats = self.in_flight.seats.saturating_sub(t.seats);
         }
-        out.extend(self.dispatch_outcomes(now));
+        self.dispatch_outcomes(now, &mut out);
         out
     }
 
@@ -392,7 +392,7 @@ impl RequestLimiter {
     /// queue head, so requests dispatched as a result are reported too.
     pub fn expire_queued(&mut self, now: SimTime) -> Vec<QueueOutcome> {
         let mut out = self.remove_expired(now);
-        out.extend(self.dispatch_outcomes(now));
+        self.dispatch_outcomes(now, &mut out);
         out
     }
 

@@ -32,6 +32,8 @@ pub struct CauseTracker {
     list: Option<EventId>,
     /// The `Created` event of the scenario's objects and the revision it left the store at.
     created: Option<(u64, EventId)>,
+    /// The causes of the pop being traced ([`CauseTracker::pop_causes`]), kept for its room.
+    pop_scratch: Vec<EventId>,
 }
 
 /// A version's remembered writes, bounded: the oldest are forgotten first.
@@ -98,8 +100,9 @@ impl CauseTracker {
     /// The causes of a Pop whose deltas reached the handler as notifications of these
     /// `(resourceVersion, is sync)`: the watch events that delivered them, else the relist's
     /// LIST; a sync has no event as its cause. Oldest first, each once.
-    pub fn pop_causes(&self, popped: &[(u64, bool)]) -> (Vec<EventId>, CauseNote) {
-        let mut causes = Vec::with_capacity(popped.len());
+    pub fn pop_causes(&mut self, popped: &[(u64, bool)]) -> (&[EventId], CauseNote) {
+        let causes = &mut self.pop_scratch;
+        causes.clear();
         let mut note = CauseNote::None;
         for &(rv, sync) in popped {
             let cause = match (sync, self.watch_events.get(&rv)) {
@@ -137,16 +140,16 @@ mod tests {
         t.watch_event(42, EventId(7));
         t.listed(EventId(3));
         let (causes, note) = t.pop_causes(&[(42, false)]);
-        assert_eq!((causes, note), (vec![EventId(7)], CauseNote::None));
+        assert_eq!((causes, note), (&[EventId(7)][..], CauseNote::None));
         let (causes, note) = t.pop_causes(&[(43, false), (42, false)]);
         assert_eq!(
             (causes, note),
-            (vec![EventId(3), EventId(7)], CauseNote::Relist)
+            (&[EventId(3), EventId(7)][..], CauseNote::Relist)
         );
         let (causes, _) = t.pop_causes(&[(42, false), (42, false)]);
         assert_eq!(causes, [EventId(7)]);
         let (causes, note) = t.pop_causes(&[(42, true)]);
-        assert_eq!((causes, note), (vec![], CauseNote::Sync));
+        assert_eq!((causes, note), (&[][..], CauseNote::Sync));
     }
 
     #[test]

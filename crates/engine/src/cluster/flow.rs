@@ -267,7 +267,7 @@ impl Cluster {
                 let deltas = u32::try_from(deltas).unwrap_or(u32::MAX);
                 let (causes, note) = self.api.causes.pop_causes(op.informer.popped());
                 let kind = EventKind::InformerPop { deltas };
-                ctx.trace_caused(Some(key), None, kind, &causes, note);
+                ctx.trace_caused(Some(key), None, kind, causes, note);
             }
         }
         self.kick_informer(ctx);
@@ -351,13 +351,13 @@ impl Cluster {
     /// Hands ready keys to the idle workers and runs each until it waits or finishes.
     fn start_idle_workers(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
+        let mut started = std::mem::take(&mut self.operator.started_workers);
         let Some(op) = self.operator.running.as_mut() else {
             return;
         };
         if !op.workers_started {
             return;
         }
-        let mut started = Vec::new();
         let mut from = 0;
         while let Some(i) = op.workers.first_idle_from(from) {
             from = i + 1;
@@ -375,9 +375,11 @@ impl Cluster {
             op.workers.start(i, job);
             started.push(i);
         }
-        for i in started {
+        for &i in &started {
             self.advance_worker(ctx, i, None);
         }
+        started.clear();
+        self.operator.started_workers = started;
     }
 
     /// Schedules a wake-up for the queue's next delayed item if none is scheduled earlier.

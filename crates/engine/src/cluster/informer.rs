@@ -95,6 +95,9 @@ pub struct SimInformer {
     pop_id: EventId,
     /// `(resourceVersion, is sync)` of each notification the Pop under way produced.
     popped: Vec<(u64, bool)>,
+    /// The notifications of the item being popped, before they are distributed (kept empty
+    /// between pops, for its room).
+    notified: Vec<Notification>,
     /// The Pop that produced each buffered notification, in the buffer's order.
     notification_pops: std::collections::VecDeque<EventId>,
 }
@@ -134,6 +137,7 @@ impl SimInformer {
             partial: None,
             pop_id: EventId(0),
             popped: Vec::new(),
+            notified: Vec::new(),
             notification_pops: std::collections::VecDeque::new(),
         }
     }
@@ -280,16 +284,18 @@ impl SimInformer {
         };
         self.fifo_bytes = self.fifo_bytes.saturating_sub(popped_bytes);
         let count = deltas.len();
-        let (notifications, sized) =
-            process_popped_deltas(&mut self.indexer, &key, deltas, initial);
+        let mut notifications = std::mem::take(&mut self.notified);
+        let sized =
+            process_popped_deltas(&mut self.indexer, &key, deltas, initial, &mut notifications);
         let CachedBytes {
             before_bytes,
             after_bytes,
         } = sized.unwrap_or_default();
         self.store_bytes = (self.store_bytes + after_bytes).saturating_sub(before_bytes);
-        for notification in notifications {
+        for notification in notifications.drain(..) {
             self.distribute(notification);
         }
+        self.notified = notifications;
         Some((key, count))
     }
 

@@ -23,6 +23,8 @@ pub(super) struct OperatorSide {
     pub(super) kicking_workers: bool,
     /// Whether a worker was freed while the kick was running.
     pub(super) kick_again: bool,
+    /// The workers a kick started, before each runs (kept empty between kicks, for its room).
+    pub(super) started_workers: Vec<usize>,
 }
 
 impl OperatorSide {
@@ -35,6 +37,7 @@ impl OperatorSide {
             incarnations: 0,
             kicking_workers: false,
             kick_again: false,
+            started_workers: Vec::new(),
         })
     }
 

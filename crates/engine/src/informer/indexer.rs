@@ -600,7 +600,15 @@ where
     I: IntoIterator,
     I::Item: Borrow<Delta>,
 {
-    process_keyed_deltas(indexer, deltas, is_in_initial_list, written_key)
+    let mut notifications = Vec::new();
+    let sized = process_keyed_deltas(
+        indexer,
+        deltas,
+        is_in_initial_list,
+        written_key,
+        &mut notifications,
+    );
+    (notifications, sized)
 }
 
 /// The key a delta writes the cache under: the deleted key, or the stored object's own key.
@@ -613,28 +621,37 @@ fn written_key(delta: &Delta) -> Key {
 
 /// [`process_deltas_sized`] for the deltas a FIFO popped under `key`, which every one of them
 /// carries (a FIFO never queues a tombstone but for a deletion): the cache is written under that
-/// key, and no object is asked for its own.
+/// key, and no object is asked for its own. The notifications are appended to `notifications`
+/// (a buffer the informer keeps: a pop allocates none).
 pub(crate) fn process_popped_deltas(
     indexer: &mut Indexer,
     key: &Key,
     deltas: Deltas,
     is_in_initial_list: bool,
-) -> (Vec<Notification>, Option<CachedBytes>) {
-    process_keyed_deltas(indexer, deltas, is_in_initial_list, |_| key.clone())
+    notifications: &mut Vec<Notification>,
+) -> Option<CachedBytes> {
+    process_keyed_deltas(
+        indexer,
+        deltas,
+        is_in_initial_list,
+        |_| key.clone(),
+        notifications,
+    )
 }
 
-/// [`process_deltas_sized`] with each delta's key given by `key_of`.
+/// [`process_deltas_sized`] with each delta's key given by `key_of`, appending the
+/// notifications to `notifications`.
 fn process_keyed_deltas<I>(
     indexer: &mut Indexer,
     deltas: I,
     is_in_initial_list: bool,
     key_of: impl Fn(&Delta) -> Key,
-) -> (Vec<Notification>, Option<CachedBytes>)
+    notifications: &mut Vec<Notification>,
+) -> Option<CachedBytes>
 where
     I: IntoIterator,
     I::Item: Borrow<Delta>,
 {
-    let mut notifications = Vec::new();
     let mut sized: Option<CachedBytes> = None;
     let mut saw = |old: Option<&ObjectRef>, new: Option<&ObjectRef>| {
         let bytes = |obj: Option<&ObjectRef>| obj.map_or(0, |o| o.size_bytes);
@@ -664,7 +681,7 @@ where
         };
         notifications.extend(notification);
     }
-    (notifications, sized)
+    sized
 }
 
 /// Applies one item of an [`crate::informer::real_fifo::AtomicFifo`] to the cache (client-go
