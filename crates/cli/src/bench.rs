@@ -69,11 +69,12 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
          server — lookups in key-ordered maps of up to 150 000 objects (a cache miss per tree \
          level), a status write's copy of the object, an informer delta, heap accounting, a \
          typed trace record with its causes. Counted in instructions, the incident's event \
-         takes about 5 800, a third of them in persistent ordered maps (an insert about 1 500, \
-         a lookup about 1 000 at 150 000 keys); id-indexed stores and keys holding their text \
-         were measured slower. What would reach it: an ordered persistent map of the engine's \
-         own with cheaper steps, and the causes' version maps as shared chunks \
-         (BENCHMARKS.md)",
+         takes about 5 700; timed, most of it waits on memory: a lookup in a map of 150 000 \
+         keys misses the cache at every level, and a hashed index beside the API server's \
+         ordered store ran 3 % fewer instructions but 10–20 % slower (more memory, more \
+         misses). What would reach it: fewer cache lines touched per event — dense integer \
+         ids, so the workqueue's and the DeltaFIFO's sets of 150 000 keys become bit sets and \
+         arrays (BENCHMARKS.md)",
         bare_ns / ENGINE_RATE_RATIO_TARGET
     )
 }
