@@ -124,6 +124,21 @@ impl<K: Ord, V> VecMap<K, V> {
         self.search(key).ok().map(|i| &self.entries[i].1)
     }
 
+    /// Where `key` is in key order, if it is in the map (an index for [`VecMap::entry_at_mut`],
+    /// valid until a key is added or removed).
+    pub fn index_of<Q>(&self, key: &Q) -> Option<usize>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.search(key).ok()
+    }
+
+    /// The entry at `index` in key order, its value mutable.
+    pub fn entry_at_mut(&mut self, index: usize) -> Option<(&K, &mut V)> {
+        self.entries.get_mut(index).map(|(k, v)| (&*k, v))
+    }
+
     /// The value of `key`, mutable, if it is in the map.
     pub fn get_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
     where

@@ -316,7 +316,7 @@ impl Cluster {
                     ctx.trace_caused(Some(key.clone()), Some(rv), kind, &[pop], CauseNote::None);
                 op.queue.add_from_handler(key, low_priority, now, Some(id));
             } else {
-                self.telemetry.reg.inc(names::PREDICATE_DROPPED_TOTAL, 1.0);
+                self.telemetry.count(names::PREDICATE_DROPPED_TOTAL);
                 let kind = EventKind::PredicateDropped;
                 ctx.trace_caused(Some(key), Some(rv), kind, &[pop], CauseNote::None);
             }

@@ -2,25 +2,28 @@
 //!
 //! `apiserver_request_total{code,verb}` and the reconcile counters are bumped on nearly every
 //! event of a large run; their keys (`name{label="value",…}`) take only a handful of values, so
-//! they are built the first time a label set is seen and looked up after.
+//! they are built the first time a label set is seen and looked up after. Each keeps where the
+//! registry holds it ([`SlottedKey`]), so bumping it does not search the registry either.
 
-use super::registry::metric_key;
+use super::registry::{metric_key, SlottedKey};
 use crate::metrics::names;
 
 /// Built keys of the hot counters.
 #[derive(Clone, Debug, Default)]
 pub(super) struct MetricKeys {
     /// `apiserver_request_total` by `(verb, code)`.
-    requests: Vec<(String, u16, String)>,
+    requests: Vec<(String, u16, SlottedKey)>,
     /// `controller_runtime_reconcile_total` by `result`.
-    reconcile_results: Vec<(&'static str, String)>,
+    reconcile_results: Vec<(&'static str, SlottedKey)>,
     /// The reconcile counters and histogram that carry only the controller's label, by name.
-    per_controller: Vec<(&'static str, String)>,
+    per_controller: Vec<(&'static str, SlottedKey)>,
+    /// Metrics without labels, by name.
+    plain: Vec<(&'static str, SlottedKey)>,
 }
 
 impl MetricKeys {
     /// The key of `apiserver_request_total{code, verb}`.
-    pub(super) fn request(&mut self, verb: &str, code: u16) -> &str {
+    pub(super) fn request(&mut self, verb: &str, code: u16) -> &mut SlottedKey {
         let i = match self
             .requests
             .iter()
@@ -33,15 +36,20 @@ impl MetricKeys {
                     names::APISERVER_REQUEST_TOTAL,
                     &[("code", &code_text), ("verb", verb)],
                 );
-                self.requests.push((verb.to_owned(), code, key));
+                self.requests
+                    .push((verb.to_owned(), code, SlottedKey::new(key)));
                 self.requests.len() - 1
             }
         };
-        &self.requests[i].2
+        &mut self.requests[i].2
     }
 
     /// The key of `controller_runtime_reconcile_total{controller, result}`.
-    pub(super) fn reconcile_result(&mut self, controller: &str, result: &'static str) -> &str {
+    pub(super) fn reconcile_result(
+        &mut self,
+        controller: &str,
+        result: &'static str,
+    ) -> &mut SlottedKey {
         let i = match self
             .reconcile_results
             .iter()
@@ -51,24 +59,40 @@ impl MetricKeys {
             None => {
                 let labels = [("controller", controller), ("result", result)];
                 let key = metric_key(names::RECONCILE_TOTAL, &labels);
-                self.reconcile_results.push((result, key));
+                self.reconcile_results.push((result, SlottedKey::new(key)));
                 self.reconcile_results.len() - 1
             }
         };
-        &self.reconcile_results[i].1
+        &mut self.reconcile_results[i].1
     }
 
     /// The key of metric `name{controller}`.
-    pub(super) fn per_controller(&mut self, name: &'static str, controller: &str) -> &str {
+    pub(super) fn per_controller(
+        &mut self,
+        name: &'static str,
+        controller: &str,
+    ) -> &mut SlottedKey {
         let i = match self.per_controller.iter().position(|(n, _)| *n == name) {
             Some(i) => i,
             None => {
                 let key = metric_key(name, &[("controller", controller)]);
-                self.per_controller.push((name, key));
+                self.per_controller.push((name, SlottedKey::new(key)));
                 self.per_controller.len() - 1
             }
         };
-        &self.per_controller[i].1
+        &mut self.per_controller[i].1
+    }
+
+    /// The key of metric `name`, which has no labels.
+    pub(super) fn plain(&mut self, name: &'static str) -> &mut SlottedKey {
+        let i = match self.plain.iter().position(|(n, _)| *n == name) {
+            Some(i) => i,
+            None => {
+                self.plain.push((name, SlottedKey::new(name.to_owned())));
+                self.plain.len() - 1
+            }
+        };
+        &mut self.plain[i].1
     }
 }
 
@@ -79,7 +103,7 @@ mod tests {
     #[test]
     fn each_key_is_the_one_metric_key_builds_and_is_built_once_per_label_set() {
         let mut keys = MetricKeys::default();
-        let put = keys.request("PUT", 200).to_owned();
+        let put = keys.request("PUT", 200).text.clone();
         assert_eq!(
             put,
             metric_key(
@@ -88,23 +112,30 @@ mod tests {
             )
         );
         assert_eq!(
-            keys.request("PUT", 429),
+            keys.request("PUT", 429).text,
             "apiserver_request_total{code=\"429\",verb=\"PUT\"}"
         );
-        assert_eq!(keys.request("PUT", 200), put);
+        assert_eq!(keys.request("PUT", 200).text, put);
         assert_eq!(keys.requests.len(), 2);
         assert_eq!(
-            keys.reconcile_result("flywheel", "success"),
+            keys.reconcile_result("flywheel", "success").text,
             metric_key(
                 names::RECONCILE_TOTAL,
                 &[("controller", "flywheel"), ("result", "success")]
             )
         );
         assert_eq!(
-            keys.per_controller(names::RECONCILE_TIME_SECONDS, "flywheel"),
+            keys.per_controller(names::RECONCILE_TIME_SECONDS, "flywheel")
+                .text,
             metric_key(names::RECONCILE_TIME_SECONDS, &[("controller", "flywheel")])
         );
         keys.per_controller(names::RECONCILE_TIME_SECONDS, "flywheel");
         assert_eq!(keys.per_controller.len(), 1);
+        assert_eq!(
+            keys.plain(names::WATCH_EVENTS_TOTAL).text,
+            names::WATCH_EVENTS_TOTAL
+        );
+        keys.plain(names::WATCH_EVENTS_TOTAL);
+        assert_eq!(keys.plain.len(), 1);
     }
 }

@@ -423,7 +423,7 @@ impl Cluster {
         self.operator
             .process
             .decode_event(object.size_bytes, ctx.now());
-        self.telemetry.reg.inc(names::WATCH_EVENTS_TOTAL, 1.0);
+        self.telemetry.count(names::WATCH_EVENTS_TOTAL);
         let actions = op.informer.reflector.on_watch_event(event_type, object);
         self.reflector_actions(ctx, actions);
     }

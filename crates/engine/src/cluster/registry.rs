@@ -35,6 +35,59 @@ pub struct Registry {
     counters: VecMap<String, f64>,
     gauges: VecMap<String, f64>,
     histograms: VecMap<String, HistogramEntry>,
+    /// Names the counters' current order ([`Slot`]); a new one on every counter added.
+    #[serde(skip)]
+    counter_layout: Layout,
+    /// Names the histograms' current order; a new one on every histogram added.
+    #[serde(skip)]
+    histogram_layout: Layout,
+}
+
+/// One order of a registry's keys. Every change of order in any registry of the thread takes a
+/// value never given before, so a [`Slot`] taken in one order never passes for another (nor
+/// for another registry's, which restoring a checkpoint may bring back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Layout(u64);
+
+thread_local! {
+    /// The last [`Layout`] given out on this thread.
+    static LAST_LAYOUT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+impl Layout {
+    fn fresh() -> Layout {
+        let next = LAST_LAYOUT.get() + 1;
+        LAST_LAYOUT.set(next);
+        Layout(next)
+    }
+}
+
+/// Where a key was found among a registry's counters or histograms, and in which order of them:
+/// while no key is added it gives the entry without searching for its text (a binary search of
+/// keys that share long prefixes, `memcmp` a byte at a time in wasm).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slot {
+    /// The order the index is valid in; none before the key was first found.
+    layout: Option<Layout>,
+    index: usize,
+}
+
+/// A metric key and where it was last found ([`Registry::inc_at`], [`Registry::observe_at`]).
+#[derive(Clone, Debug, Default)]
+pub struct SlottedKey {
+    /// `name{labels}`.
+    pub text: String,
+    slot: Slot,
+}
+
+impl SlottedKey {
+    /// `text`, not yet found anywhere.
+    pub fn new(text: String) -> SlottedKey {
+        SlottedKey {
+            text,
+            slot: Slot::default(),
+        }
+    }
 }
 
 /// A histogram and the keys of what it exports, built once when it is created.
@@ -71,8 +124,29 @@ impl Registry {
             Some(v) => *v += by,
             None => {
                 self.counters.insert(key.to_owned(), by);
+                self.counter_layout = Layout::fresh();
             }
         }
+    }
+
+    /// [`Registry::inc`] of `key.text`, found through `key`'s slot while the counters' order
+    /// is the one it was taken in.
+    pub fn inc_at(&mut self, key: &mut SlottedKey, by: f64) {
+        if key.slot.layout == Some(self.counter_layout) {
+            if let Some((text, value)) = self.counters.entry_at_mut(key.slot.index) {
+                debug_assert_eq!(text, &key.text, "a slot names its own key");
+                *value += by;
+                return;
+            }
+        }
+        self.inc(&key.text, by);
+        key.slot = Slot {
+            layout: Some(self.counter_layout),
+            index: self
+                .counters
+                .index_of(key.text.as_str())
+                .unwrap_or(usize::MAX),
+        };
     }
 
     /// Sets a gauge.
@@ -100,6 +174,7 @@ impl Registry {
                     h.observe(value);
                     let entry = HistogramEntry::new(key, h);
                     self.histograms.insert(key.to_owned(), entry);
+                    self.histogram_layout = Layout::fresh();
                 }
             }
         }
@@ -112,8 +187,34 @@ impl Registry {
             None => {
                 let entry = HistogramEntry::new(key, histogram);
                 self.histograms.insert(key.to_owned(), entry);
+                self.histogram_layout = Layout::fresh();
             }
         }
+    }
+
+    /// [`Registry::observe`] of `key.text`, found through `key`'s slot while the histograms'
+    /// order is the one it was taken in.
+    pub fn observe_at(
+        &mut self,
+        key: &mut SlottedKey,
+        value: f64,
+        buckets: impl FnOnce() -> Result<Histogram, ConfigError>,
+    ) {
+        if key.slot.layout == Some(self.histogram_layout) {
+            if let Some((text, entry)) = self.histograms.entry_at_mut(key.slot.index) {
+                debug_assert_eq!(text, &key.text, "a slot names its own key");
+                entry.histogram.observe(value);
+                return;
+            }
+        }
+        self.observe(&key.text, value, buckets);
+        key.slot = Slot {
+            layout: Some(self.histogram_layout),
+            index: self
+                .histograms
+                .index_of(key.text.as_str())
+                .unwrap_or(usize::MAX),
+        };
     }
 
     /// Sets every gauge whose key starts with `prefix` to 0.
@@ -231,5 +332,56 @@ mod tests {
         let p99 =
             flat["controller_runtime_reconcile_time_seconds{controller=\"c\",quantile=\"0.99\"}"];
         assert!(p99 > 1.0 && p99 <= 10.0, "p99 {p99}");
+    }
+
+    #[test]
+    fn a_slotted_key_bumps_its_own_counter_before_and_after_other_keys_move_it() {
+        let mut reg = Registry::default();
+        let mut m = SlottedKey::new("m_total".to_owned());
+        reg.inc_at(&mut m, 1.0);
+        reg.inc_at(&mut m, 2.0);
+        reg.inc("a_total", 5.0); // sorts before `m_total`: the slot's index moves
+        reg.inc_at(&mut m, 4.0);
+        reg.inc("z_total", 1.0);
+        reg.inc_at(&mut m, 8.0);
+        assert_eq!(reg.counter("m_total"), 15.0);
+        assert_eq!(reg.counter("a_total"), 5.0);
+        assert_eq!(reg.counter("z_total"), 1.0);
+    }
+
+    #[test]
+    fn a_slot_taken_in_one_registry_finds_its_key_in_a_copy_that_changed_since() {
+        let mut live = Registry::default();
+        let mut key = SlottedKey::new("b_total".to_owned());
+        live.inc("c_total", 1.0);
+        live.inc_at(&mut key, 1.0);
+        let mut restored = live.clone();
+        restored.inc("a_total", 1.0);
+        live.inc_at(&mut key, 1.0); // the slot still holds for `live`
+        restored.inc_at(&mut key, 10.0); // not for `restored`, whose order changed
+        live.inc_at(&mut key, 100.0);
+        assert_eq!(
+            (live.counter("b_total"), live.counter("c_total")),
+            (102.0, 1.0)
+        );
+        assert_eq!(
+            (restored.counter("b_total"), restored.counter("a_total")),
+            (11.0, 1.0)
+        );
+    }
+
+    #[test]
+    fn a_slotted_histogram_key_observes_into_its_own_histogram() {
+        let mut reg = Registry::default();
+        let buckets = || Histogram::new(vec![1.0, 10.0]);
+        let mut late = SlottedKey::new("late_seconds".to_owned());
+        reg.observe_at(&mut late, 0.5, buckets);
+        reg.observe("early_seconds", 5.0, buckets);
+        reg.observe_at(&mut late, 0.5, buckets);
+        assert_eq!(reg.histogram("late_seconds").map(Histogram::count), Some(2));
+        assert_eq!(
+            reg.histogram("early_seconds").map(Histogram::count),
+            Some(1)
+        );
     }
 }

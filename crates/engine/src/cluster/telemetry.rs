@@ -86,19 +86,23 @@ impl Telemetry {
         }
     }
 
+    /// Adds one to counter `name`, which has no labels.
+    pub(super) fn count(&mut self, name: &'static str) {
+        let key = self.keys.plain(name);
+        self.reg.inc_at(key, 1.0);
+    }
+
     /// Counts an answered request (`apiserver_request_total{code,verb}`).
     pub(super) fn count_request(&mut self, verb: &str, code: u16) {
         let key = self.keys.request(verb, code);
-        self.reg.inc(key, 1.0);
+        self.reg.inc_at(key, 1.0);
     }
 
     /// Records a client-side throttling wait.
     pub(super) fn observe_client_wait(&mut self, wait: Duration) {
-        self.reg.observe(
-            names::CLIENT_RATE_LIMITER_DURATION_SECONDS,
-            wait.as_secs_f64(),
-            client_wait_buckets,
-        );
+        let key = self.keys.plain(names::CLIENT_RATE_LIMITER_DURATION_SECONDS);
+        self.reg
+            .observe_at(key, wait.as_secs_f64(), client_wait_buckets);
     }
 
     /// Records one finished reconcile: `controller_runtime_reconcile_total{result}`, the error,
@@ -109,7 +113,7 @@ impl Telemetry {
         let c = CONTROLLER_NAME;
         if let Some(result) = handled.result_label {
             let key = self.keys.reconcile_result(c, result);
-            self.reg.inc(key, 1.0);
+            self.reg.inc_at(key, 1.0);
         }
         let counters = [
             (handled.error, names::RECONCILE_ERRORS_TOTAL),
@@ -122,11 +126,12 @@ impl Telemetry {
         for (bump, name) in counters {
             if bump {
                 let key = self.keys.per_controller(name, c);
-                self.reg.inc(key, 1.0);
+                self.reg.inc_at(key, 1.0);
             }
         }
         let key = self.keys.per_controller(names::RECONCILE_TIME_SECONDS, c);
-        self.reg.observe(key, took.as_secs_f64(), reconcile_buckets);
+        self.reg
+            .observe_at(key, took.as_secs_f64(), reconcile_buckets);
     }
 
     /// Workqueue counters live in the process and restart from zero with it; the run's totals
