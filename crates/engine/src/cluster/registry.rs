@@ -72,6 +72,17 @@ pub struct Slot {
     index: usize,
 }
 
+impl Slot {
+    /// Where `text` is in `map`, whose order is `layout` (an index past the end when absent: a
+    /// histogram whose buckets were refused).
+    fn of<V>(map: &VecMap<String, V>, layout: Layout, text: &str) -> Slot {
+        Slot {
+            layout: Some(layout),
+            index: map.index_of(text).unwrap_or(usize::MAX),
+        }
+    }
+}
+
 /// A metric key and where it was last found ([`Registry::inc_at`], [`Registry::observe_at`]).
 #[derive(Clone, Debug, Default)]
 pub struct SlottedKey {
@@ -140,13 +151,7 @@ impl Registry {
             }
         }
         self.inc(&key.text, by);
-        key.slot = Slot {
-            layout: Some(self.counter_layout),
-            index: self
-                .counters
-                .index_of(key.text.as_str())
-                .unwrap_or(usize::MAX),
-        };
+        key.slot = Slot::of(&self.counters, self.counter_layout, &key.text);
     }
 
     /// Sets a gauge.
@@ -208,13 +213,7 @@ impl Registry {
             }
         }
         self.observe(&key.text, value, buckets);
-        key.slot = Slot {
-            layout: Some(self.histogram_layout),
-            index: self
-                .histograms
-                .index_of(key.text.as_str())
-                .unwrap_or(usize::MAX),
-        };
+        key.slot = Slot::of(&self.histograms, self.histogram_layout, &key.text);
     }
 
     /// Sets every gauge whose key starts with `prefix` to 0.
