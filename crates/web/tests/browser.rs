@@ -390,3 +390,30 @@ fn a_run_restored_from_a_checkpoint_in_the_browser_ends_as_one_that_never_stoppe
         }
     }
 }
+
+/// The heap grown ahead ([`flywheel_web::heap::grow_ahead`]) after the memory grew is the
+/// allocator's to hand out: an allocation that fits in the reserve leaves the memory as it is.
+#[wasm_bindgen_test]
+fn a_heap_grown_ahead_serves_the_allocations_that_follow_without_growing_again() {
+    use flywheel_web::heap;
+    let memory_bytes = || core::arch::wasm32::memory_size(0) << 16;
+    heap::grow_ahead();
+    let before = memory_bytes();
+    // four times the whole memory: the memory grows, and no piece of what was free before is
+    // as large as the quarter of the new size that the next look reserves
+    let first: Vec<u8> = vec![1; 4 * before];
+    let grown = memory_bytes();
+    heap::grow_ahead();
+    let reserved = memory_bytes();
+    assert!(
+        reserved >= grown + heap::ahead_bytes(grown) / 2,
+        "{grown} bytes grew to {reserved} ahead"
+    );
+    let second: Vec<u8> = vec![2; heap::ahead_bytes(grown) / 2];
+    assert_eq!(
+        memory_bytes(),
+        reserved,
+        "the reserve served the allocation"
+    );
+    assert_eq!((first[0], second[0]), (1, 2));
+}
