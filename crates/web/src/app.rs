@@ -254,7 +254,6 @@ struct Timing {
 }
 
 fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>) {
-    crate::heap::grow_ahead();
     let replaying = do_frame(ctx);
     let pending = (!replaying)
         .then(|| ctx.looping.borrow_mut().pending_seek_s.take())

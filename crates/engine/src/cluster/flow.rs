@@ -351,13 +351,13 @@ impl Cluster {
     /// Hands ready keys to the idle workers and runs each until it waits or finishes.
     fn start_idle_workers(&mut self, ctx: &mut Context<'_, Ev>) {
         let now = ctx.now();
-        let mut started = std::mem::take(&mut self.operator.started_workers);
         let Some(op) = self.operator.running.as_mut() else {
             return;
         };
         if !op.workers_started {
             return;
         }
+        let mut started = std::mem::take(&mut self.operator.started_workers);
         let mut from = 0;
         while let Some(i) = op.workers.first_idle_from(from) {
             from = i + 1;
