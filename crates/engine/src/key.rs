@@ -50,12 +50,16 @@ impl Key {
     /// Whether this is the key of `namespace/name`, without building that key.
     pub fn is_of(&self, namespace: &str, name: &str) -> bool {
         if namespace.is_empty() {
-            return &*self.0 == name;
+            return same_text(&self.0, name);
         }
-        self.0.len() == namespace.len() + 1 + name.len()
-            && self.0.starts_with(namespace)
-            && self.0.as_bytes()[namespace.len()] == b'/'
-            && self.0.ends_with(name)
+        let text = self.0.as_bytes();
+        if text.len() != namespace.len() + 1 + name.len() {
+            return false;
+        }
+        let (ns, rest) = text.split_at(namespace.len());
+        rest[0] == b'/'
+            && same_bytes(ns, namespace.as_bytes())
+            && same_bytes(&rest[1..], name.as_bytes())
     }
 
     /// The key's text.
@@ -109,8 +113,13 @@ impl Ord for Key {
 
 /// `a == b`, through [`compare_bytes`] in wasm (see there), through `memcmp` natively.
 fn same_text(a: &str, b: &str) -> bool {
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// `a == b` for byte strings, as [`same_text`].
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if cfg!(target_arch = "wasm32") {
-        a.len() == b.len() && compare_bytes(a.as_bytes(), b.as_bytes()) == Ordering::Equal
+        a.len() == b.len() && compare_bytes(a, b) == Ordering::Equal
     } else {
         a == b
     }

@@ -236,7 +236,6 @@ impl Cluster {
 
     /// Starts the informer's processing loop on the next FIFO item if it is idle.
     pub(super) fn kick_informer(&mut self, ctx: &mut Context<'_, Ev>) {
-        let slowdown = self.operator.process.slowdown(ctx.now());
         let cost_per_kib = self.scenario.controller.informer_cost_per_kib;
         let Some(op) = self.operator.running.as_mut() else {
             return;
@@ -248,6 +247,7 @@ impl Cluster {
             return;
         };
         op.informer.popping = true;
+        let slowdown = self.operator.process.slowdown(ctx.now());
         let cost = cost_per_kib
             .mul_f64(bytes as f64 / 1024.0)
             .mul_f64(slowdown);
@@ -277,8 +277,6 @@ impl Cluster {
 
     /// Starts the event handler on the next buffered notification if it is idle.
     pub(super) fn kick_handler(&mut self, ctx: &mut Context<'_, Ev>) {
-        let slowdown = self.operator.process.slowdown(ctx.now());
-        let cost = self.scenario.controller.handler_cost.mul_f64(slowdown);
         let Some(op) = self.operator.running.as_mut() else {
             return;
         };
@@ -286,6 +284,8 @@ impl Cluster {
             return;
         }
         op.informer.handling = true;
+        let slowdown = self.operator.process.slowdown(ctx.now());
+        let cost = self.scenario.controller.handler_cost.mul_f64(slowdown);
         ctx.schedule_in(
             cost,
             Ev::Handled {

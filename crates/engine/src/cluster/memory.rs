@@ -144,6 +144,10 @@ impl SimProcess {
     /// CPU work stretches by the GC's share of the CPU (mark workers and assists).
     pub fn slowdown(&self, now: SimTime) -> f64 {
         let fraction = self.go.as_ref().map_or(0.0, |g| g.gc_cpu_fraction(now));
+        if fraction <= 0.0 {
+            // what the stretch below gives without a GC's share (a test holds the two equal)
+            return 1.0;
+        }
         let unit = std::time::Duration::from_millis(1);
         stretch_for_gc(unit, fraction).as_secs_f64() / unit.as_secs_f64()
     }
@@ -287,5 +291,23 @@ fn field_err(prefix: &str, e: crate::error::ConfigError) -> ScenarioError {
     ScenarioError {
         field: format!("{prefix}.{}", e.field),
         message: e.message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_process_without_a_gc_share_runs_at_the_speed_the_stretch_gives_for_none() {
+        let unit = std::time::Duration::from_millis(1);
+        for fraction in [0.0, -0.0, -0.5] {
+            let stretched = stretch_for_gc(unit, fraction).as_secs_f64() / unit.as_secs_f64();
+            assert_eq!(
+                stretched.to_bits(),
+                1.0_f64.to_bits(),
+                "GC fraction {fraction}"
+            );
+        }
     }
 }

@@ -43,15 +43,21 @@ pub use pod::{
 pub use rss::{FreePages, RssBreakdown};
 pub use runtime::{stretch_for_gc, GoMetrics, GoProcess, GoProcessConfig};
 
-/// `a × b / divisor`, rounded down: in 64-bit arithmetic when both factors and their product
-/// fit (no 128-bit division, which has no hardware instruction), in 128-bit otherwise. The
-/// result is the same either way.
+/// `a × b / divisor`, rounded down: in 64-bit arithmetic when the factors' bit lengths add up
+/// to at most 64, so that their product fits (no 128-bit division, which has no hardware
+/// instruction), in 128-bit otherwise. The result is the same either way. The test is on bit
+/// lengths rather than an overflow-checked multiply because WebAssembly has no such multiply:
+/// `u64::checked_mul` becomes a call to a 128-bit multiplication there.
 #[inline]
 pub(crate) fn mul_div(a: u128, b: u128, divisor: u64) -> u128 {
-    if let (Ok(a), Ok(b)) = (u64::try_from(a), u64::try_from(b)) {
-        if let Some(product) = a.checked_mul(b) {
-            return u128::from(product / divisor);
-        }
+    if a.leading_zeros() + b.leading_zeros() >= 192 {
+        // a < 2^(128 − lz(a)) and b < 2^(128 − lz(b)), so a·b < 2^(256 − lz(a) − lz(b)) ≤ 2^64
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "both are below 2^64: their bit lengths add up to at most 64"
+        )]
+        let (a, b) = (a as u64, b as u64);
+        return u128::from(a * b / divisor);
     }
     a * b / u128::from(divisor)
 }
@@ -80,6 +86,11 @@ mod tests {
             (big + 9, 110, 100),
             (1 << 40, 1 << 30, 1_000_000_000),
             (123_456_789, 987_654_321, 7),
+            (u128::from(u32::MAX), u128::from(u32::MAX), 3),
+            ((1 << 32) + 1, u128::from(u32::MAX), 3),
+            (1 << 63, 1, 1),
+            (1 << 63, 2, 1),
+            (1 << 64, 1, 9),
         ];
         for (a, b, d) in cases {
             assert_eq!(mul_div(a, b, d), a * b / u128::from(d), "{a} × {b} / {d}");

@@ -16,7 +16,7 @@
 //! the queue is shut down (upstream's `GetWithPriority` also stops handing out at shutdown).
 
 use std::cmp::Reverse;
-use std::collections::{hash_map, BTreeMap};
+use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ use crate::time::SimTime;
 use crate::workqueue::causes::CauseIds;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
 use crate::workqueue::rate_limiter::{ItemExponentialFailureRateLimiter, RateLimiter};
-use crate::workqueue::set::{ItemMap, ItemSet};
+use crate::workqueue::set::{self, ItemMap, ItemSet};
 
 /// The priority controller-runtime's event handlers give to Create events from the initial list
 /// and to resync Update events (controller-runtime `pkg/handler/eventhandler.go` `LowPriority`).
@@ -180,8 +180,8 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
         }
         if let Some(id) = cause {
             match self.causes.entry(item.clone()) {
-                hash_map::Entry::Occupied(mut ids) => ids.get_mut().push(id),
-                hash_map::Entry::Vacant(ids) => {
+                set::Entry::Occupied(mut ids) => ids.get_mut().push(id),
+                set::Entry::Vacant(ids) => {
                     ids.insert(CauseIds::One(id));
                 }
             }

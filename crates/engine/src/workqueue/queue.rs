@@ -17,7 +17,6 @@
 //! dirty from the add that finds it clean until the get that hands it out, exactly the adds a
 //! Reconcile answers, and the add looks the entry up anyway.
 
-use std::collections::hash_map::Entry;
 use std::hash::Hash;
 
 use crate::sim::shared::SharedVec;
@@ -25,7 +24,7 @@ use crate::sim::EventId;
 use crate::time::SimTime;
 use crate::workqueue::causes::CauseIds;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
-use crate::workqueue::set::ItemMap;
+use crate::workqueue::set::{Entry, ItemMap};
 
 /// client-go's FIFO work queue with de-duplication (`util/workqueue/queue.go` `Typed[T]`).
 ///

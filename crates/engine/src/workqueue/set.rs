@@ -11,8 +11,12 @@
 //! browser task, where a shard is a sixteenth of it. A shard is copied whole, which keeps its
 //! layout (a copy entry by entry would hash and place every key again, ten times slower).
 
-use std::collections::{hash_map, HashMap, HashSet};
+use std::borrow::Borrow;
+use std::collections::HashSet;
+use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+
+use hashbrown::hash_table::{self, HashTable};
 
 /// The fixed hasher of the queue collections.
 pub(crate) type ItemBuildHasher = BuildHasherDefault<ItemHasher>;
@@ -20,13 +24,77 @@ pub(crate) type ItemBuildHasher = BuildHasherDefault<ItemHasher>;
 /// A set of queue items, looked up by hash instead of by comparing keys.
 pub(crate) type ItemSet<T> = HashSet<T, ItemBuildHasher>;
 
-/// One shard of an [`ItemMap`].
-pub(crate) type Shard<K, V> = HashMap<K, V, ItemBuildHasher>;
-
 /// How many shards an [`ItemMap`] has.
 pub(crate) const SHARDS: usize = 16;
 
+/// `key`'s hash: it picks the shard and the place in it, so each operation hashes once.
+fn hash_of<Q: Hash + ?Sized>(key: &Q) -> u64 {
+    ItemBuildHasher::default().hash_one(key)
+}
+
+/// The shard of a key of hash `hash`: four bits that neither the shard's bucket index (the low
+/// bits) nor its control byte (the top seven) uses.
+fn shard_of(hash: u64) -> usize {
+    (hash >> 32) as usize % SHARDS
+}
+
+/// One shard of an [`ItemMap`]: entries placed by their key's hash, given by the map.
+pub(crate) struct Shard<K, V>(HashTable<(K, V)>);
+
+impl<K, V> Default for Shard<K, V> {
+    fn default() -> Self {
+        Shard(HashTable::new())
+    }
+}
+
+impl<K: Clone, V: Clone> Clone for Shard<K, V> {
+    fn clone(&self) -> Self {
+        Shard(self.0.clone())
+    }
+
+    /// Keeps the layout of `source` (no key is hashed again) and the room already allocated.
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
+
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for Shard<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: Hash + Eq, V: PartialEq> PartialEq for Shard<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self.iter().all(|(k, v)| {
+                other
+                    .0
+                    .find(hash_of(k), |(o, _)| o == k)
+                    .is_some_and(|(_, w)| w == v)
+            })
+    }
+}
+
+impl<K, V> Shard<K, V> {
+    /// The number of entries.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it holds no entry.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Every entry, in the order of its places.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
 /// A map from queue items, looked up by hash instead of by comparing keys, in [`SHARDS`] shards.
+/// Each operation hashes its key once: the hash picks the shard and the place in it.
 #[derive(Clone, Debug)]
 pub(crate) struct ItemMap<K, V> {
     shards: Box<[Shard<K, V>; SHARDS]>,
@@ -47,73 +115,100 @@ impl<K: Hash + Eq, V: PartialEq> PartialEq for ItemMap<K, V> {
 }
 
 impl<K: Hash + Eq, V> ItemMap<K, V> {
-    /// The shard `key` belongs in: four bits of its hash that neither the shard's bucket index
-    /// (the low bits) nor its control byte (the top seven) uses.
-    fn shard_of<Q: Hash + ?Sized>(key: &Q) -> usize {
-        (ItemBuildHasher::default().hash_one(key) >> 32) as usize % SHARDS
+    /// The shard of a key of hash `hash`.
+    fn shard(&self, hash: u64) -> &HashTable<(K, V)> {
+        &self.shards[shard_of(hash)].0
+    }
+
+    /// The shard of a key of hash `hash`, to change.
+    fn shard_mut(&mut self, hash: u64) -> &mut HashTable<(K, V)> {
+        &mut self.shards[shard_of(hash)].0
     }
 
     /// The number of entries.
     pub(crate) fn len(&self) -> usize {
-        self.shards.iter().map(HashMap::len).sum()
+        self.shards.iter().map(Shard::len).sum()
     }
 
     /// Whether it holds no entry.
     pub(crate) fn is_empty(&self) -> bool {
-        self.shards.iter().all(HashMap::is_empty)
+        self.shards.iter().all(Shard::is_empty)
     }
 
     /// The value of `key`.
     pub(crate) fn get<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> Option<&V>
     where
-        K: std::borrow::Borrow<Q>,
+        K: Borrow<Q>,
     {
-        self.shards[Self::shard_of(key)].get(key)
+        let hash = hash_of(key);
+        let found = self.shard(hash).find(hash, |(k, _)| k.borrow() == key);
+        found.map(|(_, v)| v)
     }
 
     /// The value of `key`, to change.
     pub(crate) fn get_mut<Q: Hash + Eq + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
     where
-        K: std::borrow::Borrow<Q>,
+        K: Borrow<Q>,
     {
-        self.shards[Self::shard_of(key)].get_mut(key)
+        let hash = hash_of(key);
+        let found = self
+            .shard_mut(hash)
+            .find_mut(hash, |(k, _)| k.borrow() == key);
+        found.map(|(_, v)| v)
     }
 
     /// Whether `key` is in.
     pub(crate) fn contains_key<Q: Hash + Eq + ?Sized>(&self, key: &Q) -> bool
     where
-        K: std::borrow::Borrow<Q>,
+        K: Borrow<Q>,
     {
-        self.shards[Self::shard_of(key)].contains_key(key)
+        self.get(key).is_some()
     }
 
     /// Sets `key`'s value; returns the value it replaced.
     pub(crate) fn insert(&mut self, key: K, value: V) -> Option<V> {
-        self.shards[Self::shard_of(&key)].insert(key, value)
+        match self.entry(key) {
+            Entry::Occupied(mut entry) => Some(std::mem::replace(entry.get_mut(), value)),
+            Entry::Vacant(entry) => {
+                entry.insert(value);
+                None
+            }
+        }
     }
 
     /// Removes `key`; returns its value.
     pub(crate) fn remove<Q: Hash + Eq + ?Sized>(&mut self, key: &Q) -> Option<V>
     where
-        K: std::borrow::Borrow<Q>,
+        K: Borrow<Q>,
     {
-        self.shards[Self::shard_of(key)].remove(key)
+        let hash = hash_of(key);
+        let found = self
+            .shard_mut(hash)
+            .find_entry(hash, |(k, _)| k.borrow() == key);
+        found.ok().map(|entry| entry.remove().0 .1)
     }
 
     /// `key`'s entry, to read or fill in place.
-    pub(crate) fn entry(&mut self, key: K) -> hash_map::Entry<'_, K, V> {
-        self.shards[Self::shard_of(&key)].entry(key)
+    pub(crate) fn entry(&mut self, key: K) -> Entry<'_, K, V> {
+        let hash = hash_of(&key);
+        let shard = self.shard_mut(hash);
+        match shard.entry(hash, |(k, _)| *k == key, |(k, _)| hash_of(k)) {
+            hash_table::Entry::Occupied(entry) => Entry::Occupied(OccupiedEntry(entry)),
+            hash_table::Entry::Vacant(entry) => Entry::Vacant(VacantEntry { entry, key }),
+        }
     }
 
     /// Every entry, shard by shard.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
-        self.shards.iter().flat_map(HashMap::iter)
+        self.shards.iter().flat_map(Shard::iter)
     }
 
     /// Makes room for `additional` more entries, spread as the hash spreads them.
     pub(crate) fn reserve(&mut self, additional: usize) {
         for shard in self.shards.iter_mut() {
-            shard.reserve(additional.div_ceil(SHARDS));
+            shard
+                .0
+                .reserve(additional.div_ceil(SHARDS), |(k, _)| hash_of(k));
         }
     }
 
@@ -125,6 +220,65 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     /// The shards, to change.
     pub(crate) fn shards_mut(&mut self) -> &mut [Shard<K, V>; SHARDS] {
         &mut self.shards
+    }
+}
+
+/// A key's place in an [`ItemMap`], found with one hash: taken or free.
+pub(crate) enum Entry<'a, K, V> {
+    /// The key is in the map.
+    Occupied(OccupiedEntry<'a, K, V>),
+    /// The key is not in the map.
+    Vacant(VacantEntry<'a, K, V>),
+}
+
+/// The entry of a key that is in an [`ItemMap`].
+pub(crate) struct OccupiedEntry<'a, K, V>(hash_table::OccupiedEntry<'a, (K, V)>);
+
+/// The free place of a key that is not in an [`ItemMap`], with the key.
+pub(crate) struct VacantEntry<'a, K, V> {
+    entry: hash_table::VacantEntry<'a, (K, V)>,
+    key: K,
+}
+
+impl<'a, K, V> Entry<'a, K, V> {
+    /// The value, `default` put in first if the key was not in.
+    pub(crate) fn or_insert(self, default: V) -> &'a mut V {
+        match self {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(entry) => entry.insert(default),
+        }
+    }
+
+    /// The value, `V::default()` put in first if the key was not in.
+    pub(crate) fn or_default(self) -> &'a mut V
+    where
+        V: Default,
+    {
+        self.or_insert(V::default())
+    }
+}
+
+impl<'a, K, V> OccupiedEntry<'a, K, V> {
+    /// The value, to change.
+    pub(crate) fn get_mut(&mut self) -> &mut V {
+        &mut self.0.get_mut().1
+    }
+
+    /// The value, to change, for as long as the map is borrowed.
+    pub(crate) fn into_mut(self) -> &'a mut V {
+        &mut self.0.into_mut().1
+    }
+}
+
+impl<'a, K, V> VacantEntry<'a, K, V> {
+    /// The key that is not in.
+    pub(crate) fn key(&self) -> &K {
+        &self.key
+    }
+
+    /// Puts the key in with `value`; returns the value, to change.
+    pub(crate) fn insert(self, value: V) -> &'a mut V {
+        &mut self.entry.insert((self.key, value)).into_mut().1
     }
 }
 
@@ -252,5 +406,38 @@ mod tests {
         map.insert(Key::from("ns-1/demo-2"), 2);
         assert_eq!(map.len(), 1);
         assert_eq!(map.remove(&Key::of("ns-1", "demo-2")), Some(2));
+    }
+
+    #[test]
+    fn an_item_map_entry_fills_a_free_place_once_and_then_changes_it_in_place() {
+        let mut map: ItemMap<Key, u32> = ItemMap::default();
+        match map.entry(Key::of("ns-1", "demo-3")) {
+            Entry::Occupied(_) => panic!("an empty map has no entry"),
+            Entry::Vacant(free) => {
+                assert_eq!(free.key().as_str(), "ns-1/demo-3");
+                *free.insert(1) += 1;
+            }
+        }
+        *map.entry(Key::from("ns-1/demo-3")).or_insert(10) += 1;
+        *map.entry(Key::of("ns-1", "demo-4")).or_default() += 5;
+        assert_eq!(map.get("ns-1/demo-3"), Some(&3));
+        assert_eq!(map.get("ns-1/demo-4"), Some(&5));
+        assert_eq!(map.insert(Key::of("ns-1", "demo-4"), 7), Some(5));
+        assert_eq!(map.len(), 2);
+    }
+
+    #[test]
+    fn item_maps_with_the_same_entries_are_equal_whatever_order_filled_them() {
+        let keys: Vec<Key> = (0..200)
+            .map(|i| Key::of("ns-0", &format!("demo-{i}")))
+            .collect();
+        let forward: ItemMap<Key, usize> = keys.iter().cloned().zip(0..200).collect();
+        let backward: ItemMap<Key, usize> = keys.iter().cloned().zip(0..200).rev().collect();
+        assert_eq!(forward, backward);
+        let mut changed = backward.clone();
+        changed.insert(keys[7].clone(), 1_000);
+        assert_ne!(forward, changed);
+        changed.remove(&keys[7]);
+        assert_ne!(forward, changed, "one entry fewer");
     }
 }
