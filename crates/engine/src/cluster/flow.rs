@@ -307,9 +307,7 @@ impl Cluster {
             let own_write = self.api.causes.take_own_write(rv);
             if op.admits(&n) {
                 if own_write {
-                    self.telemetry
-                        .reg
-                        .inc(names::SELF_TRIGGERED_ENQUEUES_TOTAL, 1.0);
+                    self.telemetry.count(names::SELF_TRIGGERED_ENQUEUES_TOTAL);
                 }
                 let kind = EventKind::HandlerEnqueue { own_write };
                 let id =

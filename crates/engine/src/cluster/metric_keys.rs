@@ -53,7 +53,7 @@ impl MetricKeys {
         let i = match self
             .reconcile_results
             .iter()
-            .position(|(r, _)| *r == result)
+            .position(|(r, _)| same_name(r, result))
         {
             Some(i) => i,
             None => {
@@ -72,7 +72,11 @@ impl MetricKeys {
         name: &'static str,
         controller: &str,
     ) -> &mut SlottedKey {
-        let i = match self.per_controller.iter().position(|(n, _)| *n == name) {
+        let i = match self
+            .per_controller
+            .iter()
+            .position(|(n, _)| same_name(n, name))
+        {
             Some(i) => i,
             None => {
                 let key = metric_key(name, &[("controller", controller)]);
@@ -85,7 +89,7 @@ impl MetricKeys {
 
     /// The key of metric `name`, which has no labels.
     pub(super) fn plain(&mut self, name: &'static str) -> &mut SlottedKey {
-        let i = match self.plain.iter().position(|(n, _)| *n == name) {
+        let i = match self.plain.iter().position(|(n, _)| same_name(n, name)) {
             Some(i) => i,
             None => {
                 self.plain.push((name, SlottedKey::new(name.to_owned())));
@@ -94,6 +98,12 @@ impl MetricKeys {
         };
         &mut self.plain[i].1
     }
+}
+
+/// Whether two metric names are the same: at once when both are the same constant (one address
+/// and length), else by their text.
+fn same_name(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
 }
 
 #[cfg(test)]

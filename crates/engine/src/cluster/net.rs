@@ -109,7 +109,7 @@ impl Cluster {
                 attempt: attempts,
             };
             ctx.trace(None, None, kind);
-            self.telemetry.reg.inc(super::telemetry::RETRIES_429, 1.0);
+            self.telemetry.count(super::telemetry::RETRIES_429);
             let after = ctx.now() + wait;
             // The retry goes through the token bucket again (tryThrottle runs per attempt).
             self.pending_retry(ctx, id, after);
