@@ -25,7 +25,7 @@ use crate::informer::delta::{
 use crate::informer::deltas::Deltas;
 use crate::key::Key;
 use crate::object::ObjectRef;
-use crate::workqueue::set::ItemMap;
+use crate::workqueue::set::{Entry, ItemMap};
 
 /// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
 /// `tools/cache/delta_fifo.go` `KeyListerGetter`). It changes what `Delete`, `Replace` and `Resync`
@@ -428,7 +428,17 @@ impl DeltaFifo {
 
     /// Queues `key` at the tail with its first delta (the key must not be queued).
     fn push_slot(&mut self, key: Key, delta: Delta) {
-        let seq = self.head_seq + self.queue.len() as u64;
+        self.items.insert(key.clone(), self.tail_seq());
+        self.append_slot(key, delta);
+    }
+
+    /// The sequence number the next slot pushed at the tail gets.
+    fn tail_seq(&self) -> u64 {
+        self.head_seq + self.queue.len() as u64
+    }
+
+    /// Appends `key`'s slot at the tail, its place already in `items`.
+    fn append_slot(&mut self, key: Key, delta: Delta) {
         if self
             .greatest
             .as_ref()
@@ -436,7 +446,6 @@ impl DeltaFifo {
         {
             self.greatest = Some(key.clone());
         }
-        self.items.insert(key.clone(), seq);
         self.queue.push_back(Slot {
             key,
             size_bytes: delta.size_bytes(),
@@ -512,7 +521,25 @@ impl DeltaFifo {
     /// [`DeltaFifo::queue_action`] with the object's key already computed.
     fn queue_action_keyed(&mut self, key: Key, delta_type: DeltaType, object: DeltaObject) {
         let delta = Delta { delta_type, object };
-        match self.place(&key).and_then(|i| self.queue.get_mut(i)) {
+        // One lookup of `key`'s place: a key not queued gets the tail's place at once.
+        let (head_seq, tail_seq, queued) = (self.head_seq, self.tail_seq(), self.queue.len());
+        let (place, key) = match self.items.entry(key) {
+            Entry::Occupied(mut entry) => {
+                let place = (entry.get().checked_sub(head_seq))
+                    .and_then(|ahead| usize::try_from(ahead).ok())
+                    .filter(|&i| i < queued);
+                if place.is_none() {
+                    *entry.get_mut() = tail_seq;
+                }
+                (place, entry.key().clone())
+            }
+            Entry::Vacant(entry) => {
+                let key = entry.key().clone();
+                entry.insert(tail_seq);
+                (None, key)
+            }
+        };
+        match place.and_then(|i| self.queue.get_mut(i)) {
             Some(slot) => {
                 let before = slot.deltas.len();
                 let added_bytes = delta.size_bytes();
@@ -526,7 +553,7 @@ impl DeltaFifo {
             }
             None => {
                 self.pending += 1;
-                self.push_slot(key, delta);
+                self.append_slot(key, delta);
             }
         }
     }
