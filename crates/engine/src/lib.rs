@@ -35,6 +35,7 @@ pub mod scenario;
 pub mod settings;
 pub mod sim;
 pub mod sizing;
+pub mod small_sort;
 pub mod swarm;
 #[cfg(test)]
 mod testing;

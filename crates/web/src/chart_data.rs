@@ -212,7 +212,7 @@ fn requests(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
         .cloned()
         .collect();
     let mut verbs: Vec<String> = keys.iter().filter_map(|k| label(k, "verb")).collect();
-    verbs.sort();
+    verbs.sort_unstable();
     verbs.dedup();
     for verb in verbs {
         let ok: Vec<String> = keys

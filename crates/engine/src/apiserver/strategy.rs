@@ -145,12 +145,13 @@ fn validate_meta_update(new: &Object, old: &Object) -> Vec<String> {
     let (n, o) = (&new.metadata, &old.metadata);
     let mut errors = Vec::new();
     if o.deletion_timestamp.is_some() {
-        let mut added: Vec<&String> = n
+        let mut added: Vec<String> = n
             .finalizers
             .iter()
             .filter(|f| !o.finalizers.contains(f))
+            .cloned()
             .collect();
-        added.sort();
+        added.sort_unstable();
         added.dedup();
         if !added.is_empty() {
             errors.push(format!(

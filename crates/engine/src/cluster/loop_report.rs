@@ -99,7 +99,7 @@ pub fn write_loop_fixes(v: Variant) -> Vec<LoopFix> {
             fixes.push(LoopFix { changes });
         }
     }
-    fixes.sort_by_key(|f| f.changes.len());
+    crate::small_sort::sort_few_by_key(&mut fixes, |f| f.changes.len());
     fixes
 }
 

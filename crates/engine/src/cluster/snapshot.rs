@@ -12,6 +12,7 @@ use crate::informer::reflector::ReflectorState;
 use crate::metrics::names;
 use crate::process::TerminationReason;
 use crate::time::SimTime;
+use crate::vec_map::VecMap;
 
 use super::memory::PodState;
 use super::report::RunReport;
@@ -212,12 +213,12 @@ impl Cluster {
         trace_hash: Option<u64>,
     ) -> RunReport {
         self.update_gauges(now);
-        let series = self
-            .telemetry
-            .series
-            .iter()
-            .map(|(k, s)| (k.clone(), s.points().to_vec()))
-            .collect();
+        // inserted one by one (in key order, each at the end): collecting would compile a sort
+        // of its own for the pairs
+        let mut series = VecMap::new();
+        for (k, s) in self.telemetry.series.iter() {
+            series.insert(k.clone(), s.points().to_vec());
+        }
         RunReport {
             scenario: self.scenario.name.clone(),
             profile: self.scenario.profile.as_str().to_owned(),

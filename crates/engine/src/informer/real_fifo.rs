@@ -298,10 +298,13 @@ impl RealFifo {
 
     /// The last queued delta of every queued key.
     fn last_queued_by_key(&self) -> BTreeMap<Key, &Delta> {
-        self.items
-            .iter()
-            .map(|delta| (delta.key(), delta))
-            .collect()
+        // inserted one by one, a later delta of a key replacing an earlier one, as collecting
+        // would (without a sort compiled for the pairs)
+        let mut last = BTreeMap::new();
+        for delta in &self.items {
+            last.insert(delta.key(), delta);
+        }
+        last
     }
 
     /// How many leading deltas form the next batch (upstream `PopBatch` loop).

@@ -214,11 +214,14 @@ impl From<&Json> for Value {
             Json::Number(n) => Value::Number(n.clone()),
             Json::String(s) => Value::String(s.to_string()),
             Json::Array(items) => Value::Array(items.iter().map(Value::from).collect()),
-            Json::Object(map) => Value::Object(
-                map.iter()
-                    .map(|(k, v)| (k.to_owned(), Value::from(v)))
-                    .collect(),
-            ),
+            Json::Object(map) => {
+                // inserted one by one: collecting would compile a sort of its own for the pairs
+                let mut object = serde_json::Map::new();
+                for (k, v) in map.iter() {
+                    object.insert(k.to_owned(), Value::from(v));
+                }
+                Value::Object(object)
+            }
         }
     }
 }

@@ -53,13 +53,17 @@ fn validated(scenario: Scenario, sets: &[(String, String)]) -> Result<Scenario, 
 /// `field_index`, `["generation_changed"]`): what a control shows before the user changes it. A
 /// setting the scenario leaves out (its default is "none" or "the profile's") is absent.
 pub fn current(scenario: &Scenario) -> VecMap<&'static str, String> {
-    SETTINGS
-        .iter()
-        .filter_map(|s| {
-            let value = (field(s.path)?.get)(scenario);
-            (!value.is_null()).then(|| (s.path, written(&s.kind, &value)))
-        })
-        .collect()
+    // inserted one by one: collecting would compile a sort of its own for the pairs
+    let mut values = VecMap::new();
+    for s in SETTINGS {
+        let Some(value) = field(s.path).map(|f| (f.get)(scenario)) else {
+            continue;
+        };
+        if !value.is_null() {
+            values.insert(s.path, written(&s.kind, &value));
+        }
+    }
+    values
 }
 
 /// A value as `--set` reads it: a number, bool, quoted string or list, else the text itself.

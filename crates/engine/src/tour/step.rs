@@ -103,7 +103,7 @@ pub fn acts_of(step: &Step) -> Result<Vec<(SimTime, Intervention)>, ScenarioErro
             Ok((SimTime::ZERO + at, what))
         })
         .collect::<Result<Vec<_>, ScenarioError>>()?;
-    acts.sort_by_key(|(at, _)| *at);
+    crate::small_sort::sort_few_by_key(&mut acts, |(at, _)| *at);
     Ok(acts)
 }
 

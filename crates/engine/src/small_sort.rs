@@ -1,0 +1,34 @@
+//! A stable sort for lists of a few items built by hand (a tour step's acts, a loop's fixes). An
+//! insertion sort is a few dozen bytes of code, where `slice::sort_by_key` compiles a merge sort
+//! of some kilobytes for each type and key it sorts by, and the page's module carries each one.
+
+/// Sorts `items` by `key`, keeping items of equal keys in their order, as `sort_by_key` does.
+/// Quadratic in the number of items: for lists of tens of items, not of objects.
+pub fn sort_few_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && key(&items[j - 1]) > key(&items[j]) {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::Rng;
+
+    #[test]
+    fn a_few_items_sort_as_the_standard_stable_sort_sorts_them_ties_in_their_order() {
+        let mut rng = Rng::seeded(3);
+        for len in 0..40 {
+            let items: Vec<(u64, usize)> = (0..len).map(|i| (rng.below(5), i)).collect();
+            let mut ours = items.clone();
+            sort_few_by_key(&mut ours, |&(k, _)| k);
+            let mut std = items;
+            std.sort_by_key(|&(k, _)| k);
+            assert_eq!(ours, std, "{len} items");
+        }
+    }
+}
