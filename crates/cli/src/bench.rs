@@ -69,12 +69,15 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
          server — lookups in key-ordered maps of up to 150 000 objects (a cache miss per tree \
          level), a status write's copy of the object, an informer delta, heap accounting, a \
          typed trace record with its causes. Counted in instructions, the incident's event \
-         takes about 5 700; timed, most of it waits on memory: a lookup in a map of 150 000 \
+         takes about 6 000; timed, most of it waits on memory: a lookup in a map of 150 000 \
          keys misses the cache at every level, and a hashed index beside the API server's \
          ordered store ran 3 % fewer instructions but 10–20 % slower (more memory, more \
-         misses). What would reach it: fewer cache lines touched per event — dense integer \
-         ids, so the workqueue's and the DeltaFIFO's sets of 150 000 keys become bit sets and \
-         arrays (BENCHMARKS.md)",
+         misses). What would reach it: fewer cache lines touched per event, which no one \
+         structure gives — the workqueue's and the DeltaFIFO's hashed maps are about 8 % of \
+         the wasm engine's time, and the indexer's insert reads a popped key's text anyway, so \
+         dense integer ids there alone would give a few percent; the store, the watch cache, \
+         the informer's cache and the queues would have to be laid out around such ids \
+         together (BENCHMARKS.md)",
         bare_ns / ENGINE_RATE_RATIO_TARGET
     )
 }
