@@ -68,23 +68,23 @@ impl KindObjects {
     }
 
     /// `GuaranteedUpdate`'s write step on the entry at `key`: a no-op when `object` encodes as
-    /// the stored one, else `object` stored at the next `revision`. Gives `object` back when
-    /// `key` is absent.
+    /// the stored one, else `object` stored at the next `revision` (in place when no one else
+    /// holds it: a request's body becomes the stored object without a copy). Gives `object` back
+    /// when `key` is absent.
     pub(super) fn update(
         &mut self,
         key: &Key,
-        mut object: Object,
+        mut object: ObjectRef,
         revision: &mut u64,
-    ) -> Result<UpdateOutcome, Box<Object>> {
+    ) -> Result<UpdateOutcome, ObjectRef> {
         let Some(slot) = self.items.get_mut(key) else {
-            return Err(Box::new(object));
+            return Err(object);
         };
         if same_stored_content(&object, &slot.object) {
             return Ok(UpdateOutcome::NoOp(ObjectRef::clone(&slot.object)));
         }
         *revision += 1;
-        object.metadata.resource_version = *revision;
-        let object = ObjectRef::new(object);
+        ObjectRef::make_mut(&mut object).metadata.resource_version = *revision;
         let old = std::mem::replace(&mut slot.object, ObjectRef::clone(&object));
         self.count(&object, true);
         self.count(&old, false);
@@ -160,7 +160,7 @@ mod tests {
         assert_eq!(totals(&objects), (2, 120, 0));
         let mut deleting = object("a", 30);
         deleting.metadata.deletion_timestamp = Some(SimTime::ZERO);
-        let out = objects.update(&Key::from("ns/a"), deleting, &mut revision);
+        let out = objects.update(&Key::from("ns/a"), ObjectRef::new(deleting), &mut revision);
         assert!(matches!(out, Ok(UpdateOutcome::Written(o)) if o.metadata.resource_version == 2));
         assert_eq!(totals(&objects), (2, 50, 1));
         objects.insert(Key::of("ns", "b"), stored("b", 5));
@@ -177,10 +177,10 @@ mod tests {
         let mut objects = KindObjects::default();
         let mut revision = 7;
         objects.insert(Key::of("ns", "a"), stored("a", 10));
-        let same = objects.update(&Key::from("ns/a"), object("a", 10), &mut revision);
+        let same = objects.update(&Key::from("ns/a"), object("a", 10).into(), &mut revision);
         assert!(matches!(same, Ok(UpdateOutcome::NoOp(_))));
         assert_eq!((revision, totals(&objects)), (7, (1, 10, 0)));
-        let missing = objects.update(&Key::from("ns/z"), object("z", 10), &mut revision);
+        let missing = objects.update(&Key::from("ns/z"), object("z", 10).into(), &mut revision);
         assert!(matches!(missing, Err(o) if o.metadata.name == "z"));
         assert_eq!(revision, 7);
     }

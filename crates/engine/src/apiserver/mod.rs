@@ -251,9 +251,14 @@ impl ApiServer {
     /// without resourceVersion unless the kind allows unconditional updates; 409 on a stale one
     /// (before the no-op test); the strategy's status/generation rules; emptied finalizers while
     /// deleting ⇒ removal (DELETED); identical result ⇒ no-op (no revision, no event); else
-    /// MODIFIED.
-    pub fn update(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
-        let result = self.do_update(obj, registry::Endpoint::Main, now);
+    /// MODIFIED. A body no one else holds (an [`ObjectRef`] given up by the caller) becomes the
+    /// stored object without a copy.
+    pub fn update(
+        &mut self,
+        obj: impl Into<ObjectRef>,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let result = self.do_update(obj.into(), registry::Endpoint::Main, now);
         self.record(Verb::Update, &result, 200);
         result
     }
@@ -261,8 +266,12 @@ impl ApiServer {
     /// PUT on `/status` (customresource `status_strategy.go`): only `status` is taken from the
     /// request, generation never moves; same precondition and no-op rules as [`ApiServer::update`];
     /// 404 when the kind does not serve `/status`.
-    pub fn update_status(&mut self, obj: Object, now: SimTime) -> Result<ObjectRef, ApiError> {
-        let result = self.do_update(obj, registry::Endpoint::Status, now);
+    pub fn update_status(
+        &mut self,
+        obj: impl Into<ObjectRef>,
+        now: SimTime,
+    ) -> Result<ObjectRef, ApiError> {
+        let result = self.do_update(obj.into(), registry::Endpoint::Status, now);
         self.record(Verb::Update, &result, 200);
         result
     }

@@ -14,7 +14,7 @@
 //! Simplifications: one step does what the controller does over several resyncs; no discovery,
 //! no `NamespaceDeletionContentFailure` conditions, no `Terminating` status details.
 
-use crate::object::{Json, JsonMap};
+use crate::object::{Json, JsonMap, ObjectRef};
 
 use super::kind::{KindFamily, ResourceKind};
 use super::request::{ApiError, DeleteOptions, DeleteResult, Verb};
@@ -55,7 +55,7 @@ impl ApiServer {
             let mut obj = (**ns).clone();
             obj.metadata.deletion_timestamp = Some(now);
             set_phase(&mut obj.status, "Terminating");
-            let updated = self.write(kind, key, obj, now);
+            let updated = self.write(kind, key, ObjectRef::new(obj), now);
             return Ok(DeleteResult {
                 object: updated,
                 removed: false,
@@ -159,7 +159,7 @@ impl ApiServer {
             self.remove(&kind, &key, now);
             report.removed.push(ns.to_owned());
         } else {
-            self.write(&kind, &key, obj, now);
+            self.write(&kind, &key, ObjectRef::new(obj), now);
             report.finalized.push(ns.to_owned());
         }
     }

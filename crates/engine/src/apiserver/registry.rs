@@ -210,7 +210,7 @@ impl ApiServer {
 
     pub(super) fn do_update(
         &mut self,
-        mut obj: Object,
+        mut obj: ObjectRef,
         endpoint: Endpoint,
         now: SimTime,
     ) -> Result<ObjectRef, ApiError> {
@@ -218,8 +218,8 @@ impl ApiServer {
         if endpoint == Endpoint::Status && !kind.status_subresource {
             return Err(ApiError::endpoint_not_found());
         }
-        if !kind.namespaced {
-            obj.metadata.namespace.clear();
+        if !kind.namespaced && !obj.metadata.namespace.is_empty() {
+            ObjectRef::make_mut(&mut obj).metadata.namespace.clear();
         }
         let key = Self::object_key(&kind, &obj)?;
         let existing = self.stored_or_404(&kind, &key, &obj.metadata.name)?;
@@ -259,6 +259,7 @@ impl ApiServer {
             )));
         }
         patched.size_bytes = patched_size(current.size_bytes, &before, &merged);
+        let patched = ObjectRef::new(patched);
         self.update_flow(&kind, &key, &existing, patched, endpoint, now)
     }
 
@@ -268,7 +269,7 @@ impl ApiServer {
         kind: &ResourceKind,
         key: &Key,
         existing: &Stored,
-        mut new: Object,
+        mut new: ObjectRef,
         endpoint: Endpoint,
         now: SimTime,
     ) -> Result<ObjectRef, ApiError> {
@@ -282,7 +283,7 @@ impl ApiServer {
                         .to_owned()],
                 ));
             }
-            new.metadata.resource_version = stored_rv;
+            ObjectRef::make_mut(&mut new).metadata.resource_version = stored_rv;
         }
         if new.metadata.resource_version != stored_rv {
             return Err(ApiError::conflict(
@@ -291,8 +292,10 @@ impl ApiServer {
                 OPTIMISTIC_LOCK_ERROR_MSG,
             ));
         }
-        new.kind.clone_from(&kind.name);
-        strategy::before_update(kind, &mut new, &existing.object, |n, o| match endpoint {
+        // the request's body, changed in place when no one else holds it
+        let body = ObjectRef::make_mut(&mut new);
+        body.kind.clone_from(&kind.name);
+        strategy::before_update(kind, body, &existing.object, |n, o| match endpoint {
             Endpoint::Main => strategy::prepare_for_update(kind, n, o),
             Endpoint::Status => strategy::prepare_for_status_update(n, o),
         })?;
@@ -300,7 +303,7 @@ impl ApiServer {
             // `deleteWithoutFinalizers`: the DELETED event carries the last *stored* state; the
             // PUT answers with the object as submitted.
             self.remove(kind, key, now);
-            return Ok(ObjectRef::new(new));
+            return Ok(new);
         }
         Ok(self.write(kind, key, new, now))
     }
@@ -310,7 +313,7 @@ impl ApiServer {
         &mut self,
         kind: &ResourceKind,
         key: &Key,
-        obj: Object,
+        obj: ObjectRef,
         now: SimTime,
     ) -> ObjectRef {
         match self.store.guaranteed_update(&kind.name, key, obj) {
@@ -397,7 +400,7 @@ impl ApiServer {
             _ => strategy::mark_as_deleting(&mut obj, now),
         }
         let grace_period_s = obj.metadata.deletion_grace_period_s.unwrap_or(0);
-        let updated = self.write(kind, key, obj, now);
+        let updated = self.write(kind, key, ObjectRef::new(obj), now);
         if pending_finalizers || grace_period_s > 0 {
             return not_removed(updated);
         }

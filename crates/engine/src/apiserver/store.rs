@@ -165,15 +165,19 @@ impl Store {
 
     /// `GuaranteedUpdate`'s write step: no-op when the content is unchanged, else a write at the
     /// next revision. The caller has checked the key exists.
-    pub fn guaranteed_update(&mut self, kind: &str, key: &Key, object: Object) -> UpdateOutcome {
+    pub fn guaranteed_update(&mut self, kind: &str, key: &Key, object: ObjectRef) -> UpdateOutcome {
         let Some(objects) = self.objects.get_mut(kind) else {
             // Not reachable through the registry (it reads first); store it as a create would.
+            let object = ObjectRef::unwrap_or_clone(object);
             return UpdateOutcome::Written(self.create(kind, key.clone(), object));
         };
         match objects.update(key, object, &mut self.revision) {
             Ok(outcome) => outcome,
             // Not reachable through the registry either.
-            Err(object) => UpdateOutcome::Written(self.create(kind, key.clone(), *object)),
+            Err(object) => {
+                let object = ObjectRef::unwrap_or_clone(object);
+                UpdateOutcome::Written(self.create(kind, key.clone(), object))
+            }
         }
     }
 
@@ -222,12 +226,16 @@ mod tests {
         let mut s = Store::new(10);
         let created = s.create("Flywheel", Key::from("default/a"), obj("a"));
         assert_eq!(created.metadata.resource_version, 11);
-        let same = s.guaranteed_update("Flywheel", &Key::from("default/a"), (*created).clone());
+        let same = s.guaranteed_update(
+            "Flywheel",
+            &Key::from("default/a"),
+            ObjectRef::clone(&created),
+        );
         assert!(matches!(same, UpdateOutcome::NoOp(_)));
         assert_eq!(s.revision(), 11);
         let mut changed = (*created).clone();
         changed.metadata.annotations = Some([("a".into(), "b".into())].into());
-        let out = s.guaranteed_update("Flywheel", &Key::from("default/a"), changed);
+        let out = s.guaranteed_update("Flywheel", &Key::from("default/a"), changed.into());
         assert!(matches!(&out, UpdateOutcome::Written(o) if o.metadata.resource_version == 12));
     }
 

@@ -251,17 +251,11 @@ impl SimApiServer {
             Call::Put {
                 object,
                 status: false,
-            } => self
-                .server
-                .update(ObjectRef::unwrap_or_clone(object), now)
-                .map(Reply::Object),
+            } => self.server.update(object, now).map(Reply::Object),
             Call::Put {
                 object,
                 status: true,
-            } => self
-                .server
-                .update_status(ObjectRef::unwrap_or_clone(object), now)
-                .map(Reply::Object),
+            } => self.server.update_status(object, now).map(Reply::Object),
             Call::Patch {
                 namespace,
                 name,

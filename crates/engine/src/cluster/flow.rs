@@ -176,7 +176,8 @@ impl Cluster {
         self.reflector_actions(ctx, then);
     }
 
-    fn reflector_action(&mut self, ctx: &mut Context<'_, Ev>, action: Action) {
+    /// Carries out one of the reflector's actions.
+    pub(super) fn reflector_action(&mut self, ctx: &mut Context<'_, Ev>, action: Action) {
         let Some(incarnation) = self.operator.incarnation() else {
             return;
         };

@@ -679,8 +679,21 @@ impl Reflector {
         if matches!(self.state, ReflectorState::WatchListing { .. }) {
             return self.on_initial_event(event_type, object);
         }
+        self.on_stream_event(event_type, object)
+            .into_iter()
+            .collect()
+    }
+
+    /// [`Reflector::on_watch_event`] outside a watch-list, where an event gives one action at
+    /// most: the store operation it becomes (no list of actions to allocate per event).
+    pub fn on_stream_event(
+        &mut self,
+        event_type: WatchEventType,
+        object: ObjectRef,
+    ) -> Option<Action> {
         if !matches!(self.state, ReflectorState::Watching { .. }) {
-            return self.ignore();
+            self.counters.ignored_inputs += 1;
+            return None;
         }
         self.counters.watch_events += 1;
         self.events_in_watch += 1;
@@ -691,11 +704,17 @@ impl Reflector {
             self.last_sync_resource_version = Some(object.resource_version());
         }
         match event_type {
-            WatchEventType::Added => vec![Action::Apply(StoreEvent::Added(object))],
-            WatchEventType::Modified => vec![Action::Apply(StoreEvent::Modified(object))],
-            WatchEventType::Deleted => vec![Action::Apply(StoreEvent::Deleted(object))],
-            WatchEventType::Bookmark | WatchEventType::Error => Vec::new(),
+            WatchEventType::Added => Some(Action::Apply(StoreEvent::Added(object))),
+            WatchEventType::Modified => Some(Action::Apply(StoreEvent::Modified(object))),
+            WatchEventType::Deleted => Some(Action::Apply(StoreEvent::Deleted(object))),
+            WatchEventType::Bookmark | WatchEventType::Error => None,
         }
+    }
+
+    /// Whether a watch-list is under way: its events fill the temporary store and may end it
+    /// (see [`Reflector::on_watch_event`]).
+    pub fn is_watch_listing(&self) -> bool {
+        matches!(self.state, ReflectorState::WatchListing { .. })
     }
 
     /// The server closed the watch without an error (its timeout, or a dropped stream).

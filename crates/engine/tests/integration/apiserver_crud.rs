@@ -469,3 +469,41 @@ fn a_merge_patch_changing_the_uid_is_422_field_is_immutable() {
         "{err}"
     );
 }
+
+/// A PUT's body that no one else holds is stored as it is (stamped with the new revision in
+/// place), and a body still shared with the caller is copied: the caller's object never changes.
+#[test]
+fn an_update_stores_a_body_no_one_else_holds_without_copying_it_and_copies_a_shared_one() {
+    use flywheel_engine::object::ObjectRef;
+    let mut s = server(true);
+    let created = s.create(flywheel("a"), t(1)).expect("created");
+    let mut body = (*created).clone();
+    body.status = json!({"phase": "Running"}).into();
+    let body = ObjectRef::new(body);
+    let at = ObjectRef::as_ptr(&body);
+    let stored = s.update_status(body, t(2)).expect("updated");
+    assert_eq!(
+        ObjectRef::as_ptr(&stored),
+        at,
+        "the body became the stored object"
+    );
+    assert_eq!(
+        stored.metadata.resource_version,
+        created.metadata.resource_version + 1
+    );
+
+    let mut shared = (*stored).clone();
+    shared.status = json!({"phase": "Done"}).into();
+    let shared = ObjectRef::new(shared);
+    let kept = ObjectRef::clone(&shared);
+    let written = s.update_status(shared, t(3)).expect("updated");
+    assert_ne!(ObjectRef::as_ptr(&written), ObjectRef::as_ptr(&kept));
+    assert_eq!(
+        kept.metadata.resource_version, stored.metadata.resource_version,
+        "the caller's copy keeps the revision it was sent with"
+    );
+    assert_eq!(
+        written.metadata.resource_version,
+        stored.metadata.resource_version + 1
+    );
+}
