@@ -10,7 +10,7 @@
 use crate::object::ObjectRef;
 
 use super::list_items::ListItems;
-use super::store::{same_stored_content, Stored, UpdateOutcome};
+use super::store::{same_stored_content, Stored, Tried, UpdateOutcome, Updated};
 use crate::key::Key;
 use crate::object::Object;
 use crate::sim::shared::SharedMap;
@@ -67,28 +67,37 @@ impl KindObjects {
         Some(old)
     }
 
-    /// `GuaranteedUpdate`'s write step on the entry at `key`: a no-op when `object` encodes as
-    /// the stored one, else `object` stored at the next `revision` (in place when no one else
-    /// holds it: a request's body becomes the stored object without a copy). Gives `object` back
-    /// when `key` is absent.
-    pub(super) fn update(
+    /// `GuaranteedUpdate` on the entry at `key`, found once: `try_update` sees it and decides;
+    /// a write is a no-op when the object encodes as the stored one, else it is stored at the
+    /// next `revision` (in place when no one else holds it: a request's body becomes the stored
+    /// object without a copy). Gives `try_update` back, not called, when `key` is absent.
+    pub(super) fn update_with<E, F>(
         &mut self,
         key: &Key,
-        mut object: ObjectRef,
         revision: &mut u64,
-    ) -> Result<UpdateOutcome, ObjectRef> {
+        try_update: F,
+    ) -> Result<Result<Updated, E>, F>
+    where
+        F: FnOnce(Option<&Stored>) -> Result<Tried, E>,
+    {
         let Some(slot) = self.items.get_mut(key) else {
-            return Err(object);
+            return Err(try_update);
+        };
+        let mut object = match try_update(Some(slot)) {
+            Ok(Tried::Write(object)) => object,
+            Ok(Tried::Delete(object)) => return Ok(Ok(Updated::Delete(object))),
+            Err(e) => return Ok(Err(e)),
         };
         if same_stored_content(&object, &slot.object) {
-            return Ok(UpdateOutcome::NoOp(ObjectRef::clone(&slot.object)));
+            let stored = ObjectRef::clone(&slot.object);
+            return Ok(Ok(Updated::Stored(UpdateOutcome::NoOp(stored))));
         }
         *revision += 1;
         ObjectRef::make_mut(&mut object).metadata.resource_version = *revision;
         let old = std::mem::replace(&mut slot.object, ObjectRef::clone(&object));
         self.count(&object, true);
         self.count(&old, false);
-        Ok(UpdateOutcome::Written(object))
+        Ok(Ok(Updated::Stored(UpdateOutcome::Written(object))))
     }
 
     /// Removes the entry at `key`.
@@ -129,6 +138,21 @@ mod tests {
         o
     }
 
+    /// A write of `object` at `key`, as `GuaranteedUpdate` with nothing to check; `Err(())` when
+    /// the key is absent.
+    fn update(
+        objects: &mut KindObjects,
+        key: &str,
+        object: Object,
+        revision: &mut u64,
+    ) -> Result<UpdateOutcome, ()> {
+        let write = |_: Option<&Stored>| Ok::<_, ()>(Tried::Write(object.into()));
+        match objects.update_with(&Key::from(key), revision, write) {
+            Ok(Ok(Updated::Stored(outcome))) => Ok(outcome),
+            _ => Err(()),
+        }
+    }
+
     fn totals(objects: &KindObjects) -> (usize, u64, usize) {
         (
             objects.len(),
@@ -160,7 +184,7 @@ mod tests {
         assert_eq!(totals(&objects), (2, 120, 0));
         let mut deleting = object("a", 30);
         deleting.metadata.deletion_timestamp = Some(SimTime::ZERO);
-        let out = objects.update(&Key::from("ns/a"), ObjectRef::new(deleting), &mut revision);
+        let out = update(&mut objects, "ns/a", deleting, &mut revision);
         assert!(matches!(out, Ok(UpdateOutcome::Written(o)) if o.metadata.resource_version == 2));
         assert_eq!(totals(&objects), (2, 50, 1));
         objects.insert(Key::of("ns", "b"), stored("b", 5));
@@ -172,16 +196,37 @@ mod tests {
     }
 
     #[test]
-    fn an_unchanged_update_leaves_revision_and_totals_alone_and_a_missing_key_gives_the_object_back(
-    ) {
+    fn an_unchanged_update_leaves_revision_and_totals_alone_and_a_missing_key_is_not_tried() {
         let mut objects = KindObjects::default();
         let mut revision = 7;
         objects.insert(Key::of("ns", "a"), stored("a", 10));
-        let same = objects.update(&Key::from("ns/a"), object("a", 10).into(), &mut revision);
+        let same = update(&mut objects, "ns/a", object("a", 10), &mut revision);
         assert!(matches!(same, Ok(UpdateOutcome::NoOp(_))));
         assert_eq!((revision, totals(&objects)), (7, (1, 10, 0)));
-        let missing = objects.update(&Key::from("ns/z"), object("z", 10).into(), &mut revision);
-        assert!(matches!(missing, Err(o) if o.metadata.name == "z"));
+        let mut tried = false;
+        let missing = objects.update_with(&Key::from("ns/z"), &mut revision, |_| {
+            tried = true;
+            Ok::<_, ()>(Tried::Write(object("z", 10).into()))
+        });
+        assert!(missing.is_err(), "the try is given back");
+        assert!(!tried, "and never called");
         assert_eq!(revision, 7);
+    }
+
+    #[test]
+    fn a_refused_or_deleting_try_changes_nothing_and_sees_the_stored_object() {
+        let mut objects = KindObjects::default();
+        let mut revision = 3;
+        objects.insert(Key::of("ns", "a"), stored("a", 10));
+        let refused = objects.update_with(&Key::from("ns/a"), &mut revision, |seen| {
+            assert_eq!(seen.map(|s| s.object.size_bytes), Some(10));
+            Err::<Tried, _>("conflict")
+        });
+        assert!(matches!(refused, Ok(Err("conflict"))));
+        let deleting = objects.update_with(&Key::from("ns/a"), &mut revision, |_| {
+            Ok::<_, ()>(Tried::Delete(object("a", 99).into()))
+        });
+        assert!(matches!(deleting, Ok(Ok(Updated::Delete(o))) if o.size_bytes == 99));
+        assert_eq!((revision, totals(&objects)), (3, (1, 10, 0)));
     }
 }

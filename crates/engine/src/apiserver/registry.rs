@@ -17,7 +17,7 @@ use super::request::{
     ApiError, DeleteOptions, DeleteResult, ObjectList, OPTIMISTIC_LOCK_ERROR_MSG,
 };
 use super::selector::LabelSelector;
-use super::store::{Stored, UpdateOutcome};
+use super::store::{Stored, Tried, UpdateOutcome, Updated};
 use super::strategy::{self, GracefulDecision};
 use super::watch_cache::WatchEventType;
 use super::wire::{object_from_value, object_to_value};
@@ -222,9 +222,19 @@ impl ApiServer {
             ObjectRef::make_mut(&mut obj).metadata.namespace.clear();
         }
         let key = Self::object_key(&kind, &obj)?;
-        let existing = self.stored_or_404(&kind, &key, &obj.metadata.name)?;
-        check_uid_precondition(&kind, &obj, &existing.object)?;
-        self.update_flow(&kind, &key, &existing, obj, endpoint, now)
+        // one lookup: the checks and the strategy run on the stored entry, and the write lands
+        // in its place
+        let updated = self
+            .store
+            .guaranteed_update_with(&kind.name, &key, |existing| {
+                let Some(existing) = existing else {
+                    let resource = kind.qualified_resource();
+                    return Err(ApiError::not_found(&resource, &obj.metadata.name));
+                };
+                check_uid_precondition(&kind, &obj, &existing.object)?;
+                try_update(&kind, existing, obj, endpoint)
+            })?;
+        Ok(self.finish_update(&kind, &key, updated, now))
     }
 
     /// `patch.go`: the merge patch is applied to the current object's wire shape; a patch without
@@ -259,53 +269,13 @@ impl ApiServer {
             )));
         }
         patched.size_bytes = patched_size(current.size_bytes, &before, &merged);
-        let patched = ObjectRef::new(patched);
-        self.update_flow(&kind, &key, &existing, patched, endpoint, now)
-    }
-
-    /// `Store.Update`'s `tryUpdate` + `GuaranteedUpdate` for the `existing` object.
-    fn update_flow(
-        &mut self,
-        kind: &ResourceKind,
-        key: &Key,
-        existing: &Stored,
-        mut new: ObjectRef,
-        endpoint: Endpoint,
-        now: SimTime,
-    ) -> Result<ObjectRef, ApiError> {
-        let stored_rv = existing.object.metadata.resource_version;
-        if new.metadata.resource_version == 0 {
-            if !kind.allow_unconditional_update {
-                return Err(ApiError::invalid(
-                    &kind.qualified_resource(),
-                    &new.metadata.name,
-                    &["metadata.resourceVersion: Invalid value: 0: must be specified for an update"
-                        .to_owned()],
-                ));
+        let updated = match try_update(&kind, &existing, ObjectRef::new(patched), endpoint)? {
+            Tried::Write(new) => {
+                Updated::Stored(self.store.guaranteed_update(&kind.name, &key, new))
             }
-            ObjectRef::make_mut(&mut new).metadata.resource_version = stored_rv;
-        }
-        if new.metadata.resource_version != stored_rv {
-            return Err(ApiError::conflict(
-                &kind.qualified_resource(),
-                &new.metadata.name,
-                OPTIMISTIC_LOCK_ERROR_MSG,
-            ));
-        }
-        // the request's body, changed in place when no one else holds it
-        let body = ObjectRef::make_mut(&mut new);
-        body.kind.clone_from(&kind.name);
-        strategy::before_update(kind, body, &existing.object, |n, o| match endpoint {
-            Endpoint::Main => strategy::prepare_for_update(kind, n, o),
-            Endpoint::Status => strategy::prepare_for_status_update(n, o),
-        })?;
-        if strategy::should_delete_during_update(kind, &new, existing) {
-            // `deleteWithoutFinalizers`: the DELETED event carries the last *stored* state; the
-            // PUT answers with the object as submitted.
-            self.remove(kind, key, now);
-            return Ok(new);
-        }
-        Ok(self.write(kind, key, new, now))
+            Tried::Delete(new) => Updated::Delete(new),
+        };
+        Ok(self.finish_update(&kind, &key, updated, now))
     }
 
     /// A guaranteed update; MODIFIED event unless it was a no-op.
@@ -316,16 +286,30 @@ impl ApiServer {
         obj: ObjectRef,
         now: SimTime,
     ) -> ObjectRef {
-        match self.store.guaranteed_update(&kind.name, key, obj) {
-            UpdateOutcome::NoOp(o) => o,
-            UpdateOutcome::Written(o) => {
-                self.emit(
-                    &kind.name,
-                    WatchEventType::Modified,
-                    ObjectRef::clone(&o),
-                    now,
-                );
+        let updated = Updated::Stored(self.store.guaranteed_update(&kind.name, key, obj));
+        self.finish_update(kind, key, updated, now)
+    }
+
+    /// What follows the storage's part of an update: the MODIFIED event of a write (none for a
+    /// no-op), or the removal `tryUpdate` chose — `deleteWithoutFinalizers`: the DELETED event
+    /// carries the last *stored* state, and the PUT answers with the object as submitted.
+    fn finish_update(
+        &mut self,
+        kind: &ResourceKind,
+        key: &Key,
+        updated: Updated,
+        now: SimTime,
+    ) -> ObjectRef {
+        match updated {
+            Updated::Stored(UpdateOutcome::NoOp(o)) => o,
+            Updated::Stored(UpdateOutcome::Written(o)) => {
+                let event = ObjectRef::clone(&o);
+                self.emit(&kind.name, WatchEventType::Modified, event, now);
                 o
+            }
+            Updated::Delete(submitted) => {
+                self.remove(kind, key, now);
+                submitted
             }
         }
     }
@@ -419,6 +403,48 @@ impl ApiServer {
             removed: true,
         }
     }
+}
+
+/// `Store.Update`'s `tryUpdate` for the `existing` entry: the resourceVersion rules, then the
+/// strategy's `BeforeUpdate`, then `ShouldDeleteDuringUpdate`. Changes `new` in place when no
+/// one else holds it.
+fn try_update(
+    kind: &ResourceKind,
+    existing: &Stored,
+    mut new: ObjectRef,
+    endpoint: Endpoint,
+) -> Result<Tried, ApiError> {
+    let stored_rv = existing.object.metadata.resource_version;
+    if new.metadata.resource_version == 0 {
+        if !kind.allow_unconditional_update {
+            return Err(ApiError::invalid(
+                &kind.qualified_resource(),
+                &new.metadata.name,
+                &[
+                    "metadata.resourceVersion: Invalid value: 0: must be specified for an update"
+                        .to_owned(),
+                ],
+            ));
+        }
+        ObjectRef::make_mut(&mut new).metadata.resource_version = stored_rv;
+    }
+    if new.metadata.resource_version != stored_rv {
+        return Err(ApiError::conflict(
+            &kind.qualified_resource(),
+            &new.metadata.name,
+            OPTIMISTIC_LOCK_ERROR_MSG,
+        ));
+    }
+    let body = ObjectRef::make_mut(&mut new);
+    body.kind.clone_from(&kind.name);
+    strategy::before_update(kind, body, &existing.object, |n, o| match endpoint {
+        Endpoint::Main => strategy::prepare_for_update(kind, n, o),
+        Endpoint::Status => strategy::prepare_for_status_update(n, o),
+    })?;
+    if strategy::should_delete_during_update(kind, &new, existing) {
+        return Ok(Tried::Delete(new));
+    }
+    Ok(Tried::Write(new))
 }
 
 fn not_removed(object: ObjectRef) -> DeleteResult {

@@ -37,6 +37,26 @@ pub enum UpdateOutcome {
     Written(ObjectRef),
 }
 
+/// What `tryUpdate` made of an update once it saw the stored object.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tried {
+    /// Store this object: a write at the next revision, or a no-op when it encodes as the
+    /// stored one.
+    Write(ObjectRef),
+    /// The update empties the finalizers of an object being deleted: the object is removed
+    /// instead (`ShouldDeleteDuringUpdate`). Carries the object as submitted.
+    Delete(ObjectRef),
+}
+
+/// What [`Store::guaranteed_update_with`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Updated {
+    /// Written or left alone.
+    Stored(UpdateOutcome),
+    /// To be removed by the caller ([`Tried::Delete`]); nothing was changed.
+    Delete(ObjectRef),
+}
+
 /// Objects of every kind, the revision counter and the uid counter.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
@@ -166,18 +186,41 @@ impl Store {
     /// `GuaranteedUpdate`'s write step: no-op when the content is unchanged, else a write at the
     /// next revision. The caller has checked the key exists.
     pub fn guaranteed_update(&mut self, kind: &str, key: &Key, object: ObjectRef) -> UpdateOutcome {
-        let Some(objects) = self.objects.get_mut(kind) else {
-            // Not reachable through the registry (it reads first); store it as a create would.
-            let object = ObjectRef::unwrap_or_clone(object);
-            return UpdateOutcome::Written(self.create(kind, key.clone(), object));
+        let tried = self.guaranteed_update_with(kind, key, |_| {
+            Ok::<_, std::convert::Infallible>(Tried::Write(object))
+        });
+        match tried {
+            Ok(Updated::Stored(outcome)) => outcome,
+            Ok(Updated::Delete(object)) => UpdateOutcome::NoOp(object),
+            Err(never) => match never {},
+        }
+    }
+
+    /// `GuaranteedUpdate` with its `tryUpdate`: finds the entry at `key` once, gives it to
+    /// `try_update` (`None` when there is none) and carries out what that decides — the
+    /// storage's no-op rule, else a write at the next revision in the same place, with no
+    /// second lookup. Through the registry a missing key is a 404 from `try_update`; a write to
+    /// one is stored as a create would.
+    pub fn guaranteed_update_with<E>(
+        &mut self,
+        kind: &str,
+        key: &Key,
+        try_update: impl FnOnce(Option<&Stored>) -> Result<Tried, E>,
+    ) -> Result<Updated, E> {
+        let try_update = match self.objects.get_mut(kind) {
+            Some(objects) => match objects.update_with(key, &mut self.revision, try_update) {
+                Ok(done) => return done,
+                Err(missing) => missing,
+            },
+            None => try_update,
         };
-        match objects.update(key, object, &mut self.revision) {
-            Ok(outcome) => outcome,
-            // Not reachable through the registry either.
-            Err(object) => {
+        match try_update(None)? {
+            Tried::Write(object) => {
                 let object = ObjectRef::unwrap_or_clone(object);
-                UpdateOutcome::Written(self.create(kind, key.clone(), object))
+                let created = self.create(kind, key.clone(), object);
+                Ok(Updated::Stored(UpdateOutcome::Written(created)))
             }
+            Tried::Delete(object) => Ok(Updated::Delete(object)),
         }
     }
 
