@@ -83,15 +83,48 @@ impl Gauge {
 /// Observations counted into buckets with fixed upper bounds, like a Prometheus histogram
 /// (`client_golang` `prometheus/histogram.go`).
 ///
-/// Bucket `i` counts observations `v <= upper_bounds[i]` (cumulative, the `le` label); the implicit
-/// `+Inf` bucket is [`Histogram::count`]. Non-finite observations are ignored (upstream would add
-/// them to the `+Inf` bucket and poison the sum); the engine only observes finite durations.
+/// The `le` series of bucket `i` counts observations `v <= upper_bounds[i]`
+/// ([`Histogram::cumulative_counts`]); the implicit `+Inf` bucket is [`Histogram::count`]. As
+/// upstream, an observation finds its one bucket (`findBucket`) and counts there; the cumulative
+/// counts are summed when read. Non-finite observations are ignored (upstream would add them to
+/// the `+Inf` bucket and poison the sum); the engine only observes finite durations.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Histogram {
     upper_bounds: Vec<f64>,
-    cumulative_counts: Vec<u64>,
+    /// Observations per bucket: above bound `i - 1`, at most bound `i`. Serialized as the
+    /// cumulative counts.
+    #[serde(rename = "cumulative_counts", serialize_with = "serialize_cumulative")]
+    bucket_counts: Vec<u64>,
     count: u64,
     sum: f64,
+}
+
+/// Per-bucket counts written as their running sums (the `le` series).
+fn serialize_cumulative<S: serde::Serializer>(counts: &[u64], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(running_sums(counts))
+}
+
+/// `counts`' running sums.
+fn running_sums(counts: &[u64]) -> impl Iterator<Item = u64> + '_ {
+    counts.iter().scan(0u64, |total, &c| {
+        *total = total.saturating_add(c);
+        Some(*total)
+    })
+}
+
+/// The bucket of `value` among `upper_bounds`: the first bound at least `value`, `len` above
+/// them all (`client_golang` `prometheus/histogram.go` `findBucket`: a linear search under 35
+/// bounds, a binary search from 35 on).
+fn find_bucket(upper_bounds: &[f64], value: f64) -> usize {
+    const LINEAR_BELOW: usize = 35;
+    if upper_bounds.len() < LINEAR_BELOW {
+        upper_bounds
+            .iter()
+            .position(|&bound| value <= bound)
+            .unwrap_or(upper_bounds.len())
+    } else {
+        upper_bounds.partition_point(|&bound| bound < value)
+    }
 }
 
 impl Histogram {
@@ -108,10 +141,10 @@ impl Histogram {
 
     /// A histogram from bounds already known to be finite and strictly increasing.
     pub(crate) fn from_valid_bounds(upper_bounds: Vec<f64>) -> Histogram {
-        let cumulative_counts = vec![0; upper_bounds.len()];
+        let bucket_counts = vec![0; upper_bounds.len()];
         Histogram {
             upper_bounds,
-            cumulative_counts,
+            bucket_counts,
             count: 0,
             sum: 0.0,
         }
@@ -124,10 +157,9 @@ impl Histogram {
         }
         self.count = self.count.saturating_add(1);
         self.sum += value;
-        for (bound, count) in self.upper_bounds.iter().zip(&mut self.cumulative_counts) {
-            if value <= *bound {
-                *count = count.saturating_add(1);
-            }
+        let bucket = find_bucket(&self.upper_bounds, value);
+        if let Some(count) = self.bucket_counts.get_mut(bucket) {
+            *count = count.saturating_add(1);
         }
     }
 
@@ -137,7 +169,7 @@ impl Histogram {
         let n = n.min(self.upper_bounds.len());
         Histogram {
             upper_bounds: self.upper_bounds[..n].to_vec(),
-            cumulative_counts: self.cumulative_counts[..n].to_vec(),
+            bucket_counts: self.bucket_counts[..n].to_vec(),
             count: self.count,
             sum: self.sum,
         }
@@ -149,8 +181,8 @@ impl Histogram {
     }
 
     /// For each upper bound, how many observations were at most that bound.
-    pub fn cumulative_counts(&self) -> &[u64] {
-        &self.cumulative_counts
+    pub fn cumulative_counts(&self) -> Vec<u64> {
+        running_sums(&self.bucket_counts).collect()
     }
 
     /// The number of observations (the `+Inf` bucket, `_count`).
@@ -187,10 +219,8 @@ impl Histogram {
 
     /// Linear interpolation of `rank` inside the first bucket whose cumulative count reaches it.
     fn interpolate(&self, rank: f64) -> f64 {
-        let index = self
-            .cumulative_counts
-            .iter()
-            .position(|&c| c as f64 >= rank);
+        let cumulative = self.cumulative_counts();
+        let index = cumulative.iter().position(|&c| c as f64 >= rank);
         let Some(b) = index else {
             return self.upper_bounds[self.upper_bounds.len() - 1];
         };
@@ -201,12 +231,9 @@ impl Histogram {
         let (start, below) = if b == 0 {
             (0.0, 0.0)
         } else {
-            (
-                self.upper_bounds[b - 1],
-                self.cumulative_counts[b - 1] as f64,
-            )
+            (self.upper_bounds[b - 1], cumulative[b - 1] as f64)
         };
-        let in_bucket = self.cumulative_counts[b] as f64 - below;
+        let in_bucket = cumulative[b] as f64 - below;
         start + (end - start) * ((rank - below) / in_bucket)
     }
 }
@@ -373,6 +400,24 @@ mod tests {
         assert!(Histogram::new(vec![f64::NAN]).is_err());
         let h = Histogram::new(vec![1.0, f64::INFINITY]).expect("trailing +Inf is allowed");
         assert_eq!(h.upper_bounds(), &[1.0]);
+    }
+
+    #[test]
+    fn the_le_series_count_every_observation_at_most_their_bound_with_few_or_many_bounds() {
+        // under 35 bounds an observation's bucket is found by a linear search, from 35 on by a
+        // binary one; either way each `le` series counts the observations at most its bound
+        for n in [3_u32, 34, 35, 80] {
+            let bounds: Vec<f64> = (1..=n).map(|i| f64::from(i) * 0.5).collect();
+            let mut h = histogram(&bounds);
+            let values: Vec<f64> = (0..=2 * n + 3).map(|i| f64::from(i) * 0.25).collect();
+            values.iter().for_each(|&v| h.observe(v));
+            let naive: Vec<u64> = bounds
+                .iter()
+                .map(|&b| values.iter().filter(|&&v| v <= b).count() as u64)
+                .collect();
+            assert_eq!(h.cumulative_counts(), naive, "{n} bounds");
+            assert_eq!(h.count(), values.len() as u64);
+        }
     }
 
     #[test]

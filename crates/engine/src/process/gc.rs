@@ -283,6 +283,9 @@ pub struct GcPacer {
     config: GcConfig,
     heap_marked_bytes: u64,
     roots_bytes: u64,
+    /// [`GcPacer::gogc_goal_for`] of the three above, computed when they change (at each
+    /// cycle's end) instead of on every allocation that asks whether a cycle is due.
+    gogc_goal: Option<u64>,
     cycles: u64,
     last_gc: Option<SimTime>,
     mark_busy_until: SimTime,
@@ -298,6 +301,7 @@ impl GcPacer {
     pub fn new(config: GcConfig) -> Result<GcPacer, ConfigError> {
         config.validate()?;
         Ok(GcPacer {
+            gogc_goal: GcPacer::gogc_goal_for(config.gogc, 0, 0),
             config,
             heap_marked_bytes: 0,
             roots_bytes: 0,
@@ -331,7 +335,7 @@ impl GcPacer {
 
     /// The GOGC goal from the last cycle's marked heap and roots (`gcPercentHeapGoal`).
     pub fn gogc_goal_bytes(&self) -> Option<u64> {
-        GcPacer::gogc_goal_for(self.config.gogc, self.heap_marked_bytes, self.roots_bytes)
+        self.gogc_goal
     }
 
     /// The GOMEMLIMIT goal (`mgcpacer.go` `memoryLimitHeapGoal`): the limit minus non-heap memory
@@ -404,6 +408,7 @@ impl GcPacer {
         let live_bytes = heap.live_bytes();
         self.heap_marked_bytes = live_bytes;
         self.roots_bytes = roots_bytes;
+        self.gogc_goal = GcPacer::gogc_goal_for(self.config.gogc, live_bytes, roots_bytes);
         let mark_cpu = self.mark_cpu(live_bytes, roots_bytes);
         let (mark_start, utilization) = self.mark_slot(now);
         let mark_end = mark_start + self.mark_wall(mark_cpu, utilization);
