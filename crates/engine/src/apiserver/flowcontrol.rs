@@ -374,7 +374,15 @@ impl RequestLimiter {
     /// not executing (released twice, never admitted, exempt watch) changes nothing. Requests whose
     /// queue wait ran out are reported as timed out.
     pub fn release(&mut self, ticket: Ticket, now: SimTime) -> Vec<QueueOutcome> {
-        let mut out = self.remove_expired(now);
+        let mut out = Vec::new();
+        self.release_into(ticket, now, &mut out);
+        out
+    }
+
+    /// [`RequestLimiter::release`], its outcomes appended to `out` (a buffer the caller keeps:
+    /// a request finishing is a per-request event).
+    pub fn release_into(&mut self, ticket: Ticket, now: SimTime, out: &mut Vec<QueueOutcome>) {
+        self.remove_expired(now, out);
         if let Some(t) = self.executing.remove(ticket.id) {
             if t.verb.is_mutating() {
                 self.in_flight.mutating = self.in_flight.mutating.saturating_sub(1);
@@ -383,17 +391,22 @@ impl RequestLimiter {
             }
             self.in_flight.seats = self.in_flight.seats.saturating_sub(t.seats);
         }
-        self.dispatch_outcomes(now, &mut out);
-        out
+        self.dispatch_outcomes(now, out);
     }
 
     /// Rejects every queued request whose deadline is at or before `now` (queueset `wait`:
     /// "time-out"), each counted as a drop for the `Retry-After`; removing them can unblock a
     /// queue head, so requests dispatched as a result are reported too.
     pub fn expire_queued(&mut self, now: SimTime) -> Vec<QueueOutcome> {
-        let mut out = self.remove_expired(now);
-        self.dispatch_outcomes(now, &mut out);
+        let mut out = Vec::new();
+        self.expire_queued_into(now, &mut out);
         out
+    }
+
+    /// [`RequestLimiter::expire_queued`], its outcomes appended to `out`.
+    pub fn expire_queued_into(&mut self, now: SimTime, out: &mut Vec<QueueOutcome>) {
+        self.remove_expired(now, out);
+        self.dispatch_outcomes(now, out);
     }
 
     /// The earliest deadline of a waiting request (each waits at most until its own).
@@ -401,25 +414,27 @@ impl RequestLimiter {
         self.queue.iter().map(|w| w.deadline).min()
     }
 
-    fn remove_expired(&mut self, now: SimTime) -> Vec<QueueOutcome> {
+    /// Takes every queued request whose deadline is at or before `now` out of the queue and
+    /// appends its time-out to `out`.
+    fn remove_expired(&mut self, now: SimTime, out: &mut Vec<QueueOutcome>) {
+        if self.queue.iter().all(|w| w.deadline > now) {
+            return;
+        }
         let expired: Vec<Ticket> = self
             .queue
             .iter()
             .filter(|w| w.deadline <= now)
             .map(|w| w.ticket)
             .collect();
-        if expired.is_empty() {
-            return Vec::new();
-        }
         self.queue.retain(|w| w.deadline > now);
         self.in_flight.queued = self.queue.len() as u32;
-        expired
-            .into_iter()
-            .map(|ticket| QueueOutcome::TimedOut {
+        for ticket in expired {
+            let retry_after_s = self.drop_request("time-out", now);
+            out.push(QueueOutcome::TimedOut {
                 ticket,
-                retry_after_s: self.drop_request("time-out", now),
-            })
-            .collect()
+                retry_after_s,
+            });
+        }
     }
 }
 

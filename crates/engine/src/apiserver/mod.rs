@@ -496,9 +496,16 @@ impl ApiServer {
     /// Marks an admitted request finished; returns queued requests that got dispatched or timed
     /// out (the latter counted as 429s).
     pub fn release(&mut self, ticket: Ticket, now: SimTime) -> Vec<QueueOutcome> {
-        let out = self.limiter.release(ticket, now);
-        self.record_timeouts(&out);
+        let mut out = Vec::new();
+        self.release_into(ticket, now, &mut out);
         out
+    }
+
+    /// [`ApiServer::release`], its outcomes appended to `out`.
+    pub fn release_into(&mut self, ticket: Ticket, now: SimTime, out: &mut Vec<QueueOutcome>) {
+        let start = out.len();
+        self.limiter.release_into(ticket, now, out);
+        self.record_timeouts(&out[start..]);
     }
 
     /// The earliest deadline of a request waiting in an APF queue, if one waits.
@@ -509,9 +516,16 @@ impl ApiServer {
     /// Rejects queued requests whose wait ran out (counted as 429s) and reports any request their
     /// removal let start.
     pub fn expire_queued(&mut self, now: SimTime) -> Vec<QueueOutcome> {
-        let out = self.limiter.expire_queued(now);
-        self.record_timeouts(&out);
+        let mut out = Vec::new();
+        self.expire_queued_into(now, &mut out);
         out
+    }
+
+    /// [`ApiServer::expire_queued`], its outcomes appended to `out`.
+    pub fn expire_queued_into(&mut self, now: SimTime, out: &mut Vec<QueueOutcome>) {
+        let start = out.len();
+        self.limiter.expire_queued_into(now, out);
+        self.record_timeouts(&out[start..]);
     }
 
     fn record_timeouts(&mut self, outcomes: &[QueueOutcome]) {

@@ -62,6 +62,9 @@ pub struct SimApiServer {
     etcd_free_at: SimTime,
     profile: Profile,
     level_max_seats: u64,
+    /// The flow control's outcomes of the release at hand (empty between events; kept for its
+    /// buffer).
+    outcomes: Vec<QueueOutcome>,
 }
 
 impl SimApiServer {
@@ -107,6 +110,7 @@ impl SimApiServer {
             etcd_free_at: SimTime::ZERO,
             profile: scenario.profile,
             level_max_seats: priority_level_max_seats(u64::from(a.seats), WORKLOAD_LOW_HAND_SIZE),
+            outcomes: Vec::new(),
         })
     }
 
@@ -171,17 +175,17 @@ impl SimApiServer {
         self.by_ticket.insert(t.id, id);
     }
 
-    /// Frees request `id`'s seats; returns queued requests that were dispatched or timed out.
-    pub fn release(&mut self, id: u64, now: SimTime) -> Vec<(u64, Admit)> {
-        let mut outcomes = self.server.expire_queued(now);
+    /// Frees request `id`'s seats; appends to `out` the queued requests that were dispatched
+    /// or timed out.
+    pub fn release(&mut self, id: u64, now: SimTime, out: &mut Vec<(u64, Admit)>) {
+        let mut outcomes = std::mem::take(&mut self.outcomes);
+        self.server.expire_queued_into(now, &mut outcomes);
         if let Some(t) = self.tickets.remove(id) {
             self.by_ticket.remove(t.id);
-            outcomes.extend(self.server.release(t, now));
+            self.server.release_into(t, now, &mut outcomes);
         }
-        outcomes
-            .into_iter()
-            .filter_map(|o| self.outcome(o))
-            .collect()
+        out.extend(outcomes.drain(..).filter_map(|o| self.outcome(o)));
+        self.outcomes = outcomes;
     }
 
     /// The earliest deadline of a request waiting in an APF queue.

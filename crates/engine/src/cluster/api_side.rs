@@ -6,7 +6,7 @@ use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::id_map::IdMap;
 use crate::time::SimTime;
 
-use super::api::SimApiServer;
+use super::api::{Admit, SimApiServer};
 use super::causes::CauseTracker;
 use super::request::{Origin, Pending};
 
@@ -26,6 +26,9 @@ pub(super) struct ApiSide {
     /// When the one scheduled look at the APF queue's waits happens: at the earliest deadline
     /// of a queued request (see `Cluster::schedule_queue_deadline`).
     pub(super) queue_deadline_at: Option<SimTime>,
+    /// The queued requests a finished one let start or time out (empty between events; kept
+    /// for its buffer).
+    pub(super) admitted: Vec<(u64, Admit)>,
 }
 
 impl ApiSide {
@@ -38,6 +41,7 @@ impl ApiSide {
             next_watch: 0,
             causes: CauseTracker::default(),
             queue_deadline_at: None,
+            admitted: Vec::new(),
         })
     }
 

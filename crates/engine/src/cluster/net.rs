@@ -192,8 +192,10 @@ impl Cluster {
     }
 
     fn release_seat(&mut self, ctx: &mut Context<'_, Ev>, id: u64) {
-        let outcomes = self.api.server.release(id, ctx.now());
-        self.queue_outcomes(ctx, outcomes);
+        let mut outcomes = std::mem::take(&mut self.api.admitted);
+        self.api.server.release(id, ctx.now(), &mut outcomes);
+        self.queue_outcomes(ctx, &mut outcomes);
+        self.api.admitted = outcomes;
     }
 
     /// An APF queue wait ran out: those requests get 429.
@@ -201,8 +203,8 @@ impl Cluster {
         if self.api.queue_deadline_at == Some(ctx.now()) {
             self.api.queue_deadline_at = None;
         }
-        let outcomes = self.api.server.expire(ctx.now());
-        self.queue_outcomes(ctx, outcomes);
+        let mut outcomes = self.api.server.expire(ctx.now());
+        self.queue_outcomes(ctx, &mut outcomes);
         if let Some(next) = self.api.server.next_queue_deadline() {
             self.schedule_queue_deadline(ctx, next);
         }
@@ -227,8 +229,9 @@ impl Cluster {
         ctx.schedule_at(deadline, Ev::QueueDeadline);
     }
 
-    fn queue_outcomes(&mut self, ctx: &mut Context<'_, Ev>, outcomes: Vec<(u64, Admit)>) {
-        for (queued_id, outcome) in outcomes {
+    /// Starts or rejects each queued request `outcomes` names, leaving it empty.
+    fn queue_outcomes(&mut self, ctx: &mut Context<'_, Ev>, outcomes: &mut Vec<(u64, Admit)>) {
+        for (queued_id, outcome) in outcomes.drain(..) {
             match outcome {
                 Admit::Now => self.start_processing(ctx, queued_id),
                 Admit::Reject { retry_after_s } => self.reject(ctx, queued_id, retry_after_s),
