@@ -46,9 +46,13 @@ pub const FIXED_BYTES: u64 = 64 * 1024;
 pub const BYTES_PER_EVENT: u64 = 344;
 
 /// Events worth handling between checkpoints per entry a checkpoint copies outright (a pending
-/// event, a key of the workqueue's or the DeltaFIFO's hash maps): copying one costs a few
-/// percent of handling an event.
-pub const SPACING_EVENTS_PER_COPIED_ENTRY: u64 = 1;
+/// event, a key of the workqueue's or the DeltaFIFO's hash maps). Copying one costs a few
+/// percent of handling an event, and each checkpoint costs more after it: the first write to
+/// each shared leaf of the trees copies it, and the timeline frees the checkpoints it lets go.
+/// At the incident's 150 000 keys, two events per entry (a checkpoint every 300 000 events, about
+/// 13 simulated seconds) ran the page about 5 % faster than one (six alternated pairs, wall time
+/// until the clock showed 590 s; BENCHMARKS.md), and a seek replays at most that far.
+pub const SPACING_EVENTS_PER_COPIED_ENTRY: u64 = 2;
 
 /// A copy of a run's complete state at one instant.
 #[derive(Clone)]
