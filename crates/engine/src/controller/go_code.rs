@@ -59,27 +59,60 @@ pub fn render_with(
     out
 }
 
+/// Appends `lines` to `out` as they are. A block of fixed lines is one call over static data,
+/// where a `push` per line compiled to code of its own (the page carries this renderer).
+#[inline(never)]
+fn lines(out: &mut Vec<String>, lines: &[&str]) {
+    out.extend(lines.iter().map(|&line| line.to_owned()));
+}
+
+/// Appends `lines` to `out`, each indented by one tab: lines of `Reconcile`'s body.
+#[inline(never)]
+fn body(out: &mut Vec<String>, lines: &[&str]) {
+    for line in lines {
+        let mut indented = String::with_capacity(line.len() + 1);
+        indented.push('\t');
+        indented.push_str(line);
+        out.push(indented);
+    }
+}
+
+/// The lines that end a failed call's `if` in `Reconcile`: return the error.
+const RETURN_ERR: [&str; 2] = ["\treturn ctrl.Result{}, err", "}"];
+
 fn render_cache_options(out: &mut Vec<String>, cache: &CacheConfig) {
-    out.push("mgr, err := ctrl.NewManager(cfg, ctrl.Options{".into());
-    out.push("	Cache: cache.Options{".into());
+    lines(
+        out,
+        &[
+            "mgr, err := ctrl.NewManager(cfg, ctrl.Options{",
+            "\tCache: cache.Options{",
+        ],
+    );
     if cache.namespaced {
-        out.push("		// only the operator's namespaces are listed and watched".into());
-        out.push(
-            "		DefaultNamespaces: map[string]cache.Config{\"team-a\": {}, \"team-b\": {}},".into(),
+        lines(
+            out,
+            &[
+                "\t\t// only the operator's namespaces are listed and watched",
+                "\t\tDefaultNamespaces: map[string]cache.Config{\"team-a\": {}, \"team-b\": {}},",
+            ],
         );
     }
-    out.push("	},".into());
-    out.push("})".into());
+    lines(out, &["\t},", "})"]);
 }
 
 fn render_type(out: &mut Vec<String>, ctx: &GoCodeContext<'_>) {
-    out.push("//+kubebuilder:object:root=true".into());
+    lines(out, &["//+kubebuilder:object:root=true"]);
     if ctx.status_subresource {
-        out.push("//+kubebuilder:subresource:status".into());
+        lines(out, &["//+kubebuilder:subresource:status"]);
     }
     out.push(format!("type {} struct {{", ctx.kind));
-    out.push("\tmetav1.TypeMeta   `json:\",inline\"`".into());
-    out.push("\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`".into());
+    lines(
+        out,
+        &[
+            "\tmetav1.TypeMeta   `json:\",inline\"`",
+            "\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`",
+        ],
+    );
     out.push(format!(
         "\tSpec   {}Spec   `json:\"spec,omitempty\"`",
         ctx.kind
@@ -88,7 +121,7 @@ fn render_type(out: &mut Vec<String>, ctx: &GoCodeContext<'_>) {
         "\tStatus {}Status `json:\"status,omitempty\"`",
         ctx.kind
     ));
-    out.push("}".into());
+    lines(out, &["}"]);
 }
 
 /// The fields the program's `List` steps select through a field index, each once, in order.
@@ -131,15 +164,20 @@ fn render_setup(
         out.push(format!(
             "	if err := mgr.GetFieldIndexer().IndexField(context.Background(), {pod}, ownerKey, func(o client.Object) []string {{"
         ));
-        out.push("		if owner := metav1.GetControllerOf(o); owner != nil {".into());
-        out.push("			return []string{owner.Name}".into());
-        out.push("		}".into());
-        out.push("		return nil".into());
-        out.push("	}); err != nil {".into());
-        out.push("		return err".into());
-        out.push("	}".into());
+        lines(
+            out,
+            &[
+                "\t\tif owner := metav1.GetControllerOf(o); owner != nil {",
+                "\t\t\treturn []string{owner.Name}",
+                "\t\t}",
+                "\t\treturn nil",
+                "\t}); err != nil {",
+                "\t\treturn err",
+                "\t}",
+            ],
+        );
     }
-    out.push("\treturn ctrl.NewControllerManagedBy(mgr).".into());
+    lines(out, &["\treturn ctrl.NewControllerManagedBy(mgr)."]);
     if ctx.predicates.is_empty() {
         out.push(format!("\t\tFor(&myv1.{}{{}}).", ctx.kind));
     } else {
@@ -155,10 +193,9 @@ fn render_setup(
         ));
     }
     if metadata {
-        out.push("\t\tOwns(&corev1.Pod{}, builder.OnlyMetadata).".into());
+        lines(out, &["\t\tOwns(&corev1.Pod{}, builder.OnlyMetadata)."]);
     }
-    out.push("\t\tComplete(r)".into());
-    out.push("}".into());
+    lines(out, &["\t\tComplete(r)", "}"]);
 }
 
 /// `mgr.GetFieldIndexer().IndexField` for the custom resource: the extractor returns what
@@ -171,9 +208,7 @@ fn render_cr_index(out: &mut Vec<String>, kind: &str, field: &str) {
     for line in index_extractor(kind, field) {
         out.push(format!("\t\t{line}"));
     }
-    out.push("\t}); err != nil {".into());
-    out.push("\t\treturn err".into());
-    out.push("\t}".into());
+    lines(out, &["\t}); err != nil {", "\t\treturn err", "\t}"]);
 }
 
 /// The body of an `IndexField` extractor for `field` (a field `is_indexable_field` accepts).
@@ -229,9 +264,9 @@ fn render_reconcile(
         }
     }
     if !returned {
-        out.push("\treturn ctrl.Result{}, nil".into());
+        lines(out, &["\treturn ctrl.Result{}, nil"]);
     }
-    out.push("}".into());
+    lines(out, &["}"]);
 }
 
 /// Renders one step; returns whether it ended the function.
@@ -240,135 +275,170 @@ fn render_reconcile(
     reason = "one arm per step, each the Go lines it prints; split, the program would be harder to read"
 )]
 fn render_step(out: &mut Vec<String>, step: &Step, code: &CodeConfig) -> bool {
-    let mut push = |s: &str| out.push(format!("\t{s}"));
     match step {
-        Step::Get => {
-            push("if err := r.Get(ctx, req.NamespacedName, &obj); err != nil {");
-            push("\treturn ctrl.Result{}, client.IgnoreNotFound(err)");
-            push("}");
-        }
-        Step::GuardObservedGeneration => {
-            push("if obj.Status.ObservedGeneration == obj.Generation {");
-            push("\treturn ctrl.Result{}, nil // nothing new to do");
-            push("}");
-        }
+        Step::Get => body(
+            out,
+            &[
+                "if err := r.Get(ctx, req.NamespacedName, &obj); err != nil {",
+                "\treturn ctrl.Result{}, client.IgnoreNotFound(err)",
+                "}",
+            ],
+        ),
+        Step::GuardObservedGeneration => body(
+            out,
+            &[
+                "if obj.Status.ObservedGeneration == obj.Generation {",
+                "\treturn ctrl.Result{}, nil // nothing new to do",
+                "}",
+            ],
+        ),
         Step::HeavyLogic { duration, .. } => {
-            push(&format!(
+            let call = format!(
                 "if err := r.DoSomeHeavyLogic(ctx, &obj); err != nil {{ // ~{}",
                 fmt_duration(*duration)
-            ));
-            push("\treturn ctrl.Result{}, err");
-            push("}");
+            );
+            body(out, &[&call, RETURN_ERR[0], RETURN_ERR[1]]);
         }
-        Step::List { kind, scope } => render_list(&mut push, kind, scope),
-        Step::SetStatus { field, value } => push(&format!(
-            "obj.Status.{} = {}",
-            go_field(field),
-            go_value(value)
-        )),
-        Step::Write { verb } => render_write(&mut push, *verb),
-        Step::AddFinalizer { name } => render_finalizer(&mut push, "AddFinalizer", name),
-        Step::RemoveFinalizer { name } => render_finalizer(&mut push, "RemoveFinalizer", name),
+        Step::List { kind, scope } => render_list(out, kind, scope),
+        Step::SetStatus { field, value } => {
+            let set = format!("obj.Status.{} = {}", go_field(field), go_value(value));
+            body(out, &[&set]);
+        }
+        Step::Write { verb } => render_write(out, *verb),
+        Step::AddFinalizer { name } => render_finalizer(out, "AddFinalizer", name),
+        Step::RemoveFinalizer { name } => render_finalizer(out, "RemoveFinalizer", name),
         Step::ExternalCleanup { duration, .. } => {
-            push(&format!(
+            let call = format!(
                 "if err := r.cleanupExternal(ctx, &obj); err != nil {{ // ~{}",
                 fmt_duration(*duration)
-            ));
-            push("\treturn ctrl.Result{}, err");
-            push("}");
+            );
+            body(out, &[&call, RETURN_ERR[0], RETURN_ERR[1]]);
         }
         Step::Return { value } => {
-            push(&go_return(value));
+            body(out, &[&go_return(value)]);
             return true;
         }
         Step::Panic => {
-            push("panic(\"unexpected state\")");
+            body(out, &["panic(\"unexpected state\")"]);
             return true;
         }
-        Step::ListPods => render_list_pods(&mut push, code.pod_list),
+        Step::ListPods => render_list_pods(out, code.pod_list),
         Step::OpenWatch => {
-            push("w, err := r.WatchClient.Watch(ctx, &myv1.List{}, client.InNamespace(obj.Namespace))");
-            push("if err != nil {");
-            push("\treturn ctrl.Result{}, err");
-            push("}");
-            if code.stop_watch {
-                push("defer w.Stop() // releases the stream and its goroutines");
-            } else {
-                push("// w is never stopped: its goroutines and buffers outlive Reconcile");
-            }
+            body(
+                out,
+                &[
+                    "w, err := r.WatchClient.Watch(ctx, &myv1.List{}, client.InNamespace(obj.Namespace))",
+                    "if err != nil {",
+                    RETURN_ERR[0],
+                    RETURN_ERR[1],
+                ],
+            );
+            body(
+                out,
+                &[if code.stop_watch {
+                    "defer w.Stop() // releases the stream and its goroutines"
+                } else {
+                    "// w is never stopped: its goroutines and buffers outlive Reconcile"
+                }],
+            );
         }
-        Step::LogObject { times } => {
-            let line = match code.log {
-                LogMode::WholeObject => "log.Info(\"reconciling\", \"obj\", obj)".to_owned(),
-                LogMode::Counts => {
-                    "log.Info(\"reconciling\", \"conditions\", len(obj.Status.Conditions))"
-                        .to_owned()
-                }
-            };
-            if *times > 1 {
-                push(&format!(
-                    "for i := 0; i < {times}; i++ {{ // one record per phase"
-                ));
-                push(&format!("\t{line}"));
-                push("}");
-            } else {
-                push(&line);
-            }
-        }
-        Step::ExternalCall { duration, .. } => {
-            let t = code.external_timeout;
-            if t.is_zero() {
-                push(&format!(
-                    "resp, err := r.Backend.Sync(ctx, &obj) // ~{}, no deadline",
-                    fmt_duration(*duration)
-                ));
-                push("if err != nil {");
-                push("\treturn ctrl.Result{}, err");
-                push("}");
-            } else {
-                push(&format!(
-                    "callCtx, cancel := context.WithTimeout(ctx, {})",
-                    go_duration(t)
-                ));
-                push("defer cancel()");
-                push(&format!(
-                    "resp, err := r.Backend.Sync(callCtx, &obj) // ~{}",
-                    fmt_duration(*duration)
-                ));
-                push("if errors.Is(err, context.DeadlineExceeded) {");
-                push(&format!(
-                    "\treturn ctrl.Result{{RequeueAfter: {}}}, nil",
-                    go_duration(code.timeout_requeue_after)
-                ));
-                push("}");
-            }
-            push("_ = resp");
-        }
-        Step::Finalize { name, .. } => render_finalize(&mut push, name, code.finalizer),
-        Step::EnsurePods => {
-            if code.check_memory_pressure {
-                push("if pressured, err := r.nodeUnderMemoryPressure(ctx); err != nil || pressured {");
-                push(&format!(
-                    "\treturn ctrl.Result{{RequeueAfter: {}}}, err // NodeCondition MemoryPressure",
-                    go_duration(code.pressure_requeue_after)
-                ));
-                push("}");
-            }
-            push("for _, pod := range r.missingPods(&obj, pods.Items) { // evicted ones included");
-            if code.placement == crate::scenario::Placement::NodeName {
-                push("\tpod.Spec.NodeName = r.nodeFor(&obj) // no scheduler, no taint filter");
-            }
-            push("\tif err := r.Create(ctx, pod); err != nil {");
-            push("\t\treturn ctrl.Result{}, err");
-            push("\t}");
-            push("}");
-        }
+        Step::LogObject { times } => render_log(out, *times, code.log),
+        Step::ExternalCall { duration, .. } => render_external_call(out, *duration, code),
+        Step::Finalize { name, .. } => render_finalize(out, name, code.finalizer),
+        Step::EnsurePods => render_ensure_pods(out, code),
     }
     false
 }
 
-fn render_list_pods(push: &mut impl FnMut(&str), how: PodList) {
-    push("var pods corev1.PodList");
+fn render_log(out: &mut Vec<String>, times: u32, mode: LogMode) {
+    let line = match mode {
+        LogMode::WholeObject => "log.Info(\"reconciling\", \"obj\", obj)",
+        LogMode::Counts => "log.Info(\"reconciling\", \"conditions\", len(obj.Status.Conditions))",
+    };
+    if times > 1 {
+        let each = format!("for i := 0; i < {times}; i++ {{ // one record per phase");
+        body(out, &[&each, &format!("\t{line}"), "}"]);
+    } else {
+        body(out, &[line]);
+    }
+}
+
+fn render_external_call(out: &mut Vec<String>, duration: std::time::Duration, code: &CodeConfig) {
+    let t = code.external_timeout;
+    if t.is_zero() {
+        let call = format!(
+            "resp, err := r.Backend.Sync(ctx, &obj) // ~{}, no deadline",
+            fmt_duration(duration)
+        );
+        body(
+            out,
+            &[&call, "if err != nil {", RETURN_ERR[0], RETURN_ERR[1]],
+        );
+    } else {
+        let with_timeout = format!(
+            "callCtx, cancel := context.WithTimeout(ctx, {})",
+            go_duration(t)
+        );
+        let call = format!(
+            "resp, err := r.Backend.Sync(callCtx, &obj) // ~{}",
+            fmt_duration(duration)
+        );
+        let requeue = format!(
+            "\treturn ctrl.Result{{RequeueAfter: {}}}, nil",
+            go_duration(code.timeout_requeue_after)
+        );
+        body(
+            out,
+            &[
+                &with_timeout,
+                "defer cancel()",
+                &call,
+                "if errors.Is(err, context.DeadlineExceeded) {",
+                &requeue,
+                "}",
+            ],
+        );
+    }
+    body(out, &["_ = resp"]);
+}
+
+fn render_ensure_pods(out: &mut Vec<String>, code: &CodeConfig) {
+    if code.check_memory_pressure {
+        let requeue = format!(
+            "\treturn ctrl.Result{{RequeueAfter: {}}}, err // NodeCondition MemoryPressure",
+            go_duration(code.pressure_requeue_after)
+        );
+        body(
+            out,
+            &[
+                "if pressured, err := r.nodeUnderMemoryPressure(ctx); err != nil || pressured {",
+                &requeue,
+                "}",
+            ],
+        );
+    }
+    body(
+        out,
+        &["for _, pod := range r.missingPods(&obj, pods.Items) { // evicted ones included"],
+    );
+    if code.placement == crate::scenario::Placement::NodeName {
+        body(
+            out,
+            &["\tpod.Spec.NodeName = r.nodeFor(&obj) // no scheduler, no taint filter"],
+        );
+    }
+    body(
+        out,
+        &[
+            "\tif err := r.Create(ctx, pod); err != nil {",
+            "\t\treturn ctrl.Result{}, err",
+            "\t}",
+            "}",
+        ],
+    );
+}
+
+fn render_list_pods(out: &mut Vec<String>, how: PodList) {
     let opts = match how {
         PodList::AllNamespaces => "",
         PodList::Namespace => ", client.InNamespace(obj.Namespace)",
@@ -376,57 +446,74 @@ fn render_list_pods(push: &mut impl FnMut(&str), how: PodList) {
             ", client.InNamespace(obj.Namespace), client.MatchingFields{ownerKey: obj.Name}"
         }
     };
-    push(&format!(
-        "if err := r.List(ctx, &pods{opts}); err != nil {{"
-    ));
-    push("\treturn ctrl.Result{}, err");
-    push("}");
+    let list = format!("if err := r.List(ctx, &pods{opts}); err != nil {{");
+    body(
+        out,
+        &[
+            "var pods corev1.PodList",
+            &list,
+            RETURN_ERR[0],
+            RETURN_ERR[1],
+        ],
+    );
     if how != PodList::FieldIndex {
-        push("var owned []corev1.Pod");
-        push("for _, pod := range pods.Items { // every listed Pod was deep-copied");
-        push("\tif metav1.IsControlledBy(&pod, &obj) {");
-        push("\t\towned = append(owned, pod)");
-        push("\t}");
-        push("}");
+        body(
+            out,
+            &[
+                "var owned []corev1.Pod",
+                "for _, pod := range pods.Items { // every listed Pod was deep-copied",
+                "\tif metav1.IsControlledBy(&pod, &obj) {",
+                "\t\towned = append(owned, pod)",
+                "\t}",
+                "}",
+            ],
+        );
     }
 }
 
-fn render_finalize(push: &mut impl FnMut(&str), name: &str, mode: FinalizerMode) {
-    push("if obj.DeletionTimestamp.IsZero() {");
-    push(&format!(
-        "\tif controllerutil.AddFinalizer(&obj, \"{name}\") {{"
-    ));
-    push("\t\tif err := r.Update(ctx, &obj); err != nil {");
-    push("\t\t\treturn ctrl.Result{}, err");
-    push("\t\t}");
-    push("\t}");
-    push(&format!(
-        "}} else if controllerutil.ContainsFinalizer(&obj, \"{name}\") {{"
-    ));
-    push("\tif err := r.cleanupExternal(ctx, &obj); err != nil {");
-    match mode {
-        FinalizerMode::Safe => {
-            push("\t\treturn ctrl.Result{}, err // keep the finalizer, retry with backoff");
-        }
-        FinalizerMode::RemoveOnFailure => {
-            push("\t\tlog.Error(err, \"cleanup failed, removing the finalizer anyway\")");
-        }
-    }
-    push("\t}");
-    push(&format!(
-        "\tcontrollerutil.RemoveFinalizer(&obj, \"{name}\")"
-    ));
-    push("\tif err := r.Update(ctx, &obj); err != nil {");
-    push("\t\treturn ctrl.Result{}, err // 409: retried with a fresh read");
-    push("\t}");
-    push("\treturn ctrl.Result{}, nil");
-    push("} else {");
-    push("\treturn ctrl.Result{}, nil");
-    push("}");
+fn render_finalize(out: &mut Vec<String>, name: &str, mode: FinalizerMode) {
+    let add = format!("\tif controllerutil.AddFinalizer(&obj, \"{name}\") {{");
+    let contains = format!("}} else if controllerutil.ContainsFinalizer(&obj, \"{name}\") {{");
+    body(
+        out,
+        &[
+            "if obj.DeletionTimestamp.IsZero() {",
+            &add,
+            "\t\tif err := r.Update(ctx, &obj); err != nil {",
+            "\t\t\treturn ctrl.Result{}, err",
+            "\t\t}",
+            "\t}",
+            &contains,
+            "\tif err := r.cleanupExternal(ctx, &obj); err != nil {",
+            match mode {
+                FinalizerMode::Safe => {
+                    "\t\treturn ctrl.Result{}, err // keep the finalizer, retry with backoff"
+                }
+                FinalizerMode::RemoveOnFailure => {
+                    "\t\tlog.Error(err, \"cleanup failed, removing the finalizer anyway\")"
+                }
+            },
+            "\t}",
+        ],
+    );
+    let remove = format!("\tcontrollerutil.RemoveFinalizer(&obj, \"{name}\")");
+    body(
+        out,
+        &[
+            &remove,
+            "\tif err := r.Update(ctx, &obj); err != nil {",
+            "\t\treturn ctrl.Result{}, err // 409: retried with a fresh read",
+            "\t}",
+            "\treturn ctrl.Result{}, nil",
+            "} else {",
+            "\treturn ctrl.Result{}, nil",
+            "}",
+        ],
+    );
 }
 
-fn render_list(push: &mut impl FnMut(&str), kind: &str, scope: &ListScope) {
-    push(&format!("var list myv1.{kind}List"));
+fn render_list(out: &mut Vec<String>, kind: &str, scope: &ListScope) {
+    let var = format!("var list myv1.{kind}List");
     let opts = match scope {
         ListScope::AllNamespaces => String::new(),
         ListScope::Namespace => ", client.InNamespace(obj.Namespace)".into(),
@@ -434,14 +521,11 @@ fn render_list(push: &mut impl FnMut(&str), kind: &str, scope: &ListScope) {
             format!(", client.MatchingFields{{\"{field}\": obj.Name}}")
         }
     };
-    push(&format!(
-        "if err := r.List(ctx, &list{opts}); err != nil {{"
-    ));
-    push("\treturn ctrl.Result{}, err");
-    push("}");
+    let list = format!("if err := r.List(ctx, &list{opts}); err != nil {{");
+    body(out, &[&var, &list, RETURN_ERR[0], RETURN_ERR[1]]);
 }
 
-fn render_write(push: &mut impl FnMut(&str), verb: WriteVerb) {
+fn render_write(out: &mut Vec<String>, verb: WriteVerb) {
     let call = match verb {
         WriteVerb::Update => "r.Update(ctx, &obj)",
         WriteVerb::StatusUpdate => "r.Status().Update(ctx, &obj)",
@@ -450,18 +534,26 @@ fn render_write(push: &mut impl FnMut(&str), verb: WriteVerb) {
     };
     if matches!(verb, WriteVerb::StatusPatch | WriteVerb::Patch) {
         // The original is captured right after Get in real code; shown here next to its use.
-        push("orig := obj.DeepCopy() // captured before the status fields are set");
+        body(
+            out,
+            &["orig := obj.DeepCopy() // captured before the status fields are set"],
+        );
     }
-    push(&format!("if err := {call}; err != nil {{"));
-    push("\treturn ctrl.Result{}, err");
-    push("}");
+    let write = format!("if err := {call}; err != nil {{");
+    body(out, &[&write, RETURN_ERR[0], RETURN_ERR[1]]);
 }
 
-fn render_finalizer(push: &mut impl FnMut(&str), func: &str, name: &str) {
-    push(&format!("controllerutil.{func}(&obj, \"{name}\")"));
-    push("if err := r.Update(ctx, &obj); err != nil {");
-    push("\treturn ctrl.Result{}, err");
-    push("}");
+fn render_finalizer(out: &mut Vec<String>, func: &str, name: &str) {
+    let call = format!("controllerutil.{func}(&obj, \"{name}\")");
+    body(
+        out,
+        &[
+            &call,
+            "if err := r.Update(ctx, &obj); err != nil {",
+            RETURN_ERR[0],
+            RETURN_ERR[1],
+        ],
+    );
 }
 
 fn go_return(value: &ReturnValue) -> String {
