@@ -191,6 +191,7 @@ impl Store {
         });
         match tried {
             Ok(Updated::Stored(outcome)) => outcome,
+            // the try above never asks for a removal: whatever comes back is left as it is
             Ok(Updated::Delete(object)) => UpdateOutcome::NoOp(object),
             Err(never) => match never {},
         }

@@ -124,8 +124,13 @@ impl Cluster {
 
     /// Carries out what the reflector asks. A `Replace` of a large LIST is queued in parts
     /// (continuation events, see [`super::REPLACE_OBJECTS_PER_EVENT`]); the actions after it run
-    /// with its last part.
-    pub(super) fn reflector_actions(&mut self, ctx: &mut Context<'_, Ev>, actions: Vec<Action>) {
+    /// with its last part. A watch event outside a watch-list gives one action at most, passed
+    /// as an `Option` (no list per event).
+    pub(super) fn reflector_actions(
+        &mut self,
+        ctx: &mut Context<'_, Ev>,
+        actions: impl IntoIterator<Item = Action>,
+    ) {
         let mut actions = actions.into_iter();
         while let Some(action) = actions.next() {
             match action {
@@ -176,8 +181,7 @@ impl Cluster {
         self.reflector_actions(ctx, then);
     }
 
-    /// Carries out one of the reflector's actions.
-    pub(super) fn reflector_action(&mut self, ctx: &mut Context<'_, Ev>, action: Action) {
+    fn reflector_action(&mut self, ctx: &mut Context<'_, Ev>, action: Action) {
         let Some(incarnation) = self.operator.incarnation() else {
             return;
         };

@@ -427,17 +427,14 @@ impl Cluster {
             .process
             .decode_event(object.size_bytes, ctx.now());
         self.telemetry.count(names::WATCH_EVENTS_TOTAL);
-        if op.informer.reflector.is_watch_listing() {
-            let actions = op.informer.reflector.on_watch_event(event_type, object);
+        let reflector = &mut op.informer.reflector;
+        if reflector.is_watch_listing() {
+            let actions = reflector.on_watch_event(event_type, object);
             self.reflector_actions(ctx, actions);
-            return;
+        } else {
+            let action = reflector.on_stream_event(event_type, object);
+            self.reflector_actions(ctx, action);
         }
-        // one action at most: carried out as `reflector_actions` would, without a list
-        if let Some(action) = op.informer.reflector.on_stream_event(event_type, object) {
-            self.reflector_action(ctx, action);
-        }
-        self.kick_informer(ctx);
-        self.check_cache_sync(ctx);
     }
 
     pub(super) fn watch_timeout(&mut self, ctx: &mut Context<'_, Ev>, watch: u64) {

@@ -676,7 +676,7 @@ impl Reflector {
     /// a watch from RV 0 before any other event type (synthetic initial events).
     /// During a watch-list the events fill the temporary store instead (see [`watch_list`]).
     pub fn on_watch_event(&mut self, event_type: WatchEventType, object: ObjectRef) -> Vec<Action> {
-        if matches!(self.state, ReflectorState::WatchListing { .. }) {
+        if self.is_watch_listing() {
             return self.on_initial_event(event_type, object);
         }
         self.on_stream_event(event_type, object)
