@@ -218,12 +218,22 @@ impl Histogram {
     }
 
     /// Linear interpolation of `rank` inside the first bucket whose cumulative count reaches it.
+    /// The cumulative counts are summed while searching, with no list built: the series sample
+    /// three quantiles of every histogram each simulated second.
     fn interpolate(&self, rank: f64) -> f64 {
-        let cumulative = self.cumulative_counts();
-        let index = cumulative.iter().position(|&c| c as f64 >= rank);
-        let Some(b) = index else {
-            return self.upper_bounds[self.upper_bounds.len() - 1];
-        };
+        let mut below = 0u64;
+        for (b, cumulative) in running_sums(&self.bucket_counts).enumerate() {
+            if cumulative as f64 >= rank {
+                return self.interpolate_in(b, below, cumulative, rank);
+            }
+            below = cumulative;
+        }
+        self.upper_bounds[self.upper_bounds.len() - 1]
+    }
+
+    /// [`Histogram::interpolate`] inside bucket `b`, whose cumulative count is `cumulative` and
+    /// that of the bucket below `below`.
+    fn interpolate_in(&self, b: usize, below: u64, cumulative: u64, rank: f64) -> f64 {
         let end = self.upper_bounds[b];
         if b == 0 && end <= 0.0 {
             return end;
@@ -231,9 +241,9 @@ impl Histogram {
         let (start, below) = if b == 0 {
             (0.0, 0.0)
         } else {
-            (self.upper_bounds[b - 1], cumulative[b - 1] as f64)
+            (self.upper_bounds[b - 1], below as f64)
         };
-        let in_bucket = cumulative[b] as f64 - below;
+        let in_bucket = cumulative as f64 - below;
         start + (end - start) * ((rank - below) / in_bucket)
     }
 }
