@@ -37,6 +37,50 @@ pub(super) fn queue_labels(profile: Profile) -> Vec<(&'static str, &'static str)
     }
 }
 
+/// The keys of the `workqueue_*` series with the profile's labels, built once per run: the
+/// sampler sets them every simulated second.
+#[derive(Clone, Debug)]
+pub(super) struct QueueKeys {
+    /// The profile whose labels they carry.
+    profile: Profile,
+    /// `workqueue_adds_total`.
+    pub(super) adds: String,
+    /// `workqueue_retries_total`.
+    pub(super) retries: String,
+    /// The gauges of the live queue, in the order they are set.
+    gauges: [String; 2],
+    /// The duration histograms of the live queue.
+    histograms: [String; 2],
+}
+
+impl QueueKeys {
+    /// The keys of `profile`, built again only when the profile is another.
+    pub(super) fn set_profile(&mut self, profile: Profile) {
+        if self.profile != profile {
+            *self = QueueKeys::new(profile);
+        }
+    }
+
+    /// The keys of `profile`.
+    pub(super) fn new(profile: Profile) -> QueueKeys {
+        let labels = queue_labels(profile);
+        let key = |name| metric_key(name, &labels);
+        QueueKeys {
+            profile,
+            adds: key(names::WORKQUEUE_ADDS_TOTAL),
+            retries: key(names::WORKQUEUE_RETRIES_TOTAL),
+            gauges: [
+                key(names::WORKQUEUE_UNFINISHED_WORK_SECONDS),
+                key(names::WORKQUEUE_LONGEST_RUNNING_PROCESSOR_SECONDS),
+            ],
+            histograms: [
+                key(names::WORKQUEUE_QUEUE_DURATION_SECONDS),
+                key(names::WORKQUEUE_WORK_DURATION_SECONDS),
+            ],
+        }
+    }
+}
+
 /// The `workqueue_depth` series: `(key, value)`; the priority queue has none until a priority
 /// is first used.
 fn depth_series(profile: Profile, priority_queue: bool, m: &QueueMetrics) -> Vec<(String, f64)> {
@@ -68,39 +112,23 @@ impl Telemetry {
             return;
         };
         let m = queue.metrics();
-        let labels = queue_labels(profile);
         for (key, value) in depth_series(profile, queue.is_priority(), m) {
             self.reg.set(&key, value);
         }
         let gauges = [
-            (
-                names::WORKQUEUE_UNFINISHED_WORK_SECONDS,
-                m.unfinished_work_seconds.value(),
-            ),
-            (
-                names::WORKQUEUE_LONGEST_RUNNING_PROCESSOR_SECONDS,
-                m.longest_running_processor_seconds.value(),
-            ),
+            m.unfinished_work_seconds.value(),
+            m.longest_running_processor_seconds.value(),
         ];
-        for (name, value) in gauges {
-            self.reg.set(&metric_key(name, &labels), value);
+        for (key, value) in self.queue_keys.gauges.iter().zip(gauges) {
+            self.reg.set(key, value);
         }
-        let histograms = [
-            (
-                names::WORKQUEUE_QUEUE_DURATION_SECONDS,
-                &m.queue_duration_seconds,
-            ),
-            (
-                names::WORKQUEUE_WORK_DURATION_SECONDS,
-                &m.work_duration_seconds,
-            ),
-        ];
-        for (name, h) in histograms {
+        let histograms = [&m.queue_duration_seconds, &m.work_duration_seconds];
+        for (key, h) in self.queue_keys.histograms.iter().zip(histograms) {
             let h = match profile {
                 Profile::Seed => h.first_buckets(SEED_DURATION_BUCKETS),
                 Profile::Modern => h.clone(),
             };
-            self.reg.set_histogram(&metric_key(name, &labels), h);
+            self.reg.set_histogram(key, h);
         }
     }
 }

@@ -41,7 +41,26 @@ pub struct Registry {
     /// Names the histograms' current order; a new one on every histogram added.
     #[serde(skip)]
     histogram_layout: Layout,
+    /// Names the gauges' current order; a new one on every gauge added.
+    #[serde(skip)]
+    gauge_layout: Layout,
+    /// The gauges set since the last [`Registry::begin_gauge_pass`], where they were found.
+    #[serde(skip)]
+    gauge_pass: GaugePass,
 }
+
+/// Where each gauge set in one pass of the sampler was found, by its place in the pass. Every
+/// pass sets the same gauges in the same order, so the n-th set of a pass finds its gauge by one
+/// key comparison with the n-th slot of the last pass instead of a search among them all.
+#[derive(Clone, Debug, Default)]
+struct GaugePass {
+    slots: Vec<Slot>,
+    /// How many gauges this pass has set.
+    at: usize,
+}
+
+/// The most sets a pass remembers: gauges set outside a pass only add to its end.
+const GAUGE_PASS_MAX: usize = 256;
 
 /// One order of a registry's keys. Every change of order in any registry of the thread takes a
 /// value never given before, so a [`Slot`] taken in one order never passes for another (nor
@@ -154,13 +173,45 @@ impl Registry {
         key.slot = Slot::of(&self.counters, self.counter_layout, &key.text);
     }
 
+    /// Starts a pass of gauge sets ([`Registry::set`]) that repeats the last pass's keys in
+    /// order: each is then found where the last pass found it.
+    pub fn begin_gauge_pass(&mut self) {
+        self.gauge_pass.at = 0;
+    }
+
     /// Sets a gauge.
     pub fn set(&mut self, key: &str, value: f64) {
-        match self.gauges.get_mut(key) {
-            Some(v) => *v = value,
+        let n = self.gauge_pass.at;
+        self.gauge_pass.at += 1;
+        if let Some(slot) = self.gauge_pass.slots.get(n) {
+            if slot.layout == Some(self.gauge_layout) {
+                if let Some((text, v)) = self.gauges.entry_at_mut(slot.index) {
+                    if text == key {
+                        *v = value;
+                        return;
+                    }
+                }
+            }
+        }
+        let index = match self.gauges.index_of(key) {
+            Some(index) => index,
             None => {
                 self.gauges.insert(key.to_owned(), value);
+                self.gauge_layout = Layout::fresh();
+                self.gauges.index_of(key).unwrap_or(usize::MAX)
             }
+        };
+        if let Some((_, v)) = self.gauges.entry_at_mut(index) {
+            *v = value;
+        }
+        let slot = Slot {
+            layout: Some(self.gauge_layout),
+            index,
+        };
+        match self.gauge_pass.slots.get_mut(n) {
+            Some(kept) => *kept = slot,
+            None if n < GAUGE_PASS_MAX => self.gauge_pass.slots.push(slot),
+            None => {}
         }
     }
 
@@ -382,5 +433,35 @@ mod tests {
             reg.histogram("early_seconds").map(Histogram::count),
             Some(1)
         );
+    }
+
+    #[test]
+    fn gauges_set_in_passes_hold_what_was_set_last_whatever_the_passes_order_or_new_keys() {
+        let mut reg = Registry::default();
+        let mut plain = std::collections::BTreeMap::new();
+        let passes: [&[(&str, f64)]; 5] = [
+            &[("b", 1.0), ("d", 2.0)],
+            &[("b", 3.0), ("d", 4.0)],
+            &[("a", 5.0), ("b", 6.0), ("c", 7.0), ("d", 8.0)],
+            &[("d", 9.0), ("b", 10.0), ("e", 11.0)],
+            &[("d", 12.0), ("b", 13.0), ("e", 14.0)],
+        ];
+        for pass in passes {
+            reg.begin_gauge_pass();
+            for &(key, value) in pass {
+                reg.set(key, value);
+                plain.insert(key, value);
+            }
+            // a set outside any pass, as a worker start sets its gauge
+            reg.set("z", 1.0);
+            plain.insert("z", 1.0);
+            for (key, value) in &plain {
+                assert_eq!(reg.gauge(key), *value, "{key}");
+            }
+        }
+        let gauges: Vec<(String, f64)> = reg.flatten().into_iter().collect();
+        let expected: Vec<(String, f64)> =
+            plain.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+        assert_eq!(gauges, expected);
     }
 }

@@ -146,10 +146,25 @@ impl SeriesSet {
 
     /// The rate summed over every series whose key starts with `prefix` and contains `part`.
     pub fn rate_matching(&self, prefix: &str, part: &str, window: usize) -> f64 {
+        self.rate_of_keys(prefix, |key| key.contains(part), window)
+    }
+
+    /// The rate summed over every series of metric `name` with labels (keys `name{…}`) whose
+    /// key contains `part`: [`SeriesSet::rate_matching`] with the prefix `name{` built by none.
+    pub fn labeled_rate(&self, name: &str, part: &str, window: usize) -> f64 {
+        let labeled = |key: &str| key[name.len()..].starts_with('{') && key.contains(part);
+        self.rate_of_keys(name, labeled, window)
+    }
+
+    /// The rate summed, in key order, over the series whose key starts with `prefix` and is
+    /// `wanted`. The keys are sorted, so only the range of the prefix is read.
+    fn rate_of_keys(&self, prefix: &str, wanted: impl Fn(&str) -> bool, window: usize) -> f64 {
+        let start = self.series.partition_point(|(k, _)| k.as_str() < prefix);
         // folded from +0.0: an empty f64 `sum()` is -0.0, which prints as "-0.0"
-        self.series
+        self.series[start..]
             .iter()
-            .filter(|(k, _)| k.starts_with(prefix) && k.contains(part))
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .filter(|(k, _)| wanted(k))
             .fold(0.0, |acc, (_, s)| acc + rate_of(s.points(), window))
     }
 }
@@ -262,5 +277,32 @@ mod tests {
             json.starts_with("{\"series\":{\"a\":{\"points\":[[2.0,5.0]]"),
             "{json}"
         );
+    }
+
+    #[test]
+    fn a_labeled_rate_sums_the_series_of_one_metric_with_labels_that_hold_the_part() {
+        let mut set = SeriesSet::default();
+        let keys = [
+            ("req", 100.0),
+            ("req_other{verb=\"PUT\"}", 1_000.0),
+            ("req{code=\"200\",verb=\"PUT\"}", 10.0),
+            ("req{code=\"429\",verb=\"PUT\"}", 20.0),
+            ("req{code=\"200\",verb=\"GET\"}", 40.0),
+            ("reqs{verb=\"PUT\"}", 2_000.0),
+        ];
+        for t in 0..3 {
+            for (key, per_second) in keys {
+                set.record(key, f64::from(t), per_second * f64::from(t));
+            }
+        }
+        assert_eq!(set.labeled_rate("req", "verb=\"PUT\"", 2), 30.0);
+        assert_eq!(set.labeled_rate("req", "", 2), 70.0);
+        assert_eq!(
+            set.labeled_rate("re", "", 2),
+            0.0,
+            "no series of metric `re`"
+        );
+        assert_eq!(set.rate_matching("req{", "verb=\"PUT\"", 2), 30.0);
+        assert_eq!(set.rate_matching("req", "verb=\"PUT\"", 2), 3_030.0);
     }
 }

@@ -11,7 +11,7 @@ use crate::controller::result::{initial_counters, Handled};
 use crate::scenario::Profile;
 
 use super::metric_keys::MetricKeys;
-use super::queue_metrics::queue_labels;
+use super::queue_metrics::QueueKeys;
 use super::registry::{metric_key, Registry};
 use super::series::SeriesSet;
 use super::worker::WorkerTotals;
@@ -73,6 +73,8 @@ pub(super) struct Telemetry {
     last_queue_totals: (f64, f64),
     /// The keys of the counters bumped on every request and reconcile, built once.
     keys: MetricKeys,
+    /// The keys of the workqueue's series, built once.
+    pub(super) queue_keys: QueueKeys,
 }
 
 impl Telemetry {
@@ -83,6 +85,7 @@ impl Telemetry {
             series: SeriesSet::default(),
             last_queue_totals: (0.0, 0.0),
             keys: MetricKeys::default(),
+            queue_keys: QueueKeys::new(profile),
         }
     }
 
@@ -136,7 +139,7 @@ impl Telemetry {
 
     /// Workqueue counters live in the process and restart from zero with it; the run's totals
     /// add each incarnation's increase (what Prometheus `increase()` does across resets).
-    fn fold_queue_counters(&mut self, profile: Profile, queue: Option<&WorkQueue>) {
+    fn fold_queue_counters(&mut self, queue: Option<&WorkQueue>) {
         let (adds, retries) = match queue {
             Some(q) => (
                 q.metrics().adds_total.value() as f64,
@@ -155,17 +158,15 @@ impl Telemetry {
         } else {
             retries
         };
-        let labels = queue_labels(profile);
-        let adds_key = metric_key(names::WORKQUEUE_ADDS_TOTAL, &labels);
-        let retries_key = metric_key(names::WORKQUEUE_RETRIES_TOTAL, &labels);
-        self.reg.inc(&adds_key, d_adds);
-        self.reg.inc(&retries_key, d_retries);
+        self.reg.inc(&self.queue_keys.adds, d_adds);
+        self.reg.inc(&self.queue_keys.retries, d_retries);
         self.last_queue_totals = (adds, retries);
     }
 
     /// Folds the running process's queue counters in and copies its queue gauges.
     pub(super) fn update_queue_metrics(&mut self, profile: Profile, queue: Option<&WorkQueue>) {
-        self.fold_queue_counters(profile, queue);
+        self.queue_keys.set_profile(profile);
+        self.fold_queue_counters(queue);
         self.export_queue_metrics(profile, queue);
     }
 }
@@ -229,6 +230,7 @@ impl Cluster {
 
     /// Refreshes gauges and the run-cumulative copies of per-process counters.
     pub(super) fn update_gauges(&mut self, now: crate::time::SimTime) {
+        self.telemetry.reg.begin_gauge_pass();
         let queue = self.operator.running.as_ref().map(|op| &op.queue);
         self.telemetry
             .update_queue_metrics(self.scenario.profile, queue);

@@ -178,15 +178,14 @@ impl VerdictFigures {
     pub fn read(s: &Snapshot, series: &SeriesSet, variant: Variant) -> VerdictFigures {
         let op = s.operator.as_ref();
         let w = LOOP_WINDOW_S;
-        let requests = names::labeled_prefix(names::APISERVER_REQUEST_TOTAL);
-        let reconciles = names::labeled_prefix(names::RECONCILE_TOTAL);
+        let requests = names::APISERVER_REQUEST_TOTAL;
         VerdictFigures {
             time_s: s.time_s,
             loops: s.counts.self_triggered_enqueues,
             loop_rate: series.rate(names::SELF_TRIGGERED_ENQUEUES_TOTAL, w),
-            write_rate: series.rate_matching(&requests, "verb=\"PUT\"", w)
-                + series.rate_matching(&requests, "verb=\"PATCH\"", w),
-            reconcile_rate: series.rate_matching(&reconciles, "", w),
+            write_rate: series.labeled_rate(requests, "verb=\"PUT\"", w)
+                + series.labeled_rate(requests, "verb=\"PATCH\"", w),
+            reconcile_rate: series.labeled_rate(names::RECONCILE_TOTAL, "", w),
             pod_state: s.pod_state,
             restart_in_s: s.restart_in_s,
             last_exit: s.last_exit,
