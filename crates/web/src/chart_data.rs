@@ -205,10 +205,11 @@ fn verb_color(verb: &str, p: &Palette) -> &'static str {
 }
 
 fn requests(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
+    let prefix = names::labeled_prefix(names::APISERVER_REQUEST_TOTAL);
     let keys: Vec<String> = lane
         .run
         .series_keys()
-        .filter(|k| k.starts_with(&names::labeled_prefix(names::APISERVER_REQUEST_TOTAL)))
+        .filter(|k| k.starts_with(&prefix))
         .cloned()
         .collect();
     let mut verbs: Vec<String> = keys.iter().filter_map(|k| label(k, "verb")).collect();
@@ -271,10 +272,11 @@ fn queue(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
 }
 
 fn reconcile(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
+    let prefix = names::labeled_prefix(names::RECONCILE_TOTAL);
     let keys: Vec<String> = lane
         .run
         .series_keys()
-        .filter(|k| k.starts_with(&names::labeled_prefix(names::RECONCILE_TOTAL)))
+        .filter(|k| k.starts_with(&prefix))
         .cloned()
         .collect();
     let recs = rates_over(&sum_series(lane, &keys), SMOOTH);

@@ -372,11 +372,7 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     };
     let workers = Word::Workers.text(d.lang);
     stage(ctx, WORKERS, d, [workers, concurrency, &wl], false);
-    let recs = lane.rate_matching(
-        &names::labeled_prefix(names::RECONCILE_TOTAL),
-        "result=\"success\"",
-        3,
-    );
+    let recs = lane.labeled_rate(names::RECONCILE_TOTAL, "result=\"success\"", 3);
     let last = if lane.notes.last_result.is_empty() {
         "—".to_owned()
     } else {

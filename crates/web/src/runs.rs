@@ -181,9 +181,9 @@ impl Lane {
         self.run.rate(key, window)
     }
 
-    /// Rate summed over every series whose key starts with `prefix` and contains `part`.
-    pub fn rate_matching(&self, prefix: &str, part: &str, window: usize) -> f64 {
-        self.run.rate_matching(prefix, part, window)
+    /// Rate summed over every series of metric `name` with labels whose key contains `part`.
+    pub fn labeled_rate(&self, name: &str, part: &str, window: usize) -> f64 {
+        self.run.labeled_rate(name, part, window)
     }
 }
 
@@ -521,8 +521,7 @@ mod tests {
     #[test]
     fn a_rate_over_no_series_reads_plus_zero_not_minus_zero() {
         let e = Runs::new(&RunConfig::preset("flywheel"), None).expect("engine");
-        let prefix = names::labeled_prefix(names::RECONCILE_TOTAL);
-        let r = e.a.rate_matching(&prefix, "", 3);
+        let r = e.a.labeled_rate(names::RECONCILE_TOTAL, "", 3);
         assert_eq!(format!("{r:.1}"), "0.0");
     }
 

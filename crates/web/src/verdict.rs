@@ -47,11 +47,9 @@ impl LaneStats {
     /// Reads a lane.
     pub fn of(lane: &Lane) -> LaneStats {
         let s = &lane.snapshot;
-        let requests = names::labeled_prefix(names::APISERVER_REQUEST_TOTAL);
-        let reconciles = names::labeled_prefix(names::RECONCILE_TOTAL);
         LaneStats {
-            rps: lane.run.rate_matching(&requests, "", 3),
-            reconciles: lane.run.rate_matching(&reconciles, "", 3),
+            rps: lane.run.labeled_rate(names::APISERVER_REQUEST_TOTAL, "", 3),
+            reconciles: lane.run.labeled_rate(names::RECONCILE_TOTAL, "", 3),
             revision: s.revision,
             pod: pod_text(s.pod_state, s.last_exit, s.restart_in_s, s.restarts),
             write_go: go_name(lane.variant.write),

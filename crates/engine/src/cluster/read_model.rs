@@ -42,13 +42,14 @@ impl Run {
         self.state.sim.model().series().rate(key, window)
     }
 
-    /// The rate summed over every series whose key starts with `prefix` and contains `part`.
-    pub fn rate_matching(&self, prefix: &str, part: &str, window: usize) -> f64 {
+    /// The rate summed over every series of metric `name` with labels whose key contains
+    /// `part` ([`crate::cluster::series::SeriesSet::labeled_rate`]).
+    pub fn labeled_rate(&self, name: &str, part: &str, window: usize) -> f64 {
         self.state
             .sim
             .model()
             .series()
-            .rate_matching(prefix, part, window)
+            .labeled_rate(name, part, window)
     }
 }
 

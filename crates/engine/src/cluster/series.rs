@@ -144,13 +144,8 @@ impl SeriesSet {
         self.get(key).map_or(0.0, |s| rate_of(s.points(), window))
     }
 
-    /// The rate summed over every series whose key starts with `prefix` and contains `part`.
-    pub fn rate_matching(&self, prefix: &str, part: &str, window: usize) -> f64 {
-        self.rate_of_keys(prefix, |key| key.contains(part), window)
-    }
-
     /// The rate summed over every series of metric `name` with labels (keys `name{…}`) whose
-    /// key contains `part`: [`SeriesSet::rate_matching`] with the prefix `name{` built by none.
+    /// key contains `part`.
     pub fn labeled_rate(&self, name: &str, part: &str, window: usize) -> f64 {
         let labeled = |key: &str| key[name.len()..].starts_with('{') && key.contains(part);
         self.rate_of_keys(name, labeled, window)
@@ -302,7 +297,6 @@ mod tests {
             0.0,
             "no series of metric `re`"
         );
-        assert_eq!(set.rate_matching("req{", "verb=\"PUT\"", 2), 30.0);
-        assert_eq!(set.rate_matching("req", "verb=\"PUT\"", 2), 3_030.0);
+        assert_eq!(set.labeled_rate("reqs", "", 2), 2_000.0);
     }
 }
