@@ -23,9 +23,9 @@ use crate::informer::delta::{
     deltas_size_bytes, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
 };
 use crate::informer::deltas::Deltas;
+use crate::informer::slot_index::{hash_key, SlotIndex};
 use crate::key::Key;
 use crate::object::ObjectRef;
-use crate::workqueue::set::{Entry, ItemMap};
 
 /// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
 /// `tools/cache/delta_fifo.go` `KeyListerGetter`). It changes what `Delete`, `Replace` and `Resync`
@@ -97,14 +97,14 @@ pub struct PoppedDeltas {
 ///
 /// Invariant (as upstream): a key is in the key queue exactly once iff it has a non-empty
 /// accumulator. Upstream keeps the accumulators in a map beside the queue of keys; here each
-/// accumulator sits in the queue with its key, and the map gives a key's place in the queue (the
-/// sequence number of its slot). A Pop takes the head slot and drops its key's place, as
-/// upstream's `Pop` deletes the key from `items`: each Pop costs one map removal, never a pass
-/// over the map.
+/// accumulator sits in the queue with its key, and an index gives a key's place in the queue
+/// (the sequence number of its slot, [`SlotIndex`]). A Pop takes the head slot and drops its
+/// key's place, as upstream's `Pop` deletes the key from `items`: each Pop costs one removal
+/// from the index, never a pass over it.
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
     /// The place of every queued key (`items`): the sequence number of its queue slot.
-    items: ItemMap<Key, u64>,
+    items: SlotIndex,
     /// Keys in pop order, each at most once, with their deltas (`queue`).
     queue: VecDeque<Slot>,
     /// The sequence number of the queue's head slot.
@@ -141,7 +141,7 @@ impl DeltaFifo {
     /// `Replace` emits `Sync` deltas (client-go `tools/cache/delta_fifo.go`).
     pub fn with_emit_delta_type_replaced(emit_delta_type_replaced: bool) -> DeltaFifo {
         DeltaFifo {
-            items: ItemMap::default(),
+            items: SlotIndex::default(),
             queue: VecDeque::new(),
             head_seq: 0,
             greatest: None,
@@ -220,7 +220,9 @@ impl DeltaFifo {
     /// Makes room for `additional` more queued keys at once: a LIST of `additional` objects
     /// queued in parts then never rehashes the key map inside one part.
     pub fn reserve(&mut self, additional: usize) {
-        self.items.reserve(additional);
+        let (queue, head_seq) = (&self.queue, self.head_seq);
+        self.items
+            .reserve(additional, |seq| slot_hash(queue, head_seq, seq));
         self.queue.reserve(additional);
     }
 
@@ -283,7 +285,7 @@ impl DeltaFifo {
             return;
         }
         self.pending += keyed.len();
-        self.items.reserve(keyed.len());
+        self.reserve(keyed.len());
         for (key, obj) in keyed {
             let delta = Delta {
                 delta_type: action,
@@ -321,7 +323,11 @@ impl DeltaFifo {
     /// function (client-go `tools/cache/delta_fifo.go` `Pop`).
     pub fn pop_deltas(&mut self) -> Option<PoppedDeltas> {
         let is_in_initial_list = self.is_in_initial_list();
-        let Slot { key, deltas, .. } = self.queue.pop_front()?;
+        let Slot {
+            key, deltas, hash, ..
+        } = self.queue.pop_front()?;
+        let removed = self.items.remove(hash, self.head_seq);
+        debug_assert!(removed, "every slot has its place in the index");
         self.head_seq += 1;
         if self.initial_population_count > 0 {
             self.initial_population_count -= 1;
@@ -330,7 +336,6 @@ impl DeltaFifo {
         if self.queue.is_empty() {
             self.greatest = None;
         }
-        self.items.remove(&key);
         self.pending = self.pending.saturating_sub(deltas.len());
         Some(PoppedDeltas {
             key,
@@ -416,9 +421,15 @@ impl DeltaFifo {
 
     /// The position in `queue` of `key`'s slot, if it is queued.
     fn place(&self, key: &str) -> Option<usize> {
-        let seq = *self.items.get(key)?;
-        let ahead = seq.checked_sub(self.head_seq)?;
-        usize::try_from(ahead).ok()
+        self.place_hashed(hash_key(key), key)
+    }
+
+    /// [`DeltaFifo::place`] of `key`, whose hash is `hash`.
+    fn place_hashed(&self, hash: u64, key: &str) -> Option<usize> {
+        let (queue, head_seq) = (&self.queue, self.head_seq);
+        let key_at = |seq| slot_at(queue, head_seq, seq).map(|slot| &slot.key);
+        let seq = self.items.find(hash, key, key_at)?;
+        usize::try_from(seq - head_seq).ok()
     }
 
     /// Whether `key` has queued deltas.
@@ -428,17 +439,16 @@ impl DeltaFifo {
 
     /// Queues `key` at the tail with its first delta (the key must not be queued).
     fn push_slot(&mut self, key: Key, delta: Delta) {
-        self.items.insert(key.clone(), self.tail_seq());
-        self.append_slot(key, delta);
+        let hash = hash_key(&key);
+        self.append_slot(key, hash, delta);
     }
 
-    /// The sequence number the next slot pushed at the tail gets.
-    fn tail_seq(&self) -> u64 {
-        self.head_seq + self.queue.len() as u64
-    }
-
-    /// Appends `key`'s slot at the tail, its place already in `items`.
-    fn append_slot(&mut self, key: Key, delta: Delta) {
+    /// Appends `key`'s slot (hash `hash`) at the tail and gives it its place in `items`.
+    fn append_slot(&mut self, key: Key, hash: u64, delta: Delta) {
+        let (queue, head_seq) = (&self.queue, self.head_seq);
+        let tail_seq = head_seq + queue.len() as u64;
+        self.items
+            .insert(hash, tail_seq, |seq| slot_hash(queue, head_seq, seq));
         if self
             .greatest
             .as_ref()
@@ -448,6 +458,7 @@ impl DeltaFifo {
         }
         self.queue.push_back(Slot {
             key,
+            hash,
             size_bytes: delta.size_bytes(),
             deltas: Deltas::one(delta),
         });
@@ -521,25 +532,12 @@ impl DeltaFifo {
     /// [`DeltaFifo::queue_action`] with the object's key already computed.
     fn queue_action_keyed(&mut self, key: Key, delta_type: DeltaType, object: DeltaObject) {
         let delta = Delta { delta_type, object };
-        // One lookup of `key`'s place: a key not queued gets the tail's place at once.
-        let (head_seq, tail_seq, queued) = (self.head_seq, self.tail_seq(), self.queue.len());
-        let (place, key) = match self.items.entry(key) {
-            Entry::Occupied(mut entry) => {
-                let place = (entry.get().checked_sub(head_seq))
-                    .and_then(|ahead| usize::try_from(ahead).ok())
-                    .filter(|&i| i < queued);
-                if place.is_none() {
-                    *entry.get_mut() = tail_seq;
-                }
-                (place, entry.key().clone())
-            }
-            Entry::Vacant(entry) => {
-                let key = entry.key().clone();
-                entry.insert(tail_seq);
-                (None, key)
-            }
-        };
-        match place.and_then(|i| self.queue.get_mut(i)) {
+        // The key hashed once: for its place, and kept by a new slot.
+        let hash = hash_key(&key);
+        match self
+            .place_hashed(hash, &key)
+            .and_then(|i| self.queue.get_mut(i))
+        {
             Some(slot) => {
                 let before = slot.deltas.len();
                 let added_bytes = delta.size_bytes();
@@ -553,7 +551,7 @@ impl DeltaFifo {
             }
             None => {
                 self.pending += 1;
-                self.append_slot(key, delta);
+                self.append_slot(key, hash, delta);
             }
         }
     }
@@ -578,8 +576,22 @@ impl DeltaFifo {
 #[derive(Clone, Debug)]
 struct Slot {
     key: Key,
+    /// The key's hash, by which the slot's place is in `items`.
+    hash: u64,
     deltas: Deltas,
     size_bytes: u64,
+}
+
+/// The slot of sequence number `seq` in `queue`, whose head slot has `head_seq`.
+fn slot_at(queue: &VecDeque<Slot>, head_seq: u64, seq: u64) -> Option<&Slot> {
+    let ahead = usize::try_from(seq.checked_sub(head_seq)?).ok()?;
+    queue.get(ahead)
+}
+
+/// The hash kept by the slot of sequence number `seq` (every sequence number in `items` has
+/// its slot).
+fn slot_hash(queue: &VecDeque<Slot>, head_seq: u64, seq: u64) -> u64 {
+    slot_at(queue, head_seq, seq).map_or(0, |slot| slot.hash)
 }
 
 /// A `Replace` in progress (see [`DeltaFifo::begin_replace`]).
@@ -603,9 +615,9 @@ impl ListedKeys {
 }
 
 impl crate::sim::large::LargeParts for DeltaFifo {
-    /// The key map and the queue of slots: 150 000 keys each at the incident's scale.
+    /// The queue of slots: 150 000 keys at the incident's scale. The index of their places
+    /// holds no key and is copied as one block with the rest.
     fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
-        out.push(&mut self.items);
         out.push(&mut self.queue);
     }
 }

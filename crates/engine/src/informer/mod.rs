@@ -10,3 +10,4 @@ pub mod listener;
 pub mod real_fifo;
 pub mod reflector;
 pub mod resync;
+mod slot_index;

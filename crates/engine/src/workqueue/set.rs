@@ -259,16 +259,6 @@ impl<'a, K, V> Entry<'a, K, V> {
 }
 
 impl<'a, K, V> OccupiedEntry<'a, K, V> {
-    /// The key in the map.
-    pub(crate) fn key(&self) -> &K {
-        &self.0.get().0
-    }
-
-    /// The value.
-    pub(crate) fn get(&self) -> &V {
-        &self.0.get().1
-    }
-
     /// The value, to change.
     pub(crate) fn get_mut(&mut self) -> &mut V {
         &mut self.0.get_mut().1
