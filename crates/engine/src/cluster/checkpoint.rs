@@ -171,8 +171,9 @@ pub(super) fn estimate_size(run: &Run) -> Size {
         + op.queue_ready
         + op.queue_waiting;
     // The workqueue's dirty set and the causes of its pending adds (a key per queued or
-    // waiting item) and the DeltaFIFO's key map are hash maps copied outright: touched several
-    // times per event, a shared trie cost every event more than copying them costs a checkpoint.
+    // waiting item) are hash maps copied outright, and the DeltaFIFO's queue of slots with the
+    // index of their places is copied too: touched several times per event, a shared trie cost
+    // every event more than copying them costs a checkpoint.
     let item_entries = 2 * (op.queue_ready + op.queue_waiting) + op.fifo_deltas;
     let ring_shared = run.trace().shared_bytes();
     let ring_copied = run.trace().bytes() - ring_shared;
