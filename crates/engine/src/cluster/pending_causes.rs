@@ -95,7 +95,7 @@ impl PendingCauses {
             note = CauseNote::Delayed;
             causes.sort_unstable();
         }
-        (CauseIds::Many(causes), note)
+        (CauseIds::from(causes), note)
     }
 }
 
@@ -107,7 +107,7 @@ mod tests {
     fn a_take_adds_only_the_delayed_adds_that_came_due_in_the_order_they_were_made() {
         let mut p = PendingCauses::default();
         let key = Key::from("ns/a");
-        let ready = CauseIds::Many(vec![EventId(5), EventId(9)]);
+        let ready = CauseIds::from(vec![EventId(5), EventId(9)]);
         p.add_after(&key, EventId(7), SimTime::from_millis(100));
         p.add_after(&key, EventId(8), SimTime::from_millis(900));
         let (causes, note) = p.take(&key, SimTime::from_millis(500), ready);

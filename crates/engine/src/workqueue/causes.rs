@@ -8,32 +8,31 @@
 
 use crate::sim::EventId;
 
-/// The adds of one item, oldest first: one inline, or several in a list.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The adds of one item, oldest first: none, one inline, or several in a list. Two words, so
+/// that the workqueue's entry of a dirty item, which holds it, stays small: the queue keeps one
+/// per dirty item, 150 000 at the incident's scale.
+#[derive(Clone, Debug, Default)]
 pub enum CauseIds {
+    /// No add.
+    #[default]
+    None,
     /// One add, without an allocation.
     One(EventId),
-    /// No add, or several.
-    Many(Vec<EventId>),
-}
-
-impl Default for CauseIds {
-    /// No add.
-    fn default() -> CauseIds {
-        CauseIds::Many(Vec::new())
-    }
+    /// Several adds.
+    Many(Box<Vec<EventId>>),
 }
 
 impl CauseIds {
     /// The adds of an item whose first add was `cause` (`None`: an add without a known cause).
     pub fn first(cause: Option<EventId>) -> CauseIds {
-        cause.map_or_else(CauseIds::default, CauseIds::One)
+        cause.map_or(CauseIds::None, CauseIds::One)
     }
 
     /// One more add, after the others.
     pub fn push(&mut self, id: EventId) {
         match self {
-            CauseIds::One(first) => *self = CauseIds::Many(vec![*first, id]),
+            CauseIds::None => *self = CauseIds::One(id),
+            CauseIds::One(first) => *self = CauseIds::Many(Box::new(vec![*first, id])),
             CauseIds::Many(ids) => ids.push(id),
         }
     }
@@ -41,17 +40,39 @@ impl CauseIds {
     /// The adds as a list.
     pub fn into_vec(self) -> Vec<EventId> {
         match self {
+            CauseIds::None => Vec::new(),
             CauseIds::One(id) => vec![id],
-            CauseIds::Many(ids) => ids,
+            CauseIds::Many(ids) => *ids,
         }
     }
 }
+
+impl From<Vec<EventId>> for CauseIds {
+    /// These adds, oldest first.
+    fn from(ids: Vec<EventId>) -> CauseIds {
+        match ids.as_slice() {
+            [] => CauseIds::None,
+            [id] => CauseIds::One(*id),
+            _ => CauseIds::Many(Box::new(ids)),
+        }
+    }
+}
+
+impl PartialEq for CauseIds {
+    /// The same adds in the same order, however they are held.
+    fn eq(&self, other: &CauseIds) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for CauseIds {}
 
 impl std::ops::Deref for CauseIds {
     type Target = [EventId];
 
     fn deref(&self) -> &[EventId] {
         match self {
+            CauseIds::None => &[],
             CauseIds::One(id) => std::slice::from_ref(id),
             CauseIds::Many(ids) => ids,
         }
@@ -69,5 +90,11 @@ mod tests {
         ids.push(EventId(8));
         assert_eq!(*ids, [EventId(3), EventId(8)]);
         assert!(CauseIds::first(None).is_empty());
+        let mut none = CauseIds::first(None);
+        none.push(EventId(4));
+        assert_eq!(none, CauseIds::One(EventId(4)));
+        assert_eq!(CauseIds::from(vec![EventId(4)]), none);
+        assert_eq!(CauseIds::from(Vec::new()), CauseIds::None);
+        assert_eq!(std::mem::size_of::<CauseIds>(), 16, "two words");
     }
 }
