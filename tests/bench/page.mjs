@@ -27,20 +27,30 @@ function nativeRun(preset, seconds) {
   return { events: r.events, wall: r.wall_seconds };
 }
 
+// Each side's best of this many runs: flywheel's hour is about 0.1 s of wall time, where one
+// run alone moved by 15 % between two runs of the bench on one build.
+const RATE_TRIES = 3;
+
 async function wasmVsNative(page) {
   for (const [preset, seconds] of [['flywheel', 3600], ['seed-000-incident', 20]]) {
-    const native = nativeRun(preset, seconds);
+    const runs = Array.from({ length: RATE_TRIES }, () => nativeRun(preset, seconds));
+    const native = runs.reduce((best, r) => (r.wall < best.wall ? r : best));
     if (preset === 'seed-000-incident') incidentNativeRate = native.events / native.wall;
-    const wasm = await page.evaluate(async ([p, s]) => {
+    const wasm = await page.evaluate(async ([p, s, tries]) => {
       const m = await import(new URL('pkg/flywheel_web.js', document.baseURI).href);
       // V8 first runs wasm in its baseline tier and optimizes hot functions as they run; the
       // page runs for minutes, so measure after one warm-up run of the same length, as the
       // native binary is already compiled ahead of time.
       m.bench_run(p, s, 2);
-      const t0 = performance.now();
-      const r = m.bench_run(p, s, 1);
-      return { events: r[0], wall: (performance.now() - t0) / 1000 };
-    }, [preset, seconds]);
+      let best = null;
+      for (let i = 0; i < tries; i++) {
+        const t0 = performance.now();
+        const r = m.bench_run(p, s, 1);
+        const run = { events: r[0], wall: (performance.now() - t0) / 1000 };
+        if (best === null || run.wall < best.wall) best = run;
+      }
+      return best;
+    }, [preset, seconds, RATE_TRIES]);
     const ratio = (wasm.events / wasm.wall) / (native.events / native.wall);
     row(`wasm events/s, ${preset} (${seconds} s simulated)`, wasm.events / wasm.wall, 'events/s',
       native.events / native.wall, '≥ 0.7 × native', ratio >= 0.7);
