@@ -66,18 +66,18 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
     format!(
         "one engine event takes {spent_ns:.0} ns where {ENGINE_RATE_RATIO_TARGET} × the bare loop allows {:.0} ns \
          (the heap alone takes {bare_ns:.0} ns): each runs a piece of client-go or the API \
-         server — lookups in key-ordered maps of up to 150 000 objects (a cache miss per tree \
-         level), a status write's copy of the object, an informer delta, heap accounting, a \
-         typed trace record with its causes. Counted in instructions, the incident's event \
-         takes about 6 000; timed, most of it waits on memory: a lookup in a map of 150 000 \
-         keys misses the cache at every level, and a hashed index beside the API server's \
-         ordered store ran 3 % fewer instructions but 10–20 % slower (more memory, more \
-         misses). What would reach it: fewer cache lines touched per event, which no one \
-         structure gives — the workqueue's and the DeltaFIFO's hashed maps are about 8 % of \
-         the wasm engine's time, and the indexer's insert reads a popped key's text anyway, so \
-         dense integer ids there alone would give a few percent; the store, the watch cache, \
-         the informer's cache and the queues would have to be laid out around such ids \
-         together (BENCHMARKS.md)",
+         server. In the 150 000-object incident an event runs about 5 600 instructions and \
+         most of its time waits on memory: a lookup in a key-ordered map of 150 000 keys misses \
+         the cache at every tree level and reads each compared key's text in a line of its \
+         own; keeping key heads in the maps' nodes took two thirds of the comparisons' misses \
+         off (6 % of all) but no measurable time, and 34 bytes per cached object. In the \
+         ten-object flywheel an event \
+         runs about 4 700 instructions, spread over the API server's update, the watch, the \
+         informer, the workqueue, the Go heap's accounting and the per-second sample of every \
+         metric. What would reach it: at scale, fewer cache lines per event, which no one \
+         structure gives (the store, the watch cache, the informer's cache and the queues laid \
+         out together around dense integer ids); for small scenarios, half the instructions \
+         of every step (BENCHMARKS.md)",
         bare_ns / ENGINE_RATE_RATIO_TARGET
     )
 }
