@@ -177,12 +177,18 @@ impl SimApiServer {
 
     /// Frees request `id`'s seats; appends to `out` the queued requests that were dispatched
     /// or timed out.
+    ///
+    /// Time-outs come first, then dispatches in queue order: what would have been dispatched
+    /// before the seats were freed is the front of what is dispatched after, so one dispatch,
+    /// after freeing, gives the same requests in the same order.
     pub fn release(&mut self, id: u64, now: SimTime, out: &mut Vec<(u64, Admit)>) {
         let mut outcomes = std::mem::take(&mut self.outcomes);
-        self.server.expire_queued_into(now, &mut outcomes);
-        if let Some(t) = self.tickets.remove(id) {
-            self.by_ticket.remove(t.id);
-            self.server.release_into(t, now, &mut outcomes);
+        match self.tickets.remove(id) {
+            Some(t) => {
+                self.by_ticket.remove(t.id);
+                self.server.release_into(t, now, &mut outcomes);
+            }
+            None => self.server.expire_queued_into(now, &mut outcomes),
         }
         out.extend(outcomes.drain(..).filter_map(|o| self.outcome(o)));
         self.outcomes = outcomes;
@@ -469,5 +475,56 @@ pub fn watch_error(status: &ApiError) -> WatchError {
         504 => WatchError::TooLargeResourceVersion,
         500 => WatchError::InternalError,
         _ => WatchError::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::object::Object;
+    use crate::scenario::{presets, FlowControlMode};
+
+    /// An API server with `seats` APF seats, a queue of ten and a one-second queue wait.
+    fn server(seats: u32) -> SimApiServer {
+        let mut scenario = presets::load("flywheel", &[]).expect("the flywheel preset loads");
+        let a = &mut scenario.apiserver;
+        (a.flow_control, a.seats, a.queue_capacity) = (FlowControlMode::Apf, seats, 10);
+        a.queue_wait = Duration::from_secs(1);
+        SimApiServer::new(&scenario).expect("the API server starts")
+    }
+
+    fn create(name: &str) -> Call {
+        Call::Create(ObjectRef::new(Object::new("Widget", "ns-0", name)))
+    }
+
+    #[test]
+    fn a_release_times_out_the_expired_first_then_dispatches_the_queue_in_order_once_freed() {
+        let mut api = server(1);
+        let at = SimTime::from_millis;
+        assert_eq!(api.admit(1, &create("a"), at(0)), Admit::Now);
+        assert!(matches!(
+            api.admit(2, &create("b"), at(0)),
+            Admit::Queued { .. }
+        ));
+        assert!(matches!(
+            api.admit(3, &create("c"), at(900)),
+            Admit::Queued { .. }
+        ));
+        assert!(matches!(
+            api.admit(4, &create("d"), at(900)),
+            Admit::Queued { .. }
+        ));
+        let mut out = Vec::new();
+        api.release(1, at(1_500), &mut out);
+        assert!(
+            matches!(out[..], [(2, Admit::Reject { .. }), (3, Admit::Now)]),
+            "{out:?}: b waited past its second; c takes the one freed seat, d still waits"
+        );
+        out.clear();
+        api.release(3, at(1_600), &mut out);
+        assert_eq!(out, [(4, Admit::Now)]);
+        out.clear();
+        api.release(99, at(1_700), &mut out);
+        assert!(out.is_empty(), "an unknown request frees nothing");
     }
 }
