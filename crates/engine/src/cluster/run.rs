@@ -39,7 +39,7 @@ pub struct RunOptions {
 /// that no input keeps a caller busy for ever.
 pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000_000;
 
-/// How many entries of a large collection (a workqueue set, the DeltaFIFO's key map, the
+/// How many entries of a large collection (a workqueue set, the DeltaFIFO's queue, the
 /// informer cache's objects) a step of a checkpoint's copy, or of a freeing, handles: each
 /// entry's reference count is a cache miss, and freeing a cached object whose last reference
 /// goes frees the object too (about 1 µs natively at the incident's scale), so a step is a few

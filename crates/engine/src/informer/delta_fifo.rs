@@ -218,7 +218,7 @@ impl DeltaFifo {
     }
 
     /// Makes room for `additional` more queued keys at once: a LIST of `additional` objects
-    /// queued in parts then never rehashes the key map inside one part.
+    /// queued in parts then never rehashes the index of places inside one part.
     pub fn reserve(&mut self, additional: usize) {
         let (queue, head_seq) = (&self.queue, self.head_seq);
         self.items
