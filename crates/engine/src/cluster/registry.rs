@@ -62,6 +62,17 @@ struct GaugePass {
 /// The most sets a pass remembers: gauges set outside a pass only add to its end.
 const GAUGE_PASS_MAX: usize = 256;
 
+impl GaugePass {
+    /// Keeps where the `n`-th set of the pass found its gauge.
+    fn remember(&mut self, n: usize, slot: Slot) {
+        match self.slots.get_mut(n) {
+            Some(kept) => *kept = slot,
+            None if n < GAUGE_PASS_MAX => self.slots.push(slot),
+            None => {}
+        }
+    }
+}
+
 /// One order of a registry's keys. Every change of order in any registry of the thread takes a
 /// value never given before, so a [`Slot`] taken in one order never passes for another (nor
 /// for another registry's, which restoring a checkpoint may bring back).
@@ -183,36 +194,30 @@ impl Registry {
     pub fn set(&mut self, key: &str, value: f64) {
         let n = self.gauge_pass.at;
         self.gauge_pass.at += 1;
-        if let Some(slot) = self.gauge_pass.slots.get(n) {
-            if slot.layout == Some(self.gauge_layout) {
-                if let Some((text, v)) = self.gauges.entry_at_mut(slot.index) {
-                    if text == key {
-                        *v = value;
-                        return;
-                    }
-                }
-            }
+        if let Some(v) = self.gauge_in_pass(n, key) {
+            *v = value;
+            return;
         }
-        let index = match self.gauges.index_of(key) {
-            Some(index) => index,
+        match self.gauges.get_mut(key) {
+            Some(v) => *v = value,
             None => {
                 self.gauges.insert(key.to_owned(), value);
                 self.gauge_layout = Layout::fresh();
-                self.gauges.index_of(key).unwrap_or(usize::MAX)
             }
-        };
-        if let Some((_, v)) = self.gauges.entry_at_mut(index) {
-            *v = value;
         }
-        let slot = Slot {
-            layout: Some(self.gauge_layout),
-            index,
-        };
-        match self.gauge_pass.slots.get_mut(n) {
-            Some(kept) => *kept = slot,
-            None if n < GAUGE_PASS_MAX => self.gauge_pass.slots.push(slot),
-            None => {}
+        let slot = Slot::of(&self.gauges, self.gauge_layout, key);
+        self.gauge_pass.remember(n, slot);
+    }
+
+    /// The value of gauge `key` if the last pass's `n`-th set found it and the gauges' order is
+    /// still the one it was found in.
+    fn gauge_in_pass(&mut self, n: usize, key: &str) -> Option<&mut f64> {
+        let slot = self.gauge_pass.slots.get(n)?;
+        if slot.layout != Some(self.gauge_layout) {
+            return None;
         }
+        let (text, value) = self.gauges.entry_at_mut(slot.index)?;
+        (text == key).then_some(value)
     }
 
     /// Records an observation in a histogram, creating it with `buckets` on first use.
