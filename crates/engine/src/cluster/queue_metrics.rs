@@ -37,12 +37,10 @@ pub(super) fn queue_labels(profile: Profile) -> Vec<(&'static str, &'static str)
     }
 }
 
-/// The keys of the `workqueue_*` series with the profile's labels, built once per run: the
-/// sampler sets them every simulated second.
+/// The keys of the `workqueue_*` series with the profile's labels, built once per run (a run's
+/// profile never changes): the sampler sets them every simulated second.
 #[derive(Clone, Debug)]
 pub(super) struct QueueKeys {
-    /// The profile whose labels they carry.
-    profile: Profile,
     /// `workqueue_adds_total`.
     pub(super) adds: String,
     /// `workqueue_retries_total`.
@@ -54,19 +52,11 @@ pub(super) struct QueueKeys {
 }
 
 impl QueueKeys {
-    /// The keys of `profile`, built again only when the profile is another.
-    pub(super) fn set_profile(&mut self, profile: Profile) {
-        if self.profile != profile {
-            *self = QueueKeys::new(profile);
-        }
-    }
-
     /// The keys of `profile`.
     pub(super) fn new(profile: Profile) -> QueueKeys {
         let labels = queue_labels(profile);
         let key = |name| metric_key(name, &labels);
         QueueKeys {
-            profile,
             adds: key(names::WORKQUEUE_ADDS_TOTAL),
             retries: key(names::WORKQUEUE_RETRIES_TOTAL),
             gauges: [

@@ -165,7 +165,6 @@ impl Telemetry {
 
     /// Folds the running process's queue counters in and copies its queue gauges.
     pub(super) fn update_queue_metrics(&mut self, profile: Profile, queue: Option<&WorkQueue>) {
-        self.queue_keys.set_profile(profile);
         self.fold_queue_counters(queue);
         self.export_queue_metrics(profile, queue);
     }
