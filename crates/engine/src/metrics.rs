@@ -217,6 +217,55 @@ impl Histogram {
         self.interpolate(q * self.count as f64)
     }
 
+    /// [`Histogram::quantile`] of each of `qs`, which must be in increasing order, in one walk
+    /// of the buckets: the ranks increase with the quantiles, so each search starts at the
+    /// bucket where the one before it ended. Each value equals what `quantile` gives for it.
+    pub fn quantiles<const N: usize>(&self, qs: [f64; N]) -> [f64; N] {
+        debug_assert!(
+            qs.windows(2).all(|w| w[0] <= w[1]),
+            "quantiles in increasing order"
+        );
+        if self.upper_bounds.is_empty()
+            || self.count == 0
+            || qs.iter().any(|q| !(0.0..=1.0).contains(q))
+        {
+            return qs.map(|q| self.quantile(q));
+        }
+        let count = self.count as f64;
+        let mut out = [0.0; N];
+        let (mut b, mut below, mut cumulative) = (0, 0u64, self.bucket_counts[0]);
+        for (slot, q) in out.iter_mut().zip(qs) {
+            let rank = q * count;
+            while (cumulative as f64) < rank && b + 1 < self.bucket_counts.len() {
+                b += 1;
+                below = cumulative;
+                cumulative = cumulative.saturating_add(self.bucket_counts[b]);
+            }
+            *slot = if cumulative as f64 >= rank {
+                self.interpolate_in(b, below, cumulative, rank)
+            } else {
+                self.upper_bounds[self.upper_bounds.len() - 1]
+            };
+        }
+        out
+    }
+
+    /// Copies `other`'s observations with only its first `n` upper bounds, as
+    /// [`Histogram::first_buckets`] does, into this histogram, reusing its room.
+    pub fn assign_first_buckets(&mut self, other: &Histogram, n: usize) {
+        let n = n.min(other.upper_bounds.len());
+        if self.upper_bounds[..] != other.upper_bounds[..n] {
+            self.upper_bounds.clear();
+            self.upper_bounds
+                .extend_from_slice(&other.upper_bounds[..n]);
+        }
+        self.bucket_counts.clear();
+        self.bucket_counts
+            .extend_from_slice(&other.bucket_counts[..n]);
+        self.count = other.count;
+        self.sum = other.sum;
+    }
+
     /// Linear interpolation of `rank` inside the first bucket whose cumulative count reaches it.
     /// The cumulative counts are summed while searching, with no list built: the series sample
     /// three quantiles of every histogram each simulated second.
@@ -335,6 +384,40 @@ mod tests {
 
     fn histogram(bounds: &[f64]) -> Histogram {
         Histogram::new(bounds.to_vec()).expect("valid bounds")
+    }
+
+    #[test]
+    fn quantiles_in_one_walk_equal_each_quantile_asked_alone() {
+        let qs = [0.0, 0.5, 0.9, 0.99, 1.0];
+        let mut h = histogram(&[0.001, 0.01, 0.1, 1.0, 10.0]);
+        assert_eq!(
+            h.quantiles(qs).map(f64::to_bits),
+            qs.map(|q| h.quantile(q).to_bits())
+        );
+        // observations spread unevenly, some above every bound, checked after each one
+        let mut x = 7u64;
+        for _ in 0..500 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let v = (x >> 40) as f64 / f64::from(1u32 << 24) * 20.0;
+            h.observe(if x % 3 == 0 { v / 1000.0 } else { v });
+            let one_walk = h.quantiles(qs).map(f64::to_bits);
+            assert_eq!(one_walk, qs.map(|q| h.quantile(q).to_bits()));
+        }
+        let out_of_range = h.quantiles([-0.5, 2.0]);
+        assert_eq!(out_of_range, [f64::NEG_INFINITY, f64::INFINITY]);
+    }
+
+    #[test]
+    fn assigning_the_first_buckets_gives_what_first_buckets_builds() {
+        let mut source = histogram(&[1.0, 2.0, 4.0, 8.0]);
+        for v in [0.5, 1.5, 3.0, 3.5, 7.0, 100.0] {
+            source.observe(v);
+        }
+        let mut into = histogram(&[5.0]);
+        for n in [2, 4, 9, 0] {
+            into.assign_first_buckets(&source, n);
+            assert_eq!(into, source.first_buckets(n));
+        }
     }
 
     #[test]

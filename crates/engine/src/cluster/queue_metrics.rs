@@ -20,7 +20,7 @@ use crate::metrics::names;
 use crate::scenario::Profile;
 use crate::workqueue::QueueMetrics;
 
-use super::registry::metric_key;
+use super::registry::{metric_key, SlottedKey};
 use super::telemetry::Telemetry;
 use super::telemetry::CONTROLLER_NAME;
 use super::workqueue::WorkQueue;
@@ -42,9 +42,12 @@ pub(super) fn queue_labels(profile: Profile) -> Vec<(&'static str, &'static str)
 #[derive(Clone, Debug)]
 pub(super) struct QueueKeys {
     /// `workqueue_adds_total`.
-    pub(super) adds: String,
+    pub(super) adds: SlottedKey,
     /// `workqueue_retries_total`.
-    pub(super) retries: String,
+    pub(super) retries: SlottedKey,
+    /// `workqueue_depth` of client-go's queue (the priority queue's depth has a series per
+    /// priority, [`depth_series`]).
+    depth: String,
     /// The gauges of the live queue, in the order they are set.
     gauges: [String; 2],
     /// The duration histograms of the live queue.
@@ -57,8 +60,9 @@ impl QueueKeys {
         let labels = queue_labels(profile);
         let key = |name| metric_key(name, &labels);
         QueueKeys {
-            adds: key(names::WORKQUEUE_ADDS_TOTAL),
-            retries: key(names::WORKQUEUE_RETRIES_TOTAL),
+            adds: SlottedKey::new(key(names::WORKQUEUE_ADDS_TOTAL)),
+            retries: SlottedKey::new(key(names::WORKQUEUE_RETRIES_TOTAL)),
+            depth: depth_key(profile, ""),
             gauges: [
                 key(names::WORKQUEUE_UNFINISHED_WORK_SECONDS),
                 key(names::WORKQUEUE_LONGEST_RUNNING_PROCESSOR_SECONDS),
@@ -74,23 +78,23 @@ impl QueueKeys {
 /// The `workqueue_depth` series: `(key, value)`; the priority queue has none until a priority
 /// is first used.
 fn depth_series(profile: Profile, priority_queue: bool, m: &QueueMetrics) -> Vec<(String, f64)> {
-    let mut labels = queue_labels(profile);
-    if profile == Profile::Seed {
-        return vec![(metric_key(names::WORKQUEUE_DEPTH, &labels), m.depth.value())];
-    }
-    if !priority_queue {
-        labels.push(("priority", ""));
-        return vec![(metric_key(names::WORKQUEUE_DEPTH, &labels), m.depth.value())];
+    if profile == Profile::Seed || !priority_queue {
+        return vec![(depth_key(profile, ""), m.depth.value())];
     }
     m.depth_by_priority
         .iter()
-        .map(|(p, g)| {
-            let p = p.to_string();
-            let mut l = labels.clone();
-            l.push(("priority", &p));
-            (metric_key(names::WORKQUEUE_DEPTH, &l), g.value())
-        })
+        .map(|(p, g)| (depth_key(profile, &p.to_string()), g.value()))
         .collect()
+}
+
+/// The key of `workqueue_depth` in `profile`, of the series of `priority` where the profile
+/// labels one (empty for client-go's queue).
+fn depth_key(profile: Profile, priority: &str) -> String {
+    let mut labels = queue_labels(profile);
+    if profile == Profile::Modern {
+        labels.push(("priority", priority));
+    }
+    metric_key(names::WORKQUEUE_DEPTH, &labels)
 }
 
 impl Telemetry {
@@ -102,8 +106,12 @@ impl Telemetry {
             return;
         };
         let m = queue.metrics();
-        for (key, value) in depth_series(profile, queue.is_priority(), m) {
-            self.reg.set(&key, value);
+        if profile == Profile::Seed || !queue.is_priority() {
+            self.reg.set(&self.queue_keys.depth, m.depth.value());
+        } else {
+            for (key, value) in depth_series(profile, true, m) {
+                self.reg.set(&key, value);
+            }
         }
         let gauges = [
             m.unfinished_work_seconds.value(),
@@ -113,12 +121,12 @@ impl Telemetry {
             self.reg.set(key, value);
         }
         let histograms = [&m.queue_duration_seconds, &m.work_duration_seconds];
+        let buckets = match profile {
+            Profile::Seed => SEED_DURATION_BUCKETS,
+            Profile::Modern => usize::MAX,
+        };
         for (key, h) in self.queue_keys.histograms.iter().zip(histograms) {
-            let h = match profile {
-                Profile::Seed => h.first_buckets(SEED_DURATION_BUCKETS),
-                Profile::Modern => h.clone(),
-            };
-            self.reg.set_histogram(key, h);
+            self.reg.set_histogram_first_buckets(key, h, buckets);
         }
     }
 }

@@ -92,6 +92,12 @@ impl Layout {
     }
 }
 
+/// The order of all of a registry's keys, as [`Registry::for_each_value`] visits them: two
+/// registries with the same order hold the same keys (each change of any of their orders takes
+/// a value never given before on the thread).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyOrder([Layout; 3]);
+
 /// Where a key was found among a registry's counters or histograms, and in which order of them:
 /// while no key is added it gives the entry without searching for its text (a binary search of
 /// keys that share long prefixes, `memcmp` a byte at a time in wasm).
@@ -253,6 +259,15 @@ impl Registry {
         }
     }
 
+    /// [`Registry::set_histogram`] of `histogram` with only its first `n` upper bounds
+    /// ([`Histogram::first_buckets`]), copied into the room the key's histogram already has.
+    pub fn set_histogram_first_buckets(&mut self, key: &str, histogram: &Histogram, n: usize) {
+        match self.histograms.get_mut(key) {
+            Some(e) => e.histogram.assign_first_buckets(histogram, n),
+            None => self.set_histogram(key, histogram.first_buckets(n)),
+        }
+    }
+
     /// [`Registry::observe`] of `key.text`, found through `key`'s slot while the histograms'
     /// order is the one it was taken in.
     pub fn observe_at(
@@ -308,6 +323,16 @@ impl Registry {
         out
     }
 
+    /// The order of the keys [`Registry::for_each_value`] visits: while it is the same, so are
+    /// the keys it visits and their sequence.
+    pub fn key_order(&self) -> KeyOrder {
+        KeyOrder([
+            self.counter_layout,
+            self.gauge_layout,
+            self.histogram_layout,
+        ])
+    }
+
     /// Visits what [`Registry::flatten`] returns, without building the map: counters, then
     /// gauges, then the histograms' values (a gauge named like a counter is visited after it).
     pub fn for_each_value(&self, mut visit: impl FnMut(&str, f64)) {
@@ -318,8 +343,8 @@ impl Registry {
             let h = &e.histogram;
             visit(&e.keys[0], h.count() as f64);
             visit(&e.keys[1], h.sum());
-            for (key, (_, q)) in e.keys[2..].iter().zip(QUANTILES) {
-                let v = h.quantile(q);
+            let values = h.quantiles(QUANTILES.map(|(_, q)| q));
+            for (key, v) in e.keys[2..].iter().zip(values) {
                 visit(key, if v.is_finite() { v } else { 0.0 });
             }
         }

@@ -4,7 +4,11 @@
 //! pairwise (keeping the later time and the larger value, so spikes survive) and the sampling
 //! stride doubles. A 24-hour run therefore costs the same memory as a 10-minute one.
 
+use std::cell::RefCell;
+
 use serde::Serialize;
+
+use super::registry::KeyOrder;
 
 /// Most points a series keeps.
 pub const MAX_POINTS: usize = 2000;
@@ -73,7 +77,24 @@ pub struct SeriesSet {
     /// series: a sample that visits the same keys in the same order finds each series by one key
     /// comparison instead of a search.
     last_sample: Vec<usize>,
+    /// The registry's key order the last sample visited, while `last_sample` holds a position
+    /// for each of its keys and no series was added since ([`SeriesSet::sample_in_order`]).
+    sampled_order: Option<KeyOrder>,
+    /// The positions of the series each labeled rate asked for sums, found once while no series
+    /// is added ([`SeriesSet::labeled_rate`]).
+    labeled: RefCell<Vec<LabeledSeries>>,
 }
+
+/// The series of metric `name` with labels holding `part`: their positions, in key order.
+#[derive(Clone, Debug)]
+struct LabeledSeries {
+    name: String,
+    part: String,
+    positions: Vec<usize>,
+}
+
+/// The most `(name, part)` pairs whose positions are kept; more clear them all.
+const LABELED_KEPT: usize = 16;
 
 impl PartialEq for SeriesSet {
     fn eq(&self, other: &Self) -> bool {
@@ -103,6 +124,9 @@ impl SeriesSet {
             Ok(i) => i,
             Err(i) => {
                 self.series.insert(i, (key.to_owned(), Series::default()));
+                // every position from `i` on has moved
+                self.sampled_order = None;
+                self.labeled.get_mut().clear();
                 i
             }
         }
@@ -119,10 +143,29 @@ impl SeriesSet {
     ///
     /// [`Registry::for_each_value`]: super::registry::Registry::for_each_value
     pub fn sample(&mut self, t: f64) -> Sample<'_> {
+        self.sampled_order = None;
         Sample {
             set: self,
             t,
             visited: 0,
+            trusted: false,
+        }
+    }
+
+    /// [`SeriesSet::sample`] of the keys of a registry whose keys are in `order`
+    /// ([`Registry::key_order`]). When the last sample visited the same order and no series was
+    /// added since, each value goes to the position the last sample found for it, without
+    /// comparing its key: the same order is the same keys in the same sequence.
+    ///
+    /// [`Registry::key_order`]: super::registry::Registry::key_order
+    pub fn sample_in_order(&mut self, t: f64, order: KeyOrder) -> Sample<'_> {
+        let trusted = self.sampled_order == Some(order);
+        self.sampled_order = Some(order);
+        Sample {
+            set: self,
+            t,
+            visited: 0,
+            trusted,
         }
     }
 
@@ -146,21 +189,40 @@ impl SeriesSet {
 
     /// The rate summed over every series of metric `name` with labels (keys `name{…}`) whose
     /// key contains `part`.
+    /// The series are found by their keys once, then by their kept positions until a series
+    /// is added.
     pub fn labeled_rate(&self, name: &str, part: &str, window: usize) -> f64 {
-        let labeled = |key: &str| key[name.len()..].starts_with('{') && key.contains(part);
-        self.rate_of_keys(name, labeled, window)
+        let mut kept = self.labeled.borrow_mut();
+        let found = kept.iter().position(|l| l.name == name && l.part == part);
+        let at = found.unwrap_or_else(|| {
+            if kept.len() >= LABELED_KEPT {
+                kept.clear();
+            }
+            kept.push(LabeledSeries {
+                name: name.to_owned(),
+                part: part.to_owned(),
+                positions: self.labeled_positions(name, part),
+            });
+            kept.len() - 1
+        });
+        // folded from +0.0: an empty f64 `sum()` is -0.0, which prints as "-0.0"
+        kept[at].positions.iter().fold(0.0, |acc, &i| {
+            acc + rate_of(self.series[i].1.points(), window)
+        })
     }
 
-    /// The rate summed, in key order, over the series whose key starts with `prefix` and is
-    /// `wanted`. The keys are sorted, so only the range of the prefix is read.
-    fn rate_of_keys(&self, prefix: &str, wanted: impl Fn(&str) -> bool, window: usize) -> f64 {
-        let start = self.series.partition_point(|(k, _)| k.as_str() < prefix);
-        // folded from +0.0: an empty f64 `sum()` is -0.0, which prints as "-0.0"
+    /// The positions, in key order, of the series of metric `name` with labels holding `part`.
+    /// The keys are sorted, so only the range of the name is read.
+    fn labeled_positions(&self, name: &str, part: &str) -> Vec<usize> {
+        let labeled = |key: &str| key[name.len()..].starts_with('{') && key.contains(part);
+        let start = self.series.partition_point(|(k, _)| k.as_str() < name);
         self.series[start..]
             .iter()
-            .take_while(|(k, _)| k.starts_with(prefix))
-            .filter(|(k, _)| wanted(k))
-            .fold(0.0, |acc, (_, s)| acc + rate_of(s.points(), window))
+            .take_while(|(k, _)| k.starts_with(name))
+            .enumerate()
+            .filter(|(_, (k, _))| labeled(k))
+            .map(|(i, _)| start + i)
+            .collect()
     }
 }
 
@@ -185,6 +247,8 @@ pub struct Sample<'a> {
     set: &'a mut SeriesSet,
     t: f64,
     visited: usize,
+    /// Whether the n-th value goes to the last sample's n-th position unchecked.
+    trusted: bool,
 }
 
 impl Sample<'_> {
@@ -193,6 +257,13 @@ impl Sample<'_> {
         let n = self.visited;
         self.visited += 1;
         let set = &mut *self.set;
+        if self.trusted {
+            if let Some(&i) = set.last_sample.get(n) {
+                debug_assert_eq!(set.series[i].0, key, "the same order visits the same keys");
+                set.series[i].1.push(self.t, value);
+                return;
+            }
+        }
         let i = match set.last_sample.get(n) {
             Some(&i) if set.series.get(i).is_some_and(|(k, _)| k == key) => i,
             _ => {
@@ -298,5 +369,47 @@ mod tests {
             "no series of metric `re`"
         );
         assert_eq!(set.labeled_rate("reqs", "", 2), 2_000.0);
+        // a series added after a rate was read is summed by the next read, and the positions
+        // of the series after it, which moved, still give their own rates
+        for t in 0..3 {
+            set.record(
+                "req{code=\"201\",verb=\"PUT\"}",
+                f64::from(t),
+                5.0 * f64::from(t),
+            );
+        }
+        assert_eq!(set.labeled_rate("req", "verb=\"PUT\"", 2), 35.0);
+        assert_eq!(set.labeled_rate("req", "", 2), 75.0);
+        assert_eq!(set.labeled_rate("reqs", "", 2), 2_000.0);
+    }
+
+    #[test]
+    fn a_sample_in_a_registry_order_records_what_a_checked_sample_records() {
+        use crate::cluster::registry::Registry;
+        let mut reg = Registry::default();
+        let (mut in_order, mut checked) = (SeriesSet::default(), SeriesSet::default());
+        for t in 0..12 {
+            reg.inc("b_total", 1.0);
+            reg.set("d", f64::from(t));
+            if t >= 3 {
+                reg.inc("a_total", 2.0); // a counter that sorts first appears at 3
+            }
+            match t {
+                6 => reg.set("c", 7.0),
+                8 => in_order.record("bb", f64::from(t), 1.0), // a series added between samples
+                _ => {}
+            }
+            let mut sample = in_order.sample_in_order(f64::from(t), reg.key_order());
+            reg.for_each_value(|key, value| sample.record(key, value));
+            let mut sample = checked.sample(f64::from(t));
+            reg.for_each_value(|key, value| sample.record(key, value));
+        }
+        checked.record("bb", 8.0, 1.0);
+        assert_eq!(in_order, checked);
+        assert_eq!(in_order.get("d").map(|s| s.points().len()), Some(12));
+        assert_eq!(
+            in_order.get("a_total").map(Series::last),
+            Some(Some(2.0 * 9.0))
+        );
     }
 }

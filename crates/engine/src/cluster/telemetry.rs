@@ -158,8 +158,8 @@ impl Telemetry {
         } else {
             retries
         };
-        self.reg.inc(&self.queue_keys.adds, d_adds);
-        self.reg.inc(&self.queue_keys.retries, d_retries);
+        self.reg.inc_at(&mut self.queue_keys.adds, d_adds);
+        self.reg.inc_at(&mut self.queue_keys.retries, d_retries);
         self.last_queue_totals = (adds, retries);
     }
 
@@ -220,7 +220,8 @@ impl Cluster {
     pub(super) fn sample(&mut self, ctx: &mut Context<'_, Ev>) {
         self.update_gauges(ctx.now());
         let t = ctx.now().as_secs_f64();
-        let mut sample = self.telemetry.series.sample(t);
+        let order = self.telemetry.reg.key_order();
+        let mut sample = self.telemetry.series.sample_in_order(t, order);
         self.telemetry
             .reg
             .for_each_value(|key, value| sample.record(key, value));
