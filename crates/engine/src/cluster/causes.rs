@@ -13,7 +13,7 @@
 //! ([`super::workqueue::WorkQueue::get`]; delayed adds from
 //! [`super::workqueue::WorkQueue::take_causes`]).
 
-use crate::sim::shared::SharedMap;
+use super::version_log::VersionLog;
 use crate::sim::{CauseNote, EventId};
 
 /// Most writes and watch events remembered by resourceVersion (the oldest are forgotten first).
@@ -23,11 +23,11 @@ pub const MAX_TRACKED_VERSIONS: usize = super::MAX_TRACKED_OWN_WRITES;
 #[derive(Clone, Debug, Default)]
 pub struct CauseTracker {
     /// Writes a Reconcile issued whose version no handler has seen yet: the own writes.
-    own_writes: SharedMap<u64, EventId>,
+    own_writes: VersionLog,
     /// Writes by anyone else (a user, the kubelet, the garbage collector).
-    other_writes: SharedMap<u64, EventId>,
+    other_writes: VersionLog,
     /// The watch event that delivered each version to the current operator.
-    watch_events: SharedMap<u64, EventId>,
+    watch_events: VersionLog,
     /// The LIST whose items the informer queued last (a relist).
     list: Option<EventId>,
     /// The `Created` event of the scenario's objects and the revision it left the store at.
@@ -37,12 +37,10 @@ pub struct CauseTracker {
 }
 
 /// A version's remembered writes, bounded: the oldest are forgotten first.
-fn remember(map: &mut SharedMap<u64, EventId>, rv: u64, id: EventId) {
+fn remember(map: &mut VersionLog, rv: u64, id: EventId) {
     map.insert(rv, id);
     if map.len() > MAX_TRACKED_VERSIONS {
-        if let Some(oldest) = map.get_min().map(|(rv, _)| *rv) {
-            map.remove(&oldest);
-        }
+        map.remove_first();
     }
 }
 
@@ -74,11 +72,9 @@ impl CauseTracker {
     pub fn write_of(&self, rv: u64) -> Option<EventId> {
         let written = self
             .own_writes
-            .get(&rv)
-            .or_else(|| self.other_writes.get(&rv));
-        written
-            .copied()
-            .or_else(|| self.created.filter(|(at, _)| rv <= *at).map(|(_, id)| id))
+            .get(rv)
+            .or_else(|| self.other_writes.get(rv));
+        written.or_else(|| self.created.filter(|(at, _)| rv <= *at).map(|(_, id)| id))
     }
 
     /// Watch event `id` delivered version `rv` to the operator.
@@ -105,12 +101,12 @@ impl CauseTracker {
         causes.clear();
         let mut note = CauseNote::None;
         for &(rv, sync) in popped {
-            let cause = match (sync, self.watch_events.get(&rv)) {
+            let cause = match (sync, self.watch_events.get(rv)) {
                 (true, _) => {
                     note = CauseNote::Sync;
                     None
                 }
-                (false, Some(id)) => Some(*id),
+                (false, Some(id)) => Some(id),
                 (false, None) => {
                     note = CauseNote::Relist;
                     self.list
@@ -126,7 +122,7 @@ impl CauseTracker {
     /// The handler sees version `rv`: whether a Reconcile wrote it, each own write counted once
     /// (the flywheel's closing link: the operator's own write comes back as an event).
     pub fn take_own_write(&mut self, rv: u64) -> bool {
-        self.own_writes.remove(&rv).is_some()
+        self.own_writes.remove(rv).is_some()
     }
 }
 

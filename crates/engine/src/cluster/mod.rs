@@ -68,6 +68,7 @@ pub mod target;
 mod telemetry;
 pub mod timeline;
 pub mod verdict;
+mod version_log;
 mod watch_list;
 pub mod why;
 pub mod worker;
