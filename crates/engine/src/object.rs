@@ -16,8 +16,10 @@ use crate::vec_map::VecMap;
 
 mod json;
 mod layout;
+mod text;
 
 pub use json::{Json, JsonMap};
+pub use text::Text;
 
 /// Where an [`Object`] keeps its key once built.
 #[derive(Clone, Default)]
@@ -67,11 +69,11 @@ pub struct ObjectMeta {
     /// Spec generation (see the API server's generation rules).
     pub generation: i64,
     /// Namespace; empty for cluster-scoped objects.
-    pub namespace: String,
+    pub namespace: Text,
     /// Name.
-    pub name: String,
+    pub name: Text,
     /// Unique id assigned at creation.
-    pub uid: String,
+    pub uid: Text,
     /// Labels; `None` is a nil map.
     pub labels: StringMap,
     /// Annotations; `None` is a nil map.
@@ -107,7 +109,7 @@ pub struct Object {
     /// Metadata.
     pub metadata: ObjectMeta,
     /// The kind, e.g. `Flywheel`, `Pod`, `Namespace`.
-    pub kind: String,
+    pub kind: Text,
     /// The desired state.
     pub spec: Json,
     /// The observed state; `Json::Null` when absent.
@@ -118,10 +120,10 @@ impl Object {
     /// A new object of `kind` named `namespace/name` with an empty spec and status.
     pub fn new(kind: &str, namespace: &str, name: &str) -> Object {
         Object {
-            kind: kind.to_owned(),
+            kind: kind.into(),
             metadata: ObjectMeta {
-                namespace: namespace.to_owned(),
-                name: name.to_owned(),
+                namespace: namespace.into(),
+                name: name.into(),
                 ..ObjectMeta::default()
             },
             spec: Json::Null,
@@ -182,8 +184,8 @@ pub fn is_indexable_field(field: &str) -> bool {
 pub fn field_values(obj: &Object, field: &str) -> Vec<String> {
     let m = &obj.metadata;
     match field {
-        ".metadata.name" => return vec![m.name.clone()],
-        ".metadata.namespace" => return vec![m.namespace.clone()],
+        ".metadata.name" => return vec![m.name.to_string()],
+        ".metadata.namespace" => return vec![m.namespace.to_string()],
         ".metadata.ownerReferences.name" => {
             return m.owner_references.iter().map(|o| o.name.clone()).collect()
         }

@@ -113,7 +113,11 @@ impl ApiServer {
                 .filter(|(_, s)| s.object.metadata.namespace == ns)
                 .map(|(key, s)| {
                     let deleting = s.object.metadata.deletion_timestamp.is_some();
-                    (key.to_string(), s.object.metadata.name.clone(), deleting)
+                    (
+                        key.to_string(),
+                        s.object.metadata.name.to_string(),
+                        deleting,
+                    )
                 })
                 .collect();
             for (key, name, deleting) in targets {

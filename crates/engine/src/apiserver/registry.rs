@@ -23,6 +23,7 @@ use super::watch_cache::WatchEventType;
 use super::wire::{object_from_value, object_to_value};
 use super::ApiServer;
 use crate::key::Key;
+use crate::object::Text;
 use crate::object::{Object, ObjectRef};
 use crate::time::SimTime;
 
@@ -132,7 +133,7 @@ impl ApiServer {
     ) -> Result<ObjectRef, ApiError> {
         let kind = self.kind_or_404(&obj.kind)?;
         if !kind.namespaced {
-            obj.metadata.namespace.clear();
+            obj.metadata.namespace = Text::default();
         }
         let key = Self::object_key(&kind, &obj)?;
         self.admit_namespace_lifecycle(&kind, &obj)?;
@@ -159,7 +160,7 @@ impl ApiServer {
             }
             return Err(err);
         }
-        obj.metadata.uid = self.store.next_uid();
+        obj.metadata.uid = self.store.next_uid().into();
         let created = self.store.create(&kind.name, key, obj);
         self.emit(
             &kind.name,
@@ -219,7 +220,7 @@ impl ApiServer {
             return Err(ApiError::endpoint_not_found());
         }
         if !kind.namespaced && !obj.metadata.namespace.is_empty() {
-            ObjectRef::make_mut(&mut obj).metadata.namespace.clear();
+            ObjectRef::make_mut(&mut obj).metadata.namespace = Text::default();
         }
         let key = Self::object_key(&kind, &obj)?;
         // one lookup: the checks and the strategy run on the stored entry, and the write lands
@@ -436,7 +437,9 @@ fn try_update(
         ));
     }
     let body = ObjectRef::make_mut(&mut new);
-    body.kind.clone_from(&kind.name);
+    if body.kind != kind.name {
+        body.kind = Text::from(&kind.name);
+    }
     strategy::before_update(kind, body, &existing.object, |n, o| match endpoint {
         Endpoint::Main => strategy::prepare_for_update(kind, n, o),
         Endpoint::Status => strategy::prepare_for_status_update(n, o),

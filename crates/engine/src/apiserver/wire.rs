@@ -15,7 +15,7 @@ use crate::vec_map::VecMap;
 /// The object as Kubernetes JSON: `{"kind", "metadata": {...}, "spec", "status"}`.
 pub fn object_to_value(obj: &Object) -> Value {
     let mut root = Map::new();
-    root.insert("kind".into(), Value::String(obj.kind.clone()));
+    root.insert("kind".into(), Value::String(obj.kind.to_string()));
     root.insert("metadata".into(), meta_to_value(&obj.metadata));
     if !obj.spec.is_null() {
         root.insert("spec".into(), Value::from(&obj.spec));
@@ -96,9 +96,9 @@ fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
         .as_object()
         .ok_or_else(|| bad("metadata", "must be an object"))?;
     Ok(ObjectMeta {
-        namespace: string_field(m, "namespace")?,
-        name: string_field(m, "name")?,
-        uid: string_field(m, "uid")?,
+        namespace: string_field(m, "namespace")?.into(),
+        name: string_field(m, "name")?.into(),
+        uid: string_field(m, "uid")?.into(),
         resource_version: resource_version_field(m)?,
         generation: match m.get("generation") {
             None | Some(Value::Null) => 0,

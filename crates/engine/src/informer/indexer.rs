@@ -53,7 +53,7 @@ pub fn index_func(f: impl Fn(&Object) -> Vec<String> + Send + Sync + 'static) ->
 /// Indexes an object by its namespace (`""` for cluster-scoped) (client-go `tools/cache/index.go`
 /// `MetaNamespaceIndexFunc`).
 pub fn namespace_index_func(obj: &Object) -> Vec<String> {
-    vec![obj.metadata.namespace.clone()]
+    vec![obj.metadata.namespace.to_string()]
 }
 
 /// The name of the index over a field: `field:<field>` (controller-runtime

@@ -4,9 +4,9 @@
 //! The heap holds only small `(time, sequence, slot)` keys; each event's payload waits in a slot
 //! of a slab and is moved once in and once out, never while the heap sifts. An event due before
 //! the heap's top when it is scheduled (nearly half of a busy run's: a reply, the next step of
-//! the informer or a worker) waits instead in a short sorted line in front of the heap, and
-//! leaves from its head without sifting through the heap twice; the next event is the earlier
-//! of the two heads. Continuations wait in their own first-in-first-out line: they are always
+//! the informer or a worker) waits instead in a short sorted line in front of the heap (a
+//! vector, latest first, so the earliest leaves by a pop), and leaves without sifting through
+//! the heap twice; the next event is the earlier of the two heads. Continuations wait in their own first-in-first-out line: they are always
 //! asked for by the event just handled, so they sort before every pending event and in the
 //! order they were asked for.
 
@@ -64,9 +64,9 @@ impl<E> Slab<E> {
 #[derive(Clone, Debug)]
 pub struct EventQueue<E> {
     heap: BinaryHeap<Reverse<Key>>,
-    /// Keys that sorted before the heap's top when scheduled, in order, at most
-    /// [`FRONT_CAPACITY`].
-    front: VecDeque<Key>,
+    /// Keys that sorted before the heap's top when scheduled, latest first (the earliest leaves
+    /// from the end, as a `Vec` pops), at most [`FRONT_CAPACITY`].
+    front: Vec<Key>,
     slab: Slab<E>,
     /// Continuations of the event handled last, with its time and sequence, in the order asked.
     continuations: VecDeque<(SimTime, u64, E)>,
@@ -77,7 +77,7 @@ impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
             heap: BinaryHeap::new(),
-            front: VecDeque::new(),
+            front: Vec::new(),
             slab: Slab {
                 slots: Vec::new(),
                 free: Vec::new(),
@@ -102,7 +102,7 @@ impl<E> EventQueue<E> {
         let key = Key { at, seq, slot };
         let before_heap = self.heap.peek().is_none_or(|Reverse(top)| key < *top);
         if before_heap && self.front.len() < FRONT_CAPACITY {
-            let place = self.front.partition_point(|k| *k < key);
+            let place = self.front.partition_point(|k| *k > key);
             self.front.insert(place, key);
         } else {
             self.heap.push(Reverse(key));
@@ -111,7 +111,7 @@ impl<E> EventQueue<E> {
 
     /// The earliest pending key of the heap and the front line (continuations aside).
     fn peek_key(&self) -> Option<Key> {
-        match (self.front.front(), self.heap.peek()) {
+        match (self.front.last(), self.heap.peek()) {
             (Some(f), Some(Reverse(h))) => Some(*f.min(h)),
             (Some(f), None) => Some(*f),
             (None, h) => h.map(|Reverse(h)| *h),
@@ -120,9 +120,9 @@ impl<E> EventQueue<E> {
 
     /// Takes the earliest pending key of the heap and the front line.
     fn pop_key(&mut self) -> Option<Key> {
-        match (self.front.front(), self.heap.peek()) {
+        match (self.front.last(), self.heap.peek()) {
             (Some(f), Some(Reverse(h))) if h < f => self.heap.pop().map(|Reverse(h)| h),
-            (Some(_), _) => self.front.pop_front(),
+            (Some(_), _) => self.front.pop(),
             (None, _) => self.heap.pop().map(|Reverse(h)| h),
         }
     }

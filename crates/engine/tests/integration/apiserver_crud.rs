@@ -439,7 +439,7 @@ fn a_put_naming_another_uid_is_a_409_conflict_before_the_resource_version_is_che
     assert_eq!(s.request_total().get(&(Verb::Update, 409)), Some(&2));
     // An empty uid names no precondition: it is taken from the stored object.
     let mut no_uid = (*created).clone();
-    no_uid.metadata.uid.clear();
+    no_uid.metadata.uid = "".into();
     no_uid.metadata.labels = Some(VecMap::from([("k".into(), "v".into())]));
     let updated = s.update(no_uid, t(4)).expect("no precondition");
     assert_eq!(updated.metadata.uid, created.metadata.uid);
