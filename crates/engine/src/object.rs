@@ -119,11 +119,17 @@ pub struct Object {
 impl Object {
     /// A new object of `kind` named `namespace/name` with an empty spec and status.
     pub fn new(kind: &str, namespace: &str, name: &str) -> Object {
+        Object::named(kind.into(), namespace.into(), name.into())
+    }
+
+    /// [`Object::new`] of texts already shared: objects of one kind and namespace can share
+    /// those texts, as every version of one object does.
+    pub fn named(kind: Text, namespace: Text, name: Text) -> Object {
         Object {
-            kind: kind.into(),
+            kind,
             metadata: ObjectMeta {
-                namespace: namespace.into(),
-                name: name.into(),
+                namespace,
+                name,
                 ..ObjectMeta::default()
             },
             spec: Json::Null,

@@ -160,7 +160,7 @@ impl ApiServer {
             }
             return Err(err);
         }
-        obj.metadata.uid = self.store.next_uid().into();
+        obj.metadata.uid = self.store.next_uid();
         let created = self.store.create(&kind.name, key, obj);
         self.emit(
             &kind.name,

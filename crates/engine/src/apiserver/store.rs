@@ -18,7 +18,7 @@ use super::kind_objects::KindObjects;
 use super::list_items::ListItems;
 use crate::digits::Digits;
 use crate::key::Key;
-use crate::object::{Object, ObjectMeta, ObjectRef};
+use crate::object::{Object, ObjectMeta, ObjectRef, Text};
 use crate::vec_map::VecMap;
 
 /// A stored object.
@@ -115,14 +115,21 @@ impl Store {
     }
 
     /// A fresh, deterministic uid: `{n:08x}-0000-4000-8000-{n:012x}` for the n-th one, written
-    /// without the formatting machinery (every create takes one).
-    pub fn next_uid(&mut self) -> String {
+    /// without the formatting machinery, on the stack, into its one allocation (every create
+    /// takes one).
+    pub fn next_uid(&mut self) -> Text {
         self.uids_issued += 1;
-        let mut uid = String::with_capacity(36);
-        Digits::new(self.uids_issued, 8, 16).push_to(&mut uid);
-        uid.push_str("-0000-4000-8000-");
-        Digits::new(self.uids_issued, 12, 16).push_to(&mut uid);
-        uid
+        let (head, tail) = (
+            Digits::new(self.uids_issued, 8, 16),
+            Digits::new(self.uids_issued, 12, 16),
+        );
+        let mut buf = [0u8; 64];
+        let mut len = 0;
+        for part in [head.as_bytes(), b"-0000-4000-8000-", tail.as_bytes()] {
+            buf[len..len + part.len()].copy_from_slice(part);
+            len += part.len();
+        }
+        Text::from(std::str::from_utf8(&buf[..len]).unwrap_or_default())
     }
 
     /// The stored entry of `kind` at `key`: a [`Key`] (equal to a clone of itself without
@@ -306,8 +313,8 @@ mod tests {
     fn uids_are_unique_and_deterministic() {
         let mut a = Store::new(1);
         let mut b = Store::new(1);
-        let xs: Vec<String> = (0..3).map(|_| a.next_uid()).collect();
-        let ys: Vec<String> = (0..3).map(|_| b.next_uid()).collect();
+        let xs: Vec<Text> = (0..3).map(|_| a.next_uid()).collect();
+        let ys: Vec<Text> = (0..3).map(|_| b.next_uid()).collect();
         assert_eq!(xs, ys);
         assert_ne!(xs[0], xs[1]);
     }

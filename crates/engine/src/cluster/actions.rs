@@ -4,8 +4,9 @@
 use serde_json::json;
 
 use crate::digits::Digits;
-use crate::object::{Json, Object};
+use crate::object::{Json, Object, Text};
 use crate::sim::{Context, EventKind};
+use crate::vec_map::VecMap;
 
 use super::intervention::Intervention;
 use super::{Cluster, Ev};
@@ -29,11 +30,19 @@ impl Cluster {
             .min(o.count);
         // each object gets its own vector of members; the member's key text is shared by all
         let spec = Json::from(json!({ "replicas": 1 }));
+        // the kind's text and each namespace's are shared by the objects that have them
+        let kind = Text::from(self.scenario.crd.kind.as_str());
+        let mut namespaces: VecMap<u32, Text> = VecMap::new();
         let (mut namespace, mut name) = (String::new(), String::new());
         for i in from..to {
-            numbered(&mut namespace, "ns-", i % o.namespaces);
+            let ns = namespaces
+                .get_or_insert_with(i % o.namespaces, || {
+                    numbered(&mut namespace, "ns-", i % o.namespaces);
+                    Text::from(namespace.as_str())
+                })
+                .clone();
             numbered(&mut name, "demo-", i);
-            let mut obj = Object::new(&self.scenario.crd.kind, &namespace, &name);
+            let mut obj = Object::named(kind.clone(), ns, Text::from(name.as_str()));
             obj.spec = spec.clone();
             obj.size_bytes = o.size_bytes;
             obj.metadata.finalizers.clone_from(&o.finalizers);

@@ -26,9 +26,15 @@ impl Text {
     }
 }
 
+thread_local! {
+    /// The empty text, shared by every empty [`Text`] of the thread.
+    static EMPTY: Text = Text(Rc::from(""));
+}
+
 impl Default for Text {
+    /// The empty text, shared: an object's defaults allocate nothing.
     fn default() -> Text {
-        Text::from("")
+        EMPTY.with(Text::clone)
     }
 }
 
@@ -160,5 +166,14 @@ mod tests {
         let (a, b) = (Text::from("a"), Text::from("b"));
         assert!(a < b, "ordered as the text");
         assert_eq!(Text::default(), "");
+    }
+
+    #[test]
+    fn empty_texts_share_one_allocation() {
+        let (a, b) = (Text::default(), crate::object::ObjectMeta::default().uid);
+        assert!(
+            std::ptr::eq(a.as_str(), b.as_str()),
+            "an object's defaults allocate nothing"
+        );
     }
 }
