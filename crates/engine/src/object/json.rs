@@ -5,9 +5,11 @@
 //! `BTreeMap<String, Value>`, whose first node alone is over 600 bytes and whose every key is a
 //! separate allocation, so each stored version of each object carried more than a kilobyte of
 //! heap and each status write's working copy cost several allocations. [`Json`] keeps an object
-//! as one sorted vector of members, and its keys and strings as shared text: copying a status of
-//! two fields is one allocation, and a version that only changed its status shares every string
-//! with the one before it.
+//! as one sorted vector of members that copies share until one of them changes, and its keys and
+//! strings as shared text: copying a spec or status copies a pointer, changing a status of two
+//! fields copies its vector once, and a version that only changed its status shares its spec and
+//! every string with the one before it. Two copies sharing their members compare equal without
+//! reading them (the API server's no-op test compares every written object with the stored one).
 //!
 //! It has the shape and the text of `serde_json::Value` — the same variants, members in key order,
 //! the same serialized JSON and the same `Debug` text — and converts to and from it losslessly
@@ -40,10 +42,19 @@ pub enum Json {
 }
 
 /// A JSON object's members, sorted by key (the order `serde_json`'s map and Go's
-/// `encoding/json` write them in), keys shared between copies.
-#[derive(Clone, Default, PartialEq)]
+/// `encoding/json` write them in). Copies share the members until one of them changes (a
+/// Reconcile's working copy changes its status, never its spec), and keys are shared text.
+#[derive(Clone, Default)]
 pub struct JsonMap {
-    members: Vec<(Rc<str>, Json)>,
+    members: Rc<Vec<(Rc<str>, Json)>>,
+}
+
+impl PartialEq for JsonMap {
+    /// Equal members; two copies sharing them are equal without reading them (a JSON number is
+    /// never NaN, so a value always equals itself).
+    fn eq(&self, other: &JsonMap) -> bool {
+        Rc::ptr_eq(&self.members, &other.members) || self.members == other.members
+    }
 }
 
 impl JsonMap {
@@ -59,15 +70,16 @@ impl JsonMap {
 
     /// The value of member `key`, to change in place.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
-        self.position(key).ok().map(|i| &mut self.members[i].1)
+        let i = self.position(key).ok()?;
+        Some(&mut self.members_mut()[i].1)
     }
 
     /// Sets member `key` to `value`, in key order; returns the value it replaced.
     pub fn insert(&mut self, key: &str, value: Json) -> Option<Json> {
         match self.position(key) {
-            Ok(i) => Some(std::mem::replace(&mut self.members[i].1, value)),
+            Ok(i) => Some(std::mem::replace(&mut self.members_mut()[i].1, value)),
             Err(i) => {
-                self.members.insert(i, (Rc::from(key), value));
+                self.members_mut().insert(i, (Rc::from(key), value));
                 None
             }
         }
@@ -75,7 +87,8 @@ impl JsonMap {
 
     /// Removes member `key`; returns its value.
     pub fn remove(&mut self, key: &str) -> Option<Json> {
-        self.position(key).ok().map(|i| self.members.remove(i).1)
+        let i = self.position(key).ok()?;
+        Some(self.members_mut().remove(i).1)
     }
 
     /// The number of members.
@@ -91,6 +104,11 @@ impl JsonMap {
     /// The members in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Json)> {
         self.members.iter().map(|(k, v)| (&**k, v))
+    }
+
+    /// The members to change: this copy's own (copied first if other copies share them).
+    fn members_mut(&mut self) -> &mut Vec<(Rc<str>, Json)> {
+        Rc::make_mut(&mut self.members)
     }
 
     fn position(&self, key: &str) -> Result<usize, usize> {
@@ -179,11 +197,11 @@ impl IndexMut<&str> for Json {
         let i = match map.position(key) {
             Ok(i) => i,
             Err(i) => {
-                map.members.insert(i, (Rc::from(key), Json::Null));
+                map.members_mut().insert(i, (Rc::from(key), Json::Null));
                 i
             }
         };
-        &mut map.members[i].1
+        &mut map.members_mut()[i].1
     }
 }
 
@@ -197,10 +215,11 @@ impl From<Value> for Json {
             Value::Array(items) => Json::Array(items.into_iter().map(Json::from).collect()),
             Value::Object(map) => Json::Object(JsonMap {
                 // a `serde_json` map iterates in key order: the vector is sorted as it is built
-                members: map
-                    .into_iter()
-                    .map(|(k, v)| (Rc::from(k), Json::from(v)))
-                    .collect(),
+                members: Rc::new(
+                    map.into_iter()
+                        .map(|(k, v)| (Rc::from(k), Json::from(v)))
+                        .collect(),
+                ),
             }),
         }
     }
@@ -373,6 +392,34 @@ mod tests {
             Json::Object(map),
             json!({"lastUpdated": "t1", "phase": "Running"})
         );
+    }
+
+    #[test]
+    fn a_copy_shares_the_members_until_either_side_changes_them() {
+        let original = Json::from(json!({"phase": "Pending", "spec": {"replicas": 1}}));
+        let mut copy = original.clone();
+        let members = |j: &Json| j.as_object().map(|m| Rc::as_ptr(&m.members));
+        assert_eq!(members(&copy), members(&original), "a copy shares");
+        assert_eq!(copy, original);
+        copy["phase"] = Json::from("Running");
+        assert_ne!(members(&copy), members(&original), "a change copies first");
+        assert_eq!(
+            original,
+            json!({"phase": "Pending", "spec": {"replicas": 1}})
+        );
+        assert_eq!(copy, json!({"phase": "Running", "spec": {"replicas": 1}}));
+        let mut again = original.clone();
+        if let Some(map) = again.as_object_mut() {
+            map.remove("phase");
+            if let Some(spec) = map.get_mut("spec") {
+                spec["replicas"] = Json::from(2);
+            }
+        }
+        assert_eq!(
+            original,
+            json!({"phase": "Pending", "spec": {"replicas": 1}})
+        );
+        assert_eq!(again, json!({"spec": {"replicas": 2}}));
     }
 
     #[test]
