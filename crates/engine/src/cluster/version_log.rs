@@ -13,7 +13,8 @@
 //! a path of tree nodes for each of these; here each is a store into a chunk, and a checkpoint
 //! copies the chunks' pointers, a later write copying the one chunk it changes. A version that
 //! arrives out of order is inserted in its place all the same, and lookups binary-search the
-//! chunks, then the chunk. When removed entries outnumber the held ones, the chunks are rebuilt
+//! chunks' last versions (kept side by side, so that finding the chunk of an old version reads a
+//! few words instead of a line of every chunk it passes), then the chunk. When removed entries outnumber the held ones, the chunks are rebuilt
 //! with the held ones only.
 
 use std::collections::VecDeque;
@@ -35,6 +36,10 @@ type Entry = (u64, u64);
 pub struct VersionLog {
     /// Entries by increasing version, in chunks; none empty but a last one kept for its room.
     chunks: VecDeque<Rc<Vec<Entry>>>,
+    /// Each chunk's last version (0 for the empty one), side by side: a lookup searches these
+    /// few words, not a line of each chunk, to find its chunk. A chunk's last version changes
+    /// only when it is pushed to (an out-of-order version goes before a chunk's last).
+    lasts: Vec<u64>,
     /// The first entry of the first chunk that is still held: the ones before it are gone. While
     /// any entry is held, the entry there is held (not removed).
     front: usize,
@@ -115,12 +120,16 @@ impl VersionLog {
     }
 
     fn push_back(&mut self, entry: Entry) {
-        match self.chunks.back_mut() {
-            Some(chunk) if chunk.len() < CHUNK => Rc::make_mut(chunk).push(entry),
+        match (self.chunks.back_mut(), self.lasts.last_mut()) {
+            (Some(chunk), Some(last)) if chunk.len() < CHUNK => {
+                Rc::make_mut(chunk).push(entry);
+                *last = entry.0;
+            }
             _ => {
                 let mut chunk = Vec::with_capacity(CHUNK);
                 chunk.push(entry);
                 self.chunks.push_back(Rc::new(chunk));
+                self.lasts.push(entry.0);
             }
         }
     }
@@ -143,13 +152,11 @@ impl VersionLog {
             return Err((0, 0));
         };
         // most versions looked up are recent: the last chunk first
-        let in_last = self.chunks[last].first().is_some_and(|&(at, _)| at <= rv);
-        let c = if in_last {
-            last
-        } else {
-            self.chunks
-                .partition_point(|chunk| chunk.last().is_some_and(|&(at, _)| at < rv))
-                .min(last)
+        let c = match last.checked_sub(1) {
+            Some(before) if self.lasts[before] >= rv => {
+                self.lasts.partition_point(|&at| at < rv).min(last)
+            }
+            _ => last,
         };
         let from = if c == 0 { self.front } else { 0 };
         match self.chunks[c][from..].binary_search_by_key(&rv, |&(at, _)| at) {
@@ -175,9 +182,13 @@ impl VersionLog {
                     match self.chunks.front_mut().and_then(Rc::get_mut) {
                         Some(room) if kept => {
                             room.clear();
+                            self.lasts[0] = 0;
                             break;
                         }
-                        _ => drop(self.chunks.pop_front()),
+                        _ => {
+                            self.chunks.pop_front();
+                            self.lasts.remove(0);
+                        }
                     }
                 }
             }
@@ -230,6 +241,12 @@ mod tests {
                 _ => assert_eq!(log.get(rv), map.get(&rv).copied(), "reading {rv}"),
             }
             assert_eq!(log.len(), map.len());
+            let lasts: Vec<u64> = log
+                .chunks
+                .iter()
+                .map(|c| c.last().map_or(0, |e| e.0))
+                .collect();
+            assert_eq!(log.lasts, lasts, "each chunk's last version kept beside it");
             assert_eq!(
                 log.first(),
                 map.first_key_value().map(|(&rv, &id)| (rv, id))
