@@ -78,13 +78,18 @@ impl QueueKeys {
 /// The `workqueue_depth` series: `(key, value)`; the priority queue has none until a priority
 /// is first used.
 fn depth_series(profile: Profile, priority_queue: bool, m: &QueueMetrics) -> Vec<(String, f64)> {
-    if profile == Profile::Seed || !priority_queue {
+    if !depth_by_priority(profile, priority_queue) {
         return vec![(depth_key(profile, ""), m.depth.value())];
     }
     m.depth_by_priority
         .iter()
         .map(|(p, g)| (depth_key(profile, &p.to_string()), g.value()))
         .collect()
+}
+
+/// Whether `workqueue_depth` has a series per priority: the priority queue's, since v0.21.
+fn depth_by_priority(profile: Profile, priority_queue: bool) -> bool {
+    profile == Profile::Modern && priority_queue
 }
 
 /// The key of `workqueue_depth` in `profile`, of the series of `priority` where the profile
@@ -106,12 +111,12 @@ impl Telemetry {
             return;
         };
         let m = queue.metrics();
-        if profile == Profile::Seed || !queue.is_priority() {
-            self.reg.set(&self.queue_keys.depth, m.depth.value());
-        } else {
+        if depth_by_priority(profile, queue.is_priority()) {
             for (key, value) in depth_series(profile, true, m) {
                 self.reg.set(&key, value);
             }
+        } else {
+            self.reg.set(&self.queue_keys.depth, m.depth.value());
         }
         let gauges = [
             m.unfinished_work_seconds.value(),
