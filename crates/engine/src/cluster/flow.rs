@@ -11,6 +11,7 @@ use crate::sim::{CauseNote, Context, EventKind, TerminatedReason};
 
 use crate::informer::resync::{jittered_sync_period, DEFAULT_SYNC_PERIOD};
 
+use super::metric_keys::Fixed;
 use super::operator::{request_for, Operator};
 use super::request::{Call, Origin, Reply};
 use super::worker::{Job, ReconcileResult, StepOutcome, WorkerTotals};
@@ -312,14 +313,14 @@ impl Cluster {
             let own_write = self.api.causes.take_own_write(rv);
             if op.admits(&n) {
                 if own_write {
-                    self.telemetry.count(names::SELF_TRIGGERED_ENQUEUES_TOTAL);
+                    self.telemetry.count(Fixed::SelfTriggeredEnqueues);
                 }
                 let kind = EventKind::HandlerEnqueue { own_write };
                 let id =
                     ctx.trace_caused(Some(key.clone()), Some(rv), kind, &[pop], CauseNote::None);
                 op.queue.add_from_handler(key, low_priority, now, Some(id));
             } else {
-                self.telemetry.count(names::PREDICATE_DROPPED_TOTAL);
+                self.telemetry.count(Fixed::PredicateDropped);
                 let kind = EventKind::PredicateDropped;
                 ctx.trace_caused(Some(key), Some(rv), kind, &[pop], CauseNote::None);
             }

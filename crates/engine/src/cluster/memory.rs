@@ -74,6 +74,22 @@ pub struct PodView {
     pub memory_limit_bytes: Option<u64>,
 }
 
+/// `kube_pod_container_status_last_terminated_reason{reason="…"}` of `reason`, written out: it
+/// is set every sample once a container has terminated.
+fn last_terminated_reason_key(reason: TerminationReason) -> &'static str {
+    match reason {
+        TerminationReason::OomKilled => {
+            "kube_pod_container_status_last_terminated_reason{reason=\"OOMKilled\"}"
+        }
+        TerminationReason::Error => {
+            "kube_pod_container_status_last_terminated_reason{reason=\"Error\"}"
+        }
+        TerminationReason::Completed => {
+            "kube_pod_container_status_last_terminated_reason{reason=\"Completed\"}"
+        }
+    }
+}
+
 /// The pod and, while its container runs, the Go process in it.
 #[derive(Clone)]
 pub struct SimProcess {
@@ -195,8 +211,10 @@ impl SimProcess {
 
     /// The kernel's verdict: RSS over the limit kills the container. Returns the restart time.
     pub fn check_oom(&mut self, now: SimTime) -> Option<SimTime> {
-        let rss = self.go.as_ref()?.rss_bytes();
-        let restart_at = self.pod.check_oom(rss, now)?;
+        let go = self.go.as_ref()?;
+        // no limit, no verdict: the resident breakdown is not worth building after every event
+        self.pod.memory_limit_bytes()?;
+        let restart_at = self.pod.check_oom(go.rss_bytes(), now)?;
         self.go = None;
         Some(restart_at)
     }
@@ -225,12 +243,7 @@ impl SimProcess {
             self.pod.memory_limit_bytes().unwrap_or(0) as f64,
         );
         if let Some(reason) = self.pod.last_terminated_reason() {
-            let key = format!(
-                "{}{{reason=\"{}\"}}",
-                names::POD_LAST_TERMINATED_REASON,
-                reason.as_str()
-            );
-            visit(&key, 1.0);
+            visit(last_terminated_reason_key(reason), 1.0);
         }
         let (heap, goal, goroutines, gcs, rss, gc_cpu) = match &self.go {
             Some(g) => {
@@ -308,6 +321,22 @@ mod tests {
                 1.0_f64.to_bits(),
                 "GC fraction {fraction}"
             );
+        }
+    }
+
+    #[test]
+    fn each_termination_reason_has_the_key_its_labels_build() {
+        let reasons = [
+            TerminationReason::OomKilled,
+            TerminationReason::Error,
+            TerminationReason::Completed,
+        ];
+        for reason in reasons {
+            let built = super::super::registry::metric_key(
+                names::POD_LAST_TERMINATED_REASON,
+                &[("reason", reason.as_str())],
+            );
+            assert_eq!(last_terminated_reason_key(reason), built);
         }
     }
 }

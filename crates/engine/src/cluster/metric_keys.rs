@@ -8,8 +8,44 @@
 use super::registry::{metric_key, SlottedKey};
 use crate::metrics::names;
 
+/// The hot metrics whose key is fixed (no label taken at run time), each with a slot of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Fixed {
+    /// [`names::WATCH_EVENTS_TOTAL`].
+    WatchEvents,
+    /// [`names::SELF_TRIGGERED_ENQUEUES_TOTAL`].
+    SelfTriggeredEnqueues,
+    /// [`names::PREDICATE_DROPPED_TOTAL`].
+    PredicateDropped,
+    /// `rest_client_request_retries_total{code="429"}`.
+    Retries429,
+    /// [`names::CLIENT_RATE_LIMITER_DURATION_SECONDS`].
+    ClientRateLimiterDuration,
+}
+
+impl Fixed {
+    const ALL: [Fixed; 5] = [
+        Fixed::WatchEvents,
+        Fixed::SelfTriggeredEnqueues,
+        Fixed::PredicateDropped,
+        Fixed::Retries429,
+        Fixed::ClientRateLimiterDuration,
+    ];
+
+    /// The metric's key.
+    pub(super) fn key(self) -> &'static str {
+        match self {
+            Fixed::WatchEvents => names::WATCH_EVENTS_TOTAL,
+            Fixed::SelfTriggeredEnqueues => names::SELF_TRIGGERED_ENQUEUES_TOTAL,
+            Fixed::PredicateDropped => names::PREDICATE_DROPPED_TOTAL,
+            Fixed::Retries429 => super::telemetry::RETRIES_429,
+            Fixed::ClientRateLimiterDuration => names::CLIENT_RATE_LIMITER_DURATION_SECONDS,
+        }
+    }
+}
+
 /// Built keys of the hot counters.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct MetricKeys {
     /// `apiserver_request_total` by `(verb, code)`.
     requests: Vec<(String, u16, SlottedKey)>,
@@ -17,8 +53,19 @@ pub(super) struct MetricKeys {
     reconcile_results: Vec<(&'static str, SlottedKey)>,
     /// The reconcile counters and histogram that carry only the controller's label, by name.
     per_controller: Vec<(&'static str, SlottedKey)>,
-    /// Metrics without labels, by name.
-    plain: Vec<(&'static str, SlottedKey)>,
+    /// The fixed keys, in [`Fixed`] order.
+    fixed: [SlottedKey; 5],
+}
+
+impl Default for MetricKeys {
+    fn default() -> MetricKeys {
+        MetricKeys {
+            requests: Vec::new(),
+            reconcile_results: Vec::new(),
+            per_controller: Vec::new(),
+            fixed: Fixed::ALL.map(|f| SlottedKey::new(f.key().to_owned())),
+        }
+    }
 }
 
 impl MetricKeys {
@@ -50,11 +97,7 @@ impl MetricKeys {
         controller: &str,
         result: &'static str,
     ) -> &mut SlottedKey {
-        let i = match self
-            .reconcile_results
-            .iter()
-            .position(|(r, _)| same_name(r, result))
-        {
+        let i = match position_of(&self.reconcile_results, result) {
             Some(i) => i,
             None => {
                 let labels = [("controller", controller), ("result", result)];
@@ -72,11 +115,7 @@ impl MetricKeys {
         name: &'static str,
         controller: &str,
     ) -> &mut SlottedKey {
-        let i = match self
-            .per_controller
-            .iter()
-            .position(|(n, _)| same_name(n, name))
-        {
+        let i = match position_of(&self.per_controller, name) {
             Some(i) => i,
             None => {
                 let key = metric_key(name, &[("controller", controller)]);
@@ -87,23 +126,20 @@ impl MetricKeys {
         &mut self.per_controller[i].1
     }
 
-    /// The key of metric `name`, which has no labels.
-    pub(super) fn plain(&mut self, name: &'static str) -> &mut SlottedKey {
-        let i = match self.plain.iter().position(|(n, _)| same_name(n, name)) {
-            Some(i) => i,
-            None => {
-                self.plain.push((name, SlottedKey::new(name.to_owned())));
-                self.plain.len() - 1
-            }
-        };
-        &mut self.plain[i].1
+    /// The key of `metric`.
+    pub(super) fn fixed(&mut self, metric: Fixed) -> &mut SlottedKey {
+        &mut self.fixed[metric as usize]
     }
 }
 
-/// Whether two metric names are the same: at once when both are the same constant (one address
-/// and length), else by their text.
-fn same_name(a: &str, b: &str) -> bool {
-    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
+/// Where `name` is in `keys`: first by address (the same constant is one address and length,
+/// so nearly every lookup ends there without reading a name), then by text (a constant the
+/// compiler copied, or a name built at run time).
+fn position_of(keys: &[(&'static str, SlottedKey)], name: &str) -> Option<usize> {
+    let same_constant = |n: &str| n.as_ptr() == name.as_ptr() && n.len() == name.len();
+    keys.iter()
+        .position(|(n, _)| same_constant(n))
+        .or_else(|| keys.iter().position(|(n, _)| *n == name))
 }
 
 #[cfg(test)]
@@ -141,11 +177,21 @@ mod tests {
         );
         keys.per_controller(names::RECONCILE_TIME_SECONDS, "flywheel");
         assert_eq!(keys.per_controller.len(), 1);
-        assert_eq!(
-            keys.plain(names::WATCH_EVENTS_TOTAL).text,
-            names::WATCH_EVENTS_TOTAL
-        );
-        keys.plain(names::WATCH_EVENTS_TOTAL);
-        assert_eq!(keys.plain.len(), 1);
+        for metric in Fixed::ALL {
+            assert_eq!(keys.fixed(metric).text, metric.key(), "{metric:?}");
+        }
+    }
+
+    #[test]
+    fn a_copy_of_a_name_at_another_address_finds_the_same_key() {
+        let mut keys = MetricKeys::default();
+        keys.per_controller(names::RECONCILE_TIME_SECONDS, "flywheel");
+        keys.per_controller(names::RECONCILE_ERRORS_TOTAL, "flywheel");
+        let copy: &'static str =
+            Box::leak(names::RECONCILE_ERRORS_TOTAL.to_owned().into_boxed_str());
+        assert_ne!(copy.as_ptr(), names::RECONCILE_ERRORS_TOTAL.as_ptr());
+        let key = metric_key(names::RECONCILE_ERRORS_TOTAL, &[("controller", "flywheel")]);
+        assert_eq!(keys.per_controller(copy, "flywheel").text, key);
+        assert_eq!(keys.per_controller.len(), 2);
     }
 }

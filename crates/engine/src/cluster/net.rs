@@ -1,7 +1,6 @@
 //! Requests between the operator and the API server: client-side throttling, admission (APF or
 //! max-in-flight), latency, 429 retries, and watch delivery.
 
-use crate::metrics::names;
 use std::time::Duration;
 
 use crate::apiserver::{WatchEvent, WATCH_BLOCK_TIMEOUT};
@@ -11,6 +10,7 @@ use crate::time::SimTime;
 
 use super::api::{watch_error, Admit};
 use super::informer::OpenWatch;
+use super::metric_keys::Fixed;
 use super::request::{Call, Origin, Pending, Reply, CLIENT_MAX_RETRIES};
 use super::{Cluster, Ev};
 
@@ -109,7 +109,7 @@ impl Cluster {
                 attempt: attempts,
             };
             ctx.trace(None, None, kind);
-            self.telemetry.count(super::telemetry::RETRIES_429);
+            self.telemetry.count(Fixed::Retries429);
             let after = ctx.now() + wait;
             // The retry goes through the token bucket again (tryThrottle runs per attempt).
             self.pending_retry(ctx, id, after);
@@ -426,7 +426,7 @@ impl Cluster {
         self.operator
             .process
             .decode_event(object.size_bytes, ctx.now());
-        self.telemetry.count(names::WATCH_EVENTS_TOTAL);
+        self.telemetry.count(Fixed::WatchEvents);
         let reflector = &mut op.informer.reflector;
         if reflector.is_watch_listing() {
             let actions = reflector.on_watch_event(event_type, object);

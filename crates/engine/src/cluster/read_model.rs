@@ -79,6 +79,33 @@ mod tests {
     }
 
     #[test]
+    fn the_verdict_read_from_the_cluster_is_the_one_its_snapshot_gives() {
+        use crate::cluster::verdict::{RunVerdict, VerdictFigures};
+        use crate::scenario::variant::Variant;
+        // a loop, a converged run, and an operator killed and restarted (its pod backing off)
+        for (preset, times) in [
+            ("flywheel", &[0.5, 5.0, 30.0, 61.0][..]),
+            ("fixed", &[0.5, 20.0][..]),
+            ("finalizer-deadlock", &[12.0, 200.0][..]),
+            ("watch-leak", &[40.0, 200.0][..]),
+        ] {
+            let scenario = presets::load(preset, &[]).expect("preset");
+            let mut run = Run::new(scenario, &RunOptions::default()).expect("run");
+            for &t in times {
+                run.advance_to(SimTime::from_secs_f64(t), u64::MAX);
+                let cluster = run.state.sim.model();
+                let now = run.state.sim.now();
+                let from_snapshot = RunVerdict::of(VerdictFigures::read(
+                    &cluster.snapshot(now),
+                    &cluster.telemetry.series,
+                    Variant::of(&cluster.scenario),
+                ));
+                assert_eq!(run.verdict(), from_snapshot, "{preset} at {t} s");
+            }
+        }
+    }
+
+    #[test]
     fn a_run_lists_its_objects_and_shows_each_with_its_previous_version() {
         let run = run_for("flywheel", 30.0);
         let keys = run.object_keys(100);

@@ -154,7 +154,30 @@ pub struct Snapshot {
 impl Cluster {
     /// The snapshot at `now`.
     pub fn snapshot(&self, now: SimTime) -> Snapshot {
-        let operator = self.operator.running.as_ref().map(|op| OperatorSnapshot {
+        let operator = self.operator_snapshot();
+        let pod = self.operator.process.pod_view(now);
+        Snapshot {
+            time_s: now.as_secs_f64(),
+            revision: self.api.server.revision(),
+            objects: self.api.server.object_count() as u64,
+            terminating: self.api.server.terminating() as u64,
+            requests_in_flight: self.api.pending.len() as u64,
+            pod_state: pod.state,
+            last_exit: pod.last_exit,
+            workers_started_s: self.workers_started_s(operator.as_ref()),
+            counts: self.counts(),
+            restarts: pod.restarts,
+            restart_in_s: pod.restart_in_s,
+            heap_bytes: pod.heap_bytes,
+            rss_bytes: pod.rss_bytes,
+            memory_limit_bytes: pod.memory_limit_bytes,
+            operator,
+        }
+    }
+
+    /// The running operator's part of the snapshot.
+    pub(super) fn operator_snapshot(&self) -> Option<OperatorSnapshot> {
+        self.operator.running.as_ref().map(|op| OperatorSnapshot {
             incarnation: op.incarnation,
             phase: phase(op.workers_started, op.informer.reflector.state()),
             reflector_state: *op.informer.reflector.state(),
@@ -169,28 +192,14 @@ impl Cluster {
             workers: op.workers.len() as u64,
             synced: op.informer.has_synced(),
             workers_started: op.workers_started,
-        });
-        let pod = self.operator.process.pod_view(now);
-        Snapshot {
-            time_s: now.as_secs_f64(),
-            revision: self.api.server.revision(),
-            objects: self.api.server.object_count() as u64,
-            terminating: self.api.server.terminating() as u64,
-            requests_in_flight: self.api.pending.len() as u64,
-            pod_state: pod.state,
-            last_exit: pod.last_exit,
-            workers_started_s: operator
-                .as_ref()
-                .filter(|o| o.workers_started)
-                .map(|_| self.telemetry.reg.gauge(names::WORKERS_STARTED_SECONDS)),
-            counts: self.counts(),
-            restarts: pod.restarts,
-            restart_in_s: pod.restart_in_s,
-            heap_bytes: pod.heap_bytes,
-            rss_bytes: pod.rss_bytes,
-            memory_limit_bytes: pod.memory_limit_bytes,
-            operator,
-        }
+        })
+    }
+
+    /// When the current container's workers started, once they have.
+    pub(super) fn workers_started_s(&self, operator: Option<&OperatorSnapshot>) -> Option<f64> {
+        operator
+            .filter(|o| o.workers_started)
+            .map(|_| self.telemetry.reg.gauge(names::WORKERS_STARTED_SECONDS))
     }
 
     /// The running counts, read from the registry.

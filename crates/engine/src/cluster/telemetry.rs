@@ -10,7 +10,7 @@ use crate::sim::Context;
 use crate::controller::result::{initial_counters, Handled};
 use crate::scenario::Profile;
 
-use super::metric_keys::MetricKeys;
+use super::metric_keys::{Fixed, MetricKeys};
 use super::queue_metrics::QueueKeys;
 use super::registry::{metric_key, Registry};
 use super::series::SeriesSet;
@@ -89,9 +89,9 @@ impl Telemetry {
         }
     }
 
-    /// Adds one to counter `name`, which has no labels.
-    pub(super) fn count(&mut self, name: &'static str) {
-        let key = self.keys.plain(name);
+    /// Adds one to counter `metric`.
+    pub(super) fn count(&mut self, metric: Fixed) {
+        let key = self.keys.fixed(metric);
         self.reg.inc_at(key, 1.0);
     }
 
@@ -103,7 +103,7 @@ impl Telemetry {
 
     /// Records a client-side throttling wait.
     pub(super) fn observe_client_wait(&mut self, wait: Duration) {
-        let key = self.keys.plain(names::CLIENT_RATE_LIMITER_DURATION_SECONDS);
+        let key = self.keys.fixed(Fixed::ClientRateLimiterDuration);
         self.reg
             .observe_at(key, wait.as_secs_f64(), client_wait_buckets);
     }

@@ -3,7 +3,7 @@
 //! CLI prints it and the page shows it in its own words; both read the same [`RunVerdict`].
 //!
 //! ```text
-//!  Snapshot ─┐
+//!  Snapshot ─┐   (or the same parts read from the cluster: Cluster::verdict)
 //!  series  ──┼─▶ VerdictFigures ──Verdict::of──▶ Verdict   (decided in this order:)
 //!  Variant ──┘    down? starting? looping? writes outrun? relisting? < window? busy? warning?
 //! ```
@@ -22,7 +22,7 @@ use crate::time::SimTime;
 use super::expectation::LoopExpectation;
 use super::memory::PodState;
 use super::series::SeriesSet;
-use super::snapshot::{OperatorPhase, Snapshot};
+use super::snapshot::{OperatorPhase, OperatorSnapshot, Snapshot};
 use super::Cluster;
 
 /// How many simulated seconds without a self-triggered enqueue it takes to call a run converged
@@ -173,15 +173,42 @@ impl Default for VerdictFigures {
     }
 }
 
+/// What the verdict reads of the cluster at one instant: the parts of a [`Snapshot`] it needs.
+#[derive(Clone, Copy, Debug)]
+struct VerdictInputs<'a> {
+    time_s: f64,
+    loops: u64,
+    oom_kills: u64,
+    pod_state: PodState,
+    restart_in_s: Option<f64>,
+    last_exit: Option<TerminationReason>,
+    operator: Option<&'a OperatorSnapshot>,
+    workers_started_s: Option<f64>,
+}
+
 impl VerdictFigures {
     /// Reads the figures of a snapshot, the sampled series and the run's switches.
     pub fn read(s: &Snapshot, series: &SeriesSet, variant: Variant) -> VerdictFigures {
-        let op = s.operator.as_ref();
+        let inputs = VerdictInputs {
+            time_s: s.time_s,
+            loops: s.counts.self_triggered_enqueues,
+            oom_kills: s.counts.oom_kills,
+            pod_state: s.pod_state,
+            restart_in_s: s.restart_in_s,
+            last_exit: s.last_exit,
+            operator: s.operator.as_ref(),
+            workers_started_s: s.workers_started_s,
+        };
+        VerdictFigures::of_inputs(&inputs, series, variant)
+    }
+
+    fn of_inputs(s: &VerdictInputs<'_>, series: &SeriesSet, variant: Variant) -> VerdictFigures {
+        let op = s.operator;
         let w = LOOP_WINDOW_S;
         let requests = names::APISERVER_REQUEST_TOTAL;
         VerdictFigures {
             time_s: s.time_s,
-            loops: s.counts.self_triggered_enqueues,
+            loops: s.loops,
             loop_rate: series.rate(names::SELF_TRIGGERED_ENQUEUES_TOTAL, w),
             write_rate: series.labeled_rate(requests, "verb=\"PUT\"", w)
                 + series.labeled_rate(requests, "verb=\"PATCH\"", w),
@@ -189,12 +216,12 @@ impl VerdictFigures {
             pod_state: s.pod_state,
             restart_in_s: s.restart_in_s,
             last_exit: s.last_exit,
-            oom_kills: s.counts.oom_kills,
-            operator_idle: op.map(super::snapshot::OperatorSnapshot::is_idle),
+            oom_kills: s.oom_kills,
+            operator_idle: op.map(OperatorSnapshot::is_idle),
             phase: op.map(|o| o.phase),
             since_workers_s: s.workers_started_s.map(|t| (s.time_s - t).max(0.0)),
-            informer_backlog: op.map_or(0, super::snapshot::OperatorSnapshot::informer_backlog),
-            workers_all_busy: op.is_some_and(super::snapshot::OperatorSnapshot::all_workers_busy),
+            informer_backlog: op.map_or(0, OperatorSnapshot::informer_backlog),
+            workers_all_busy: op.is_some_and(OperatorSnapshot::all_workers_busy),
             expectation: LoopExpectation::of(variant),
         }
     }
@@ -224,12 +251,25 @@ impl RunVerdict {
 
 impl Cluster {
     /// The verdict at `now`.
+    ///
+    /// It reads what [`VerdictFigures::read`] takes from [`Cluster::snapshot`], without building
+    /// the rest of the snapshot: the timeline's markers ask for it every simulated second.
     pub fn verdict(&self, now: SimTime) -> RunVerdict {
-        let figures = VerdictFigures::read(
-            &self.snapshot(now),
-            &self.telemetry.series,
-            Variant::of(&self.scenario),
-        );
+        let operator = self.operator_snapshot();
+        let pod = self.operator.process.pod_view(now);
+        let reg = &self.telemetry.reg;
+        let inputs = VerdictInputs {
+            time_s: now.as_secs_f64(),
+            loops: reg.counter(names::SELF_TRIGGERED_ENQUEUES_TOTAL) as u64,
+            oom_kills: reg.counter(names::OOM_KILLS_TOTAL) as u64,
+            pod_state: pod.state,
+            restart_in_s: pod.restart_in_s,
+            last_exit: pod.last_exit,
+            operator: operator.as_ref(),
+            workers_started_s: self.workers_started_s(operator.as_ref()),
+        };
+        let figures =
+            VerdictFigures::of_inputs(&inputs, &self.telemetry.series, Variant::of(&self.scenario));
         RunVerdict::of(figures)
     }
 }

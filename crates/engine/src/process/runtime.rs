@@ -352,7 +352,12 @@ impl GoProcess {
         }
     }
 
+    /// What GOMEMLIMIT's goal reads; zeros without a limit, where the pacer reads none of it (it
+    /// runs after every event, and the resident breakdown costs a 128-bit multiply).
     fn limit_inputs(&self) -> LimitInputs {
+        if self.config.gc.memory_limit_bytes.is_none() {
+            return LimitInputs::default();
+        }
         let rss = self.rss();
         LimitInputs {
             non_heap_bytes: rss.non_heap_bytes(),
