@@ -16,7 +16,7 @@
 
 use super::kind_objects::KindObjects;
 use super::list_items::ListItems;
-use crate::digits::Digits;
+use crate::digits::{low_hex, Digits};
 use crate::key::Key;
 use crate::object::{Object, ObjectMeta, ObjectRef, Text};
 use crate::vec_map::VecMap;
@@ -119,13 +119,19 @@ impl Store {
     /// takes one).
     pub fn next_uid(&mut self) -> Text {
         self.uids_issued += 1;
-        let (head, tail) = (
-            Digits::new(self.uids_issued, 8, 16),
-            Digits::new(self.uids_issued, 12, 16),
-        );
+        let n = self.uids_issued;
+        let (low_head, low_tail, wide_head, wide_tail);
+        let (head, tail): (&[u8], &[u8]) = if n < 1 << 32 {
+            // every uid of a run below the four-billionth: both parts straight off the bits
+            (low_head, low_tail) = (low_hex::<8>(n), low_hex::<12>(n));
+            (&low_head, &low_tail)
+        } else {
+            (wide_head, wide_tail) = (Digits::new(n, 8, 16), Digits::new(n, 12, 16));
+            (wide_head.as_bytes(), wide_tail.as_bytes())
+        };
         let mut buf = [0u8; 64];
         let mut len = 0;
-        for part in [head.as_bytes(), b"-0000-4000-8000-", tail.as_bytes()] {
+        for part in [head, b"-0000-4000-8000-", tail] {
             buf[len..len + part.len()].copy_from_slice(part);
             len += part.len();
         }
@@ -266,6 +272,9 @@ mod tests {
             s.next_uid();
         }
         assert_eq!(s.next_uid(), "0000012d-0000-4000-8000-00000000012d");
+        s.uids_issued = 0xffff_fffe;
+        assert_eq!(s.next_uid(), "ffffffff-0000-4000-8000-0000ffffffff");
+        assert_eq!(s.next_uid(), "100000000-0000-4000-8000-000100000000");
         s.uids_issued = 0xfedc_ba98_7654 - 1;
         assert_eq!(s.next_uid(), "fedcba987654-0000-4000-8000-fedcba987654");
     }

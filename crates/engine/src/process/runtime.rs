@@ -157,6 +157,9 @@ pub struct GoProcess {
     stack_bytes: u64,
     started_at: SimTime,
     last_advance: SimTime,
+    /// [`GoProcess::retain_target_bytes`] as of the last cycle: without GOMEMLIMIT the goal
+    /// moves only at a cycle, so it holds until the next one (unused with a limit).
+    kept_retain_target_bytes: u64,
 }
 
 impl GoProcess {
@@ -166,7 +169,7 @@ impl GoProcess {
         let pacer = GcPacer::new(config.gc.clone())?;
         let goroutines = config.initial_goroutines;
         let stack_bytes = goroutines.saturating_mul(config.stack_bytes_per_goroutine);
-        Ok(GoProcess {
+        let mut go = GoProcess {
             config,
             heap: Heap::new(),
             pacer,
@@ -175,7 +178,10 @@ impl GoProcess {
             stack_bytes,
             started_at: now,
             last_advance: now,
-        })
+            kept_retain_target_bytes: 0,
+        };
+        go.kept_retain_target_bytes = go.retain_target_bytes();
+        Ok(go)
     }
 
     /// The settings.
@@ -391,6 +397,7 @@ impl GoProcess {
             .run_cycle(now, trigger, &mut self.heap, roots, goal);
         self.pages.on_collect(cycle.collected_bytes);
         self.scavenge_to_limit();
+        self.kept_retain_target_bytes = self.retain_target_bytes();
         cycle
     }
 
@@ -406,8 +413,14 @@ impl GoProcess {
     fn scavenge_in_background(&mut self, now: SimTime) {
         let elapsed = now.saturating_since(self.last_advance);
         self.last_advance = self.last_advance.max(now);
-        let rate = self.config.scavenge_rate_bytes_per_s;
         let retained = self.heap.heap_bytes().saturating_add(self.pages.free_bytes);
+        let unlimited = self.config.gc.memory_limit_bytes.is_none();
+        debug_assert!(!unlimited || self.kept_retain_target_bytes == self.retain_target_bytes());
+        if unlimited && retained <= self.kept_retain_target_bytes {
+            // nothing above the target: nothing to release (nearly every event of a run)
+            return;
+        }
+        let rate = self.config.scavenge_rate_bytes_per_s;
         let retain_target = self.retain_target_bytes();
         let mut release = background_release_bytes(
             self.pages.free_bytes,
