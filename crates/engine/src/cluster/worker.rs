@@ -461,7 +461,9 @@ fn shared_rfc3339_seconds(t: SimTime) -> Rc<str> {
 /// `metav1.MicroTime` as JSON: RFC 3339 with microseconds.
 pub fn rfc3339_micros(t: SimTime) -> String {
     let mut out = String::with_capacity(27);
-    push_date_time(&mut out, t);
+    // the second's text, kept for the next stamp in the same second, without its `Z`
+    let seconds = shared_rfc3339_seconds(t);
+    out.push_str(seconds.strip_suffix('Z').unwrap_or(&seconds));
     out.push('.');
     push_digits(&mut out, (t.as_nanos() / 1000) % 1_000_000, 6);
     out.push('Z');

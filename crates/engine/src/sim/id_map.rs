@@ -99,7 +99,14 @@ impl<V> IdMap<V> {
             self.base = id;
             return self.insert(id, value);
         }
-        if ahead >= self.window.len() {
+        if ahead == self.window.len() {
+            // the next id (nearly every insert): it goes on the end
+            self.window.push_back(Some(value));
+            self.in_window += 1;
+            self.keep_window_dense();
+            return None;
+        }
+        if ahead > self.window.len() {
             self.window.resize_with(ahead + 1, || None);
         }
         let replaced = self.window[ahead].replace(value);

@@ -172,8 +172,11 @@ impl<M: Model> Simulation<M> {
         self.model.handle(&mut ctx, event);
         let continuations = std::mem::take(&mut ctx.continuations);
         self.continued = !continuations.is_empty();
-        for next in continuations {
-            self.queue.schedule_continuation(at, seq, next);
+        if self.continued {
+            // (most events continue nothing: no iterator to set up and drop for them)
+            for next in continuations {
+                self.queue.schedule_continuation(at, seq, next);
+            }
         }
         true
     }

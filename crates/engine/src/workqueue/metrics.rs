@@ -208,6 +208,19 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// `updateUnfinishedWork` evaluated at `at`.
     fn update_unfinished_work(&mut self, at: SimTime) {
+        if self.processing_start_times.len() <= 1 {
+            // one item or none (a single worker's queue): no order to keep, nothing to collect
+            let age = self
+                .processing_start_times
+                .iter()
+                .next()
+                .map_or(0.0, |(_, &started)| {
+                    at.saturating_since(started).as_secs_f64()
+                });
+            self.snapshot.unfinished_work_seconds.set(age);
+            self.snapshot.longest_running_processor_seconds.set(age);
+            return;
+        }
         // Sorting the items themselves shares `[T]::sort_unstable` with the engine's other sorts
         // of the same type; sorting (item, time) pairs would compile a sort of its own.
         let mut items: Vec<T> = self
