@@ -134,6 +134,11 @@ impl<K: Ord, V> VecMap<K, V> {
         self.search(key).ok()
     }
 
+    /// The entry at `index` in key order.
+    pub fn entry_at(&self, index: usize) -> Option<(&K, &V)> {
+        self.entries.get(index).map(|(k, v)| (k, v))
+    }
+
     /// The entry at `index` in key order, its value mutable.
     pub fn entry_at_mut(&mut self, index: usize) -> Option<(&K, &mut V)> {
         self.entries.get_mut(index).map(|(k, v)| (&*k, v))

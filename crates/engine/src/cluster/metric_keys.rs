@@ -19,16 +19,19 @@ pub(super) enum Fixed {
     PredicateDropped,
     /// `rest_client_request_retries_total{code="429"}`.
     Retries429,
+    /// [`names::OOM_KILLS_TOTAL`].
+    OomKills,
     /// [`names::CLIENT_RATE_LIMITER_DURATION_SECONDS`].
     ClientRateLimiterDuration,
 }
 
 impl Fixed {
-    const ALL: [Fixed; 5] = [
+    const ALL: [Fixed; 6] = [
         Fixed::WatchEvents,
         Fixed::SelfTriggeredEnqueues,
         Fixed::PredicateDropped,
         Fixed::Retries429,
+        Fixed::OomKills,
         Fixed::ClientRateLimiterDuration,
     ];
 
@@ -39,6 +42,7 @@ impl Fixed {
             Fixed::SelfTriggeredEnqueues => names::SELF_TRIGGERED_ENQUEUES_TOTAL,
             Fixed::PredicateDropped => names::PREDICATE_DROPPED_TOTAL,
             Fixed::Retries429 => super::telemetry::RETRIES_429,
+            Fixed::OomKills => names::OOM_KILLS_TOTAL,
             Fixed::ClientRateLimiterDuration => names::CLIENT_RATE_LIMITER_DURATION_SECONDS,
         }
     }
@@ -54,7 +58,7 @@ pub(super) struct MetricKeys {
     /// The reconcile counters and histogram that carry only the controller's label, by name.
     per_controller: Vec<(&'static str, SlottedKey)>,
     /// The fixed keys, in [`Fixed`] order.
-    fixed: [SlottedKey; 5],
+    fixed: [SlottedKey; 6],
 }
 
 impl Default for MetricKeys {
@@ -129,6 +133,11 @@ impl MetricKeys {
     /// The key of `metric`.
     pub(super) fn fixed(&mut self, metric: Fixed) -> &mut SlottedKey {
         &mut self.fixed[metric as usize]
+    }
+
+    /// The key of `metric`, to read through.
+    pub(super) fn fixed_key(&self, metric: Fixed) -> &SlottedKey {
+        &self.fixed[metric as usize]
     }
 }
 

@@ -298,6 +298,18 @@ impl Registry {
         }
     }
 
+    /// [`Registry::counter`] of `key.text`, read through `key`'s slot while the counters' order
+    /// is the one it was taken in (the verdict reads two counters every simulated second).
+    pub fn counter_at(&self, key: &SlottedKey) -> f64 {
+        if key.slot.layout == Some(self.counter_layout) {
+            if let Some((text, value)) = self.counters.entry_at(key.slot.index) {
+                debug_assert_eq!(text, &key.text, "a slot names its own key");
+                return *value;
+            }
+        }
+        self.counter(&key.text)
+    }
+
     /// A counter's value (0 when never incremented).
     pub fn counter(&self, key: &str) -> f64 {
         self.counters.get(key).copied().unwrap_or(0.0)
@@ -427,6 +439,18 @@ mod tests {
         assert_eq!(reg.counter("m_total"), 15.0);
         assert_eq!(reg.counter("a_total"), 5.0);
         assert_eq!(reg.counter("z_total"), 1.0);
+    }
+
+    #[test]
+    fn a_counter_read_through_its_slot_is_the_counter_even_after_other_keys_move_it() {
+        let mut reg = Registry::default();
+        let mut m = SlottedKey::new("m_total".to_owned());
+        assert_eq!(reg.counter_at(&m), 0.0);
+        reg.inc_at(&mut m, 3.0);
+        assert_eq!(reg.counter_at(&m), 3.0);
+        reg.inc("a_total", 5.0); // sorts before `m_total`: the slot is stale
+        assert_eq!(reg.counter_at(&m), 3.0);
+        assert_eq!(reg.counter_at(&SlottedKey::new("a_total".to_owned())), 5.0);
     }
 
     #[test]

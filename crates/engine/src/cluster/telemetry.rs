@@ -95,6 +95,11 @@ impl Telemetry {
         self.reg.inc_at(key, 1.0);
     }
 
+    /// The value of counter `metric`.
+    pub(super) fn fixed_count(&self, metric: Fixed) -> f64 {
+        self.reg.counter_at(self.keys.fixed_key(metric))
+    }
+
     /// Counts an answered request (`apiserver_request_total{code,verb}`).
     pub(super) fn count_request(&mut self, verb: &str, code: u16) {
         let key = self.keys.request(verb, code);
@@ -211,7 +216,7 @@ impl Cluster {
         let workers = op.workers.len() as u64 + goroutines;
         self.operator.process.set_owners(&owners, workers, now);
         if let Some(restart_at) = self.operator.process.check_oom(now) {
-            self.telemetry.reg.inc(names::OOM_KILLS_TOTAL, 1.0);
+            self.telemetry.count(Fixed::OomKills);
             self.container_died(ctx, restart_at, crate::sim::TerminatedReason::OOMKilled);
         }
     }

@@ -21,6 +21,7 @@ use crate::time::SimTime;
 
 use super::expectation::LoopExpectation;
 use super::memory::PodState;
+use super::metric_keys::Fixed;
 use super::series::SeriesSet;
 use super::snapshot::{OperatorPhase, OperatorSnapshot, Snapshot};
 use super::Cluster;
@@ -257,11 +258,11 @@ impl Cluster {
     pub fn verdict(&self, now: SimTime) -> RunVerdict {
         let operator = self.operator_snapshot();
         let pod = self.operator.process.pod_view(now);
-        let reg = &self.telemetry.reg;
+        let t = &self.telemetry;
         let inputs = VerdictInputs {
             time_s: now.as_secs_f64(),
-            loops: reg.counter(names::SELF_TRIGGERED_ENQUEUES_TOTAL) as u64,
-            oom_kills: reg.counter(names::OOM_KILLS_TOTAL) as u64,
+            loops: t.fixed_count(Fixed::SelfTriggeredEnqueues) as u64,
+            oom_kills: t.fixed_count(Fixed::OomKills) as u64,
             pod_state: pod.state,
             restart_in_s: pod.restart_in_s,
             last_exit: pod.last_exit,
