@@ -18,6 +18,7 @@ mod json;
 mod layout;
 mod text;
 
+pub(crate) use json::shared_text;
 pub use json::{Json, JsonMap};
 pub use text::Text;
 

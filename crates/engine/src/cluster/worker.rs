@@ -220,7 +220,7 @@ impl Job {
             StatusValue::Constant(s) if status.get(field).and_then(Json::as_str) == Some(s) => {
                 return;
             }
-            StatusValue::Constant(s) => Json::from(s.as_str()),
+            StatusValue::Constant(s) => Json::from(crate::object::shared_text(s)),
             StatusValue::Now => Json::from(shared_rfc3339_seconds(now)),
             StatusValue::NowMicro => Json::from(rfc3339_micros(now)),
             StatusValue::Counter => {

@@ -23,6 +23,33 @@ use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Number, Value};
 
+/// How many texts [`shared_text`] keeps.
+const SHARED_TEXTS: usize = 16;
+
+thread_local! {
+    /// The texts [`shared_text`] handed out last, the newest at the end.
+    static SHARED: std::cell::RefCell<Vec<Rc<str>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `text` as shared text: one allocation for the same text among the last few asked for. A
+/// status write names the same few members (and often the same constant) on every object; a Go
+/// struct's field names cost nothing per object either. What it keeps changes no result: equal
+/// texts are equal whether or not they share.
+pub(crate) fn shared_text(text: &str) -> Rc<str> {
+    SHARED.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if let Some(found) = kept.iter().rev().find(|k| ***k == *text) {
+            return Rc::clone(found);
+        }
+        let made: Rc<str> = Rc::from(text);
+        if kept.len() == SHARED_TEXTS {
+            kept.remove(0);
+        }
+        kept.push(Rc::clone(&made));
+        made
+    })
+}
+
 /// A JSON value: what an object's `spec` or `status` holds. `Json::Null` when absent.
 #[derive(Clone, Default, PartialEq)]
 pub enum Json {
@@ -79,7 +106,7 @@ impl JsonMap {
         match self.position(key) {
             Ok(i) => Some(std::mem::replace(&mut self.members_mut()[i].1, value)),
             Err(i) => {
-                self.members_mut().insert(i, (Rc::from(key), value));
+                self.members_mut().insert(i, (shared_text(key), value));
                 None
             }
         }
@@ -197,7 +224,7 @@ impl IndexMut<&str> for Json {
         let i = match map.position(key) {
             Ok(i) => i,
             Err(i) => {
-                map.members_mut().insert(i, (Rc::from(key), Json::Null));
+                map.members_mut().insert(i, (shared_text(key), Json::Null));
                 i
             }
         };
@@ -344,6 +371,27 @@ impl<'de> Deserialize<'de> for Json {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn shared_text_hands_out_one_allocation_per_recent_text_and_always_the_same_text() {
+        let a = shared_text("observedGeneration");
+        let b = shared_text("observedGeneration");
+        assert!(Rc::ptr_eq(&a, &b));
+        for n in 0..2 * SHARED_TEXTS {
+            assert_eq!(&*shared_text(&format!("field{n}")), format!("field{n}"));
+        }
+        let c = shared_text("observedGeneration");
+        assert_eq!(c, a);
+        assert!(
+            !Rc::ptr_eq(&a, &c),
+            "forgotten after more texts than are kept"
+        );
+        let mut map = JsonMap::new();
+        map.insert("phase", Json::from("Running"));
+        let mut other = JsonMap::new();
+        other.insert("phase", Json::from("Pending"));
+        assert!(Rc::ptr_eq(&map.members[0].0, &other.members[0].0));
+    }
+
     use serde_json::json;
 
     use super::*;
