@@ -6,7 +6,6 @@ use serde_json::json;
 use crate::digits::Digits;
 use crate::object::{Json, Object, Text};
 use crate::sim::{Context, EventKind};
-use crate::vec_map::VecMap;
 
 use super::intervention::Intervention;
 use super::{Cluster, Ev};
@@ -32,11 +31,14 @@ impl Cluster {
         let spec = Json::from(json!({ "replicas": 1 }));
         // the kind's text and each namespace's are shared by the objects that have them
         let kind = Text::from(self.scenario.crd.kind.as_str());
-        let mut namespaces: VecMap<u32, Text> = VecMap::new();
+        // object `i` is in namespace `i % namespaces`: in a part of consecutive indices the
+        // namespaces repeat with that period, so a slot per place in the period holds each one
+        let period = (to - from).min(o.namespaces).max(1) as usize;
+        let mut namespaces: Vec<Option<Text>> = vec![None; period];
         let (mut namespace, mut name) = (String::new(), String::new());
         for i in from..to {
-            let ns = namespaces
-                .get_or_insert_with(i % o.namespaces, || {
+            let ns = namespaces[(i - from) as usize % period]
+                .get_or_insert_with(|| {
                     numbered(&mut namespace, "ns-", i % o.namespaces);
                     Text::from(namespace.as_str())
                 })
