@@ -440,6 +440,8 @@ impl GoProcess {
     }
 
     /// 110 % of the heap goal (the scavenger's `gcPercentGoal`); none when there is no goal.
+    /// Read at a cycle, at the start and under GOMEMLIMIT: kept out of line, one copy.
+    #[inline(never)]
     fn retain_target_bytes(&self) -> u64 {
         let goal = u128::from(self.heap_goal_bytes());
         let extra = super::mul_div(goal, u128::from(SCAVENGER_RETAIN_EXTRA_PERCENT), 100);
