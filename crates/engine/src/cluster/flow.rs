@@ -422,7 +422,9 @@ impl Cluster {
         w: usize,
         reply: Option<Reply>,
     ) {
-        let slowdown = self.operator.process.slowdown(ctx.now());
+        // The GC's stretch of the CPU as the turn starts. Only a turn that ends in a wait reads
+        // it, so it is read then, unless a workload step (which may allocate) comes first.
+        let mut slowdown = None;
         let read_cost = self.scenario.controller.cache_read_cost_per_kib;
         let Some(op) = self.operator.running.as_mut() else {
             return;
@@ -464,6 +466,8 @@ impl Cluster {
                     );
                 }
                 StepOutcome::Workload(step) => {
+                    let now = ctx.now();
+                    slowdown.get_or_insert_with(|| self.operator.process.slowdown(now));
                     let sinks = super::workload::StepSinks {
                         process: &mut self.operator.process,
                         reg: &mut self.telemetry.reg,
@@ -483,6 +487,8 @@ impl Cluster {
         op.worker_totals = op.worker_totals.minus(before).plus(WorkerTotals::of(job));
         match end {
             StepOutcome::Wait(d) => {
+                let now = ctx.now();
+                let slowdown = slowdown.unwrap_or_else(|| self.operator.process.slowdown(now));
                 ctx.schedule_in(
                     d.mul_f64(slowdown),
                     Ev::WorkerResume {
