@@ -92,6 +92,18 @@ impl Sub for SimTime {
     }
 }
 
+/// `d.mul_f64(factor)`. A factor of exactly 1 (the CPU not stretched by the GC: nearly every
+/// step's cost) gives `d` itself without the float round trip: `Duration::from_secs_f64` rounds
+/// to the nearest nanosecond, and below 2^20 s a duration's `as_secs_f64` lies within a quarter
+/// nanosecond of it, so the round trip gives back `d` exactly (a test checks it); at or above
+/// that, the round trip is taken as before.
+pub fn scale(d: Duration, factor: f64) -> Duration {
+    if factor == 1.0 && d.as_secs() < 1 << 20 {
+        return d;
+    }
+    d.mul_f64(factor)
+}
+
 impl fmt::Display for SimTime {
     /// Seconds with millisecond precision, e.g. `12.345s`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -117,6 +129,21 @@ mod tests {
         assert_eq!(SimTime::ZERO - SimTime::from_millis(5), Duration::ZERO);
         assert_eq!(SimTime::from_secs_f64(-3.0), SimTime::ZERO);
         assert_eq!(SimTime::from_secs_f64(f64::INFINITY), SimTime::MAX);
+    }
+
+    #[test]
+    fn scaling_by_one_is_the_float_round_trip_it_skips() {
+        // every 7919th nanosecond of seconds across the range kept, and the range's edge
+        for secs in [0, 1, 59, 3_600, 86_400, (1 << 20) - 1] {
+            for nanos in (0..1_000_000_000).step_by(7_919).chain([999_999_999]) {
+                let d = Duration::new(secs, nanos);
+                assert_eq!(scale(d, 1.0), d.mul_f64(1.0), "{d:?}");
+            }
+        }
+        let big = Duration::from_secs(1 << 30);
+        assert_eq!(scale(big, 1.0), big.mul_f64(1.0));
+        let d = Duration::from_micros(1_250);
+        assert_eq!(scale(d, 1.5), d.mul_f64(1.5));
     }
 
     #[test]

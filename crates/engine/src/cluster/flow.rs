@@ -254,9 +254,7 @@ impl Cluster {
         };
         op.informer.popping = true;
         let slowdown = self.operator.process.slowdown(ctx.now());
-        let cost = cost_per_kib
-            .mul_f64(bytes as f64 / 1024.0)
-            .mul_f64(slowdown);
+        let cost = crate::time::scale(cost_per_kib.mul_f64(bytes as f64 / 1024.0), slowdown);
         ctx.schedule_in(
             cost,
             Ev::InformerPopped {
@@ -291,7 +289,7 @@ impl Cluster {
         }
         op.informer.handling = true;
         let slowdown = self.operator.process.slowdown(ctx.now());
-        let cost = self.scenario.controller.handler_cost.mul_f64(slowdown);
+        let cost = crate::time::scale(self.scenario.controller.handler_cost, slowdown);
         ctx.schedule_in(
             cost,
             Ev::Handled {
@@ -490,7 +488,7 @@ impl Cluster {
                 let now = ctx.now();
                 let slowdown = slowdown.unwrap_or_else(|| self.operator.process.slowdown(now));
                 ctx.schedule_in(
-                    d.mul_f64(slowdown),
+                    crate::time::scale(d, slowdown),
                     Ev::WorkerResume {
                         incarnation,
                         worker: w,
