@@ -97,6 +97,10 @@ impl Sub for SimTime {
 /// to the nearest nanosecond, and below 2^20 s a duration's `as_secs_f64` lies within a quarter
 /// nanosecond of it, so the round trip gives back `d` exactly (a test checks it); at or above
 /// that, the round trip is taken as before.
+#[allow(
+    clippy::float_cmp,
+    reason = "only a factor of exactly one may skip the multiply"
+)]
 pub fn scale(d: Duration, factor: f64) -> Duration {
     if factor == 1.0 && d.as_secs() < 1 << 20 {
         return d;
