@@ -476,18 +476,29 @@ fn push_date_time(out: &mut String, t: SimTime) {
     let secs = t.as_nanos() / 1_000_000_000;
     let (days, rem) = (secs / 86_400, secs % 86_400);
     let (y, m, d) = civil_from_days(EPOCH_DAYS_FROM_1970 + days);
-    let parts = [
-        (y, 4, '-'),
-        (m, 2, '-'),
-        (d, 2, 'T'),
-        (rem / 3600, 2, ':'),
-        ((rem % 3600) / 60, 2, ':'),
+    // the fields written into their places in one buffer; a run's clock (`u64` nanoseconds
+    // from 2026) ends in the year 2610, well within four digits
+    let mut text = *b"0000-00-00T00:00:00";
+    let fields = [
+        (0..4, y),
+        (5..7, m),
+        (8..10, d),
+        (11..13, rem / 3600),
+        (14..16, (rem % 3600) / 60),
+        (17..19, rem % 60),
     ];
-    for (n, width, sep) in parts {
-        push_digits(out, n, width);
-        out.push(sep);
+    for (place, n) in fields {
+        put_decimal(&mut text[place], n);
     }
-    push_digits(out, rem % 60, 2);
+    out.push_str(std::str::from_utf8(&text).unwrap_or_default());
+}
+
+/// Writes the last `place.len()` decimal digits of `n` into `place`.
+fn put_decimal(place: &mut [u8], mut n: u64) {
+    for digit in place.iter_mut().rev() {
+        *digit = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
 }
 
 /// Appends `n` in decimal, zero-padded to at least `width` digits.
@@ -522,6 +533,21 @@ mod tests {
             rfc3339_seconds(SimTime::from_millis(86_400_000 * 31)),
             "2026-02-01T00:00:00Z"
         );
+    }
+
+    #[test]
+    fn the_date_and_time_are_the_civil_fields_zero_padded_to_the_clocks_last_instant() {
+        let mut t = 0u64;
+        while t < SimTime::MAX.as_nanos() {
+            let secs = t / 1_000_000_000;
+            let (y, m, d) = civil_from_days(EPOCH_DAYS_FROM_1970 + secs / 86_400);
+            let rem = secs % 86_400;
+            let (hh, mm, ss) = (rem / 3600, (rem % 3600) / 60, rem % 60);
+            let expected = format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z");
+            assert_eq!(rfc3339_seconds(SimTime::from_nanos(t)), expected);
+            t = t.saturating_add(t / 3 + 86_399_999_999_937);
+        }
+        assert!(rfc3339_seconds(SimTime::MAX).starts_with("2610-"));
     }
 
     #[test]
