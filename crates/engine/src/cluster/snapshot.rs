@@ -15,8 +15,8 @@ use crate::time::SimTime;
 use crate::vec_map::VecMap;
 
 use super::memory::PodState;
+use super::metric_keys::Fixed;
 use super::report::RunReport;
-use super::telemetry::RETRIES_429;
 use super::Cluster;
 
 /// Where a running operator is in its start-up.
@@ -204,12 +204,13 @@ impl Cluster {
 
     /// The running counts, read from the registry.
     pub fn counts(&self) -> Counts {
-        let count = |key: &str| self.telemetry.reg.counter(key) as u64;
+        // each is a fixed key: read through its slot, as the verdict reads two of them
+        let count = |metric: Fixed| self.telemetry.fixed_count(metric) as u64;
         Counts {
-            self_triggered_enqueues: count(names::SELF_TRIGGERED_ENQUEUES_TOTAL),
-            predicate_drops: count(names::PREDICATE_DROPPED_TOTAL),
-            retries_429: count(RETRIES_429),
-            oom_kills: count(names::OOM_KILLS_TOTAL),
+            self_triggered_enqueues: count(Fixed::SelfTriggeredEnqueues),
+            predicate_drops: count(Fixed::PredicateDropped),
+            retries_429: count(Fixed::Retries429),
+            oom_kills: count(Fixed::OomKills),
         }
     }
 
