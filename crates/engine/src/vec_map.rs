@@ -24,6 +24,9 @@ use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// The most entries a lookup reads one by one instead of searching by halves.
+const SCANNED: usize = 8;
+
 /// An ordered map of few entries, kept as a vector sorted by key (see the [module](self)).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct VecMap<K, V> {
@@ -115,13 +118,28 @@ impl<K: Ord, V> VecMap<K, V> {
         self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
     }
 
+    /// Where `key` is, if it is in the map: a map of at most [`SCANNED`] entries is read in
+    /// order, comparing for equality (two texts of different lengths differ without reading
+    /// them), a larger one searched by halves.
+    fn find<Q>(&self, key: &Q) -> Option<usize>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        if self.entries.len() <= SCANNED {
+            self.entries.iter().position(|(k, _)| k.borrow() == key)
+        } else {
+            self.search(key).ok()
+        }
+    }
+
     /// The value of `key`, if it is in the map.
     pub fn get<Q>(&self, key: &Q) -> Option<&V>
     where
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        self.search(key).ok().map(|i| &self.entries[i].1)
+        self.find(key).map(|i| &self.entries[i].1)
     }
 
     /// Where `key` is in key order, if it is in the map (an index for [`VecMap::entry_at_mut`],
@@ -150,10 +168,7 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        match self.search(key) {
-            Ok(i) => Some(&mut self.entries[i].1),
-            Err(_) => None,
-        }
+        self.find(key).map(|i| &mut self.entries[i].1)
     }
 
     /// The entries whose key is `start` or after it, in key order (`BTreeMap::range(start..)`).
@@ -187,13 +202,10 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        match self.search(key) {
-            Ok(i) => {
-                let (k, v) = &mut self.entries[i];
-                Some((&*k, v))
-            }
-            Err(_) => None,
-        }
+        self.find(key).map(|i| {
+            let (k, v) = &mut self.entries[i];
+            (&*k, v)
+        })
     }
 
     /// Whether `key` is in the map.
@@ -202,7 +214,7 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        self.search(key).is_ok()
+        self.find(key).is_some()
     }
 
     /// Sets the value of `key`; returns the value it replaced, if any. As for a `BTreeMap`, a key
@@ -564,6 +576,44 @@ mod tests {
         *m.get_mut("c").expect("c is in the map") += 1;
         assert_eq!(m.get("c"), Some(&4));
         assert!(m.get_mut("zz").is_none());
+    }
+
+    #[test]
+    fn lookups_find_the_same_entries_read_one_by_one_or_searched_by_halves() {
+        // sizes on both sides of the scanned limit, keys of equal and of different lengths
+        for n in [
+            0_u64,
+            1,
+            7,
+            super::SCANNED as u64,
+            super::SCANNED as u64 + 1,
+            40,
+        ] {
+            let mut map: VecMap<String, u64> = VecMap::new();
+            let mut tree = BTreeMap::new();
+            for i in 0..n {
+                let key = format!("k{}", i * 7);
+                map.insert(key.clone(), i);
+                tree.insert(key, i);
+            }
+            for probe in (0..n * 7 + 2).map(|i| format!("k{i}")) {
+                assert_eq!(
+                    map.get(probe.as_str()),
+                    tree.get(&probe),
+                    "get {probe} of {n}"
+                );
+                assert_eq!(map.contains_key(probe.as_str()), tree.contains_key(&probe));
+                let want = tree.get(&probe).copied();
+                assert_eq!(map.get_mut(probe.as_str()).map(|v| *v), want);
+                let found = map
+                    .get_key_value_mut(probe.as_str())
+                    .map(|(k, v)| (k.clone(), *v));
+                assert_eq!(
+                    found,
+                    tree.get_key_value(&probe).map(|(k, v)| (k.clone(), *v))
+                );
+            }
+        }
     }
 
     #[test]
