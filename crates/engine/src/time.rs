@@ -92,6 +92,25 @@ impl Sub for SimTime {
     }
 }
 
+/// `cost_per_kib.mul_f64(bytes as f64 / 1024.0)`: the cost of handling `bytes` at a cost per
+/// KiB. The last answer is kept (on this thread): objects of one run mostly have one size, so
+/// the informer's pops and the cache reads ask the same product again and again, and the kept
+/// answer is the product itself, not an approximation of it.
+pub fn per_kib(cost_per_kib: Duration, bytes: u64) -> Duration {
+    thread_local! {
+        static LAST: std::cell::Cell<Option<(Duration, u64, Duration)>> =
+            const { std::cell::Cell::new(None) };
+    }
+    if let Some((cost, b, product)) = LAST.get() {
+        if cost == cost_per_kib && b == bytes {
+            return product;
+        }
+    }
+    let product = cost_per_kib.mul_f64(bytes as f64 / 1024.0);
+    LAST.set(Some((cost_per_kib, bytes, product)));
+    product
+}
+
 /// `d.mul_f64(factor)`. A factor of exactly 1 (the CPU not stretched by the GC: nearly every
 /// step's cost) gives `d` itself without the float round trip: `Duration::from_secs_f64` rounds
 /// to the nearest nanosecond, and below 2^20 s a duration's `as_secs_f64` lies within a quarter
@@ -119,6 +138,25 @@ impl fmt::Display for SimTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_per_kib_cost_is_the_float_product_whether_asked_anew_or_again() {
+        let costs = [
+            Duration::from_micros(7),
+            Duration::from_nanos(333),
+            Duration::ZERO,
+        ];
+        for round in 0..2 {
+            for cost in costs {
+                for bytes in [0, 1, 1023, 1024, 4096, 150_000, 1 << 40] {
+                    let want = cost.mul_f64(bytes as f64 / 1024.0);
+                    // asked twice in a row: the second answer is the kept one
+                    assert_eq!(per_kib(cost, bytes), want, "round {round}");
+                    assert_eq!(per_kib(cost, bytes), want, "round {round}, kept");
+                }
+            }
+        }
+    }
 
     #[test]
     fn adding_a_duration_moves_time_forward_by_exactly_that_many_nanoseconds() {

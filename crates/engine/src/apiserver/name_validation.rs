@@ -11,6 +11,13 @@ const NAME_MAY_NOT_BE: [&str; 2] = [".", ".."];
 /// Texts no object name may contain (`NameMayNotContain`).
 const NAME_MAY_NOT_CONTAIN: [&str; 2] = ["/", "%"];
 
+/// The first byte of each of [`NAME_MAY_NOT_CONTAIN`]: a name holding none of them holds none of
+/// those texts.
+const FORBIDDEN_FIRST_BYTES: [u8; 2] = [
+    NAME_MAY_NOT_CONTAIN[0].as_bytes()[0],
+    NAME_MAY_NOT_CONTAIN[1].as_bytes()[0],
+];
+
 /// What is wrong with `name` as a path segment, as upstream words it (empty when it is valid).
 pub fn is_valid_path_segment_name(name: &str) -> Vec<String> {
     if let Some(bad) = NAME_MAY_NOT_BE.iter().find(|bad| **bad == name) {
@@ -18,12 +25,7 @@ pub fn is_valid_path_segment_name(name: &str) -> Vec<String> {
     }
     // Every name of a large run is valid, and one pass over its bytes says so: no byte starts a
     // forbidden text.
-    let starts_bad = |b: u8| {
-        NAME_MAY_NOT_CONTAIN
-            .iter()
-            .any(|bad| bad.as_bytes().first() == Some(&b))
-    };
-    if !name.bytes().any(starts_bad) {
+    if !name.bytes().any(|b| FORBIDDEN_FIRST_BYTES.contains(&b)) {
         return Vec::new();
     }
     NAME_MAY_NOT_CONTAIN

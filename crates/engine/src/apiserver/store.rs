@@ -99,6 +99,9 @@ fn meta_without_rv_equal(a: &Object, b: &Object) -> bool {
         && *owner_references == m.owner_references
 }
 
+/// A uid's fixed middle, between the counter's low 8 and low 12 hexadecimal digits.
+const UID_MIDDLE: &str = "-0000-4000-8000-";
+
 impl Store {
     /// An empty store at `revision`.
     pub fn new(revision: u64) -> Store {
@@ -116,26 +119,23 @@ impl Store {
 
     /// A fresh, deterministic uid: `{n:08x}-0000-4000-8000-{n:012x}` for the n-th one, written
     /// without the formatting machinery, on the stack, into its one allocation (every create
-    /// takes one).
+    /// takes one); from the 2³²nd on (wider than 8 digits), formatted.
     pub fn next_uid(&mut self) -> Text {
         self.uids_issued += 1;
         let n = self.uids_issued;
-        let (low_head, low_tail, wide_head, wide_tail);
-        let (head, tail): (&[u8], &[u8]) = if n < 1 << 32 {
-            // every uid of a run below the four-billionth: both parts straight off the bits
-            (low_head, low_tail) = (low_hex::<8>(n), low_hex::<12>(n));
-            (&low_head, &low_tail)
-        } else {
-            (wide_head, wide_tail) = (Digits::new(n, 8, 16), Digits::new(n, 12, 16));
-            (wide_head.as_bytes(), wide_tail.as_bytes())
-        };
-        let mut buf = [0u8; 64];
-        let mut len = 0;
-        for part in [head, b"-0000-4000-8000-", tail] {
-            buf[len..len + part.len()].copy_from_slice(part);
-            len += part.len();
+        if n >= 1 << 32 {
+            let (head, tail) = (Digits::new(n, 8, 16), Digits::new(n, 12, 16));
+            return Text::from(format!("{}{UID_MIDDLE}{}", head.as_str(), tail.as_str()).as_str());
         }
-        Text::from(std::str::from_utf8(&buf[..len]).unwrap_or_default())
+        // every uid of a run below the four-billionth: both parts straight off the bits, into
+        // their places of one buffer
+        let mut buf = [0u8; 36];
+        let (head, rest) = buf.split_at_mut(8);
+        let (middle, tail) = rest.split_at_mut(UID_MIDDLE.len());
+        head.copy_from_slice(&low_hex::<8>(n));
+        middle.copy_from_slice(UID_MIDDLE.as_bytes());
+        tail.copy_from_slice(&low_hex::<12>(n));
+        Text::from(std::str::from_utf8(&buf).unwrap_or_default())
     }
 
     /// The stored entry of `kind` at `key`: a [`Key`] (equal to a clone of itself without

@@ -254,7 +254,7 @@ impl Cluster {
         };
         op.informer.popping = true;
         let slowdown = self.operator.process.slowdown(ctx.now());
-        let cost = crate::time::scale(cost_per_kib.mul_f64(bytes as f64 / 1024.0), slowdown);
+        let cost = crate::time::scale(crate::time::per_kib(cost_per_kib, bytes), slowdown);
         ctx.schedule_in(
             cost,
             Ev::InformerPopped {
@@ -448,19 +448,17 @@ impl Cluster {
             match outcome {
                 StepOutcome::ReadCache => {
                     let cached = informer.indexer.get(&job.key);
-                    let kib = cached
-                        .as_ref()
-                        .map_or(0.0, |o| o.size_bytes as f64 / 1024.0);
+                    let bytes = cached.as_ref().map_or(0, |o| o.size_bytes);
                     outcome = job.read_cache(cached);
                     if outcome == StepOutcome::Continue {
-                        outcome = StepOutcome::Wait(read_cost.mul_f64(kib));
+                        outcome = StepOutcome::Wait(crate::time::per_kib(read_cost, bytes));
                     }
                 }
                 StepOutcome::ListCache(step) => {
                     let (bytes, n) = list_from_cache(informer, &step, &job.key);
                     job.list_bytes += bytes;
                     outcome = StepOutcome::Wait(
-                        read_cost.mul_f64(bytes as f64 / 1024.0) + Duration::from_nanos(50 * n),
+                        crate::time::per_kib(read_cost, bytes) + Duration::from_nanos(50 * n),
                     );
                 }
                 StepOutcome::Workload(step) => {

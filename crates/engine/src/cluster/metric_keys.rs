@@ -52,7 +52,7 @@ impl Fixed {
 #[derive(Clone, Debug)]
 pub(super) struct MetricKeys {
     /// `apiserver_request_total` by `(verb, code)`.
-    requests: Vec<(String, u16, SlottedKey)>,
+    requests: Vec<(&'static str, u16, SlottedKey)>,
     /// `controller_runtime_reconcile_total` by `result`.
     reconcile_results: Vec<(&'static str, SlottedKey)>,
     /// The reconcile counters and histogram that carry only the controller's label, by name.
@@ -74,12 +74,14 @@ impl Default for MetricKeys {
 
 impl MetricKeys {
     /// The key of `apiserver_request_total{code, verb}`.
-    pub(super) fn request(&mut self, verb: &str, code: u16) -> &mut SlottedKey {
-        let i = match self
-            .requests
-            .iter()
-            .position(|(v, c, _)| *c == code && v == verb)
-        {
+    pub(super) fn request(&mut self, verb: &'static str, code: u16) -> &mut SlottedKey {
+        let same_constant = |v: &str| v.as_ptr() == verb.as_ptr() && v.len() == verb.len();
+        let found = |same: &dyn Fn(&str) -> bool| {
+            self.requests
+                .iter()
+                .position(|(v, c, _)| *c == code && same(v))
+        };
+        let i = match found(&same_constant).or_else(|| found(&|v| v == verb)) {
             Some(i) => i,
             None => {
                 let code_text = code.to_string();
@@ -87,8 +89,7 @@ impl MetricKeys {
                     names::APISERVER_REQUEST_TOTAL,
                     &[("code", &code_text), ("verb", verb)],
                 );
-                self.requests
-                    .push((verb.to_owned(), code, SlottedKey::new(key)));
+                self.requests.push((verb, code, SlottedKey::new(key)));
                 self.requests.len() - 1
             }
         };

@@ -101,7 +101,7 @@ impl Telemetry {
     }
 
     /// Counts an answered request (`apiserver_request_total{code,verb}`).
-    pub(super) fn count_request(&mut self, verb: &str, code: u16) {
+    pub(super) fn count_request(&mut self, verb: &'static str, code: u16) {
         let key = self.keys.request(verb, code);
         self.reg.inc_at(key, 1.0);
     }
