@@ -24,9 +24,6 @@ use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The most entries a lookup reads one by one instead of searching by halves.
-const SCANNED: usize = 8;
-
 /// An ordered map of few entries, kept as a vector sorted by key (see the [module](self)).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct VecMap<K, V> {
@@ -118,19 +115,46 @@ impl<K: Ord, V> VecMap<K, V> {
         self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
     }
 
-    /// Where `key` is, if it is in the map: a map of at most [`SCANNED`] entries is read in
-    /// order, comparing for equality (two texts of different lengths differ without reading
-    /// them), a larger one searched by halves.
-    fn find<Q>(&self, key: &Q) -> Option<usize>
+    /// Where `key` is, read entry by entry, comparing for equality (two texts of different
+    /// lengths differ without reading them): for a table of a few entries looked up on every
+    /// request, faster than a search by halves, whose every step reads a text. Only the tables
+    /// that ask for it ([`VecMap::get_in_few`] and its kin) compile it.
+    fn scan<Q>(&self, key: &Q) -> Option<usize>
     where
         K: Borrow<Q>,
-        Q: Ord + ?Sized,
+        Q: Eq + ?Sized,
     {
-        if self.entries.len() <= SCANNED {
-            self.entries.iter().position(|(k, _)| k.borrow() == key)
-        } else {
-            self.search(key).ok()
-        }
+        self.entries.iter().position(|(k, _)| k.borrow() == key)
+    }
+
+    /// [`VecMap::get`] of a table of a few entries (see [`VecMap::scan`]).
+    pub fn get_in_few<Q>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+        Q: Eq + ?Sized,
+    {
+        self.scan(key).map(|i| &self.entries[i].1)
+    }
+
+    /// [`VecMap::get_mut`] of a table of a few entries (see [`VecMap::scan`]).
+    pub fn get_mut_in_few<Q>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+        Q: Eq + ?Sized,
+    {
+        self.scan(key).map(|i| &mut self.entries[i].1)
+    }
+
+    /// [`VecMap::get_key_value_mut`] of a table of a few entries (see [`VecMap::scan`]).
+    pub fn get_key_value_mut_in_few<Q>(&mut self, key: &Q) -> Option<(&K, &mut V)>
+    where
+        K: Borrow<Q>,
+        Q: Eq + ?Sized,
+    {
+        self.scan(key).map(|i| {
+            let (k, v) = &mut self.entries[i];
+            (&*k, v)
+        })
     }
 
     /// The value of `key`, if it is in the map.
@@ -139,7 +163,7 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        self.find(key).map(|i| &self.entries[i].1)
+        self.search(key).ok().map(|i| &self.entries[i].1)
     }
 
     /// Where `key` is in key order, if it is in the map (an index for [`VecMap::entry_at_mut`],
@@ -168,7 +192,10 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        self.find(key).map(|i| &mut self.entries[i].1)
+        match self.search(key) {
+            Ok(i) => Some(&mut self.entries[i].1),
+            Err(_) => None,
+        }
     }
 
     /// The entries whose key is `start` or after it, in key order (`BTreeMap::range(start..)`).
@@ -202,10 +229,13 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        self.find(key).map(|i| {
-            let (k, v) = &mut self.entries[i];
-            (&*k, v)
-        })
+        match self.search(key) {
+            Ok(i) => {
+                let (k, v) = &mut self.entries[i];
+                Some((&*k, v))
+            }
+            Err(_) => None,
+        }
     }
 
     /// Whether `key` is in the map.
@@ -214,7 +244,7 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        self.find(key).is_some()
+        self.search(key).is_ok()
     }
 
     /// Sets the value of `key`; returns the value it replaced, if any. As for a `BTreeMap`, a key
@@ -579,38 +609,25 @@ mod tests {
     }
 
     #[test]
-    fn lookups_find_the_same_entries_read_one_by_one_or_searched_by_halves() {
-        // sizes on both sides of the scanned limit, keys of equal and of different lengths
-        for n in [
-            0_u64,
-            1,
-            7,
-            super::SCANNED as u64,
-            super::SCANNED as u64 + 1,
-            40,
-        ] {
+    fn a_table_of_a_few_entries_read_in_order_finds_what_a_search_by_halves_finds() {
+        for n in [0_u64, 1, 3, 8, 40] {
             let mut map: VecMap<String, u64> = VecMap::new();
-            let mut tree = BTreeMap::new();
             for i in 0..n {
-                let key = format!("k{}", i * 7);
-                map.insert(key.clone(), i);
-                tree.insert(key, i);
+                map.insert(format!("k{}", i * 7), i);
             }
+            // keys of equal and of different lengths, present and missing
             for probe in (0..n * 7 + 2).map(|i| format!("k{i}")) {
+                let want = map.get(probe.as_str()).copied();
                 assert_eq!(
-                    map.get(probe.as_str()),
-                    tree.get(&probe),
-                    "get {probe} of {n}"
+                    map.get_in_few(probe.as_str()).copied(),
+                    want,
+                    "{probe} of {n}"
                 );
-                assert_eq!(map.contains_key(probe.as_str()), tree.contains_key(&probe));
-                let want = tree.get(&probe).copied();
-                assert_eq!(map.get_mut(probe.as_str()).map(|v| *v), want);
-                let found = map
-                    .get_key_value_mut(probe.as_str())
-                    .map(|(k, v)| (k.clone(), *v));
+                assert_eq!(map.get_mut_in_few(probe.as_str()).map(|v| *v), want);
+                let found = map.get_key_value_mut_in_few(probe.as_str());
                 assert_eq!(
-                    found,
-                    tree.get_key_value(&probe).map(|(k, v)| (k.clone(), *v))
+                    found.map(|(k, v)| (k.clone(), *v)),
+                    want.map(|v| (probe.clone(), v))
                 );
             }
         }

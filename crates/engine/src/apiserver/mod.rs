@@ -88,6 +88,8 @@ const TOO_HIGH_RETRY_S: u64 = 1;
 #[derive(Clone, Debug)]
 pub struct ApiServer {
     config: ApiServerConfig,
+    /// The served kinds by name: a few, looked up on every request by reading them in order
+    /// ([`VecMap::get_in_few`]), as are `caches` and the store's objects by kind.
     kinds: VecMap<String, Arc<ResourceKind>>,
     store: Store,
     /// The watch cache of each kind, under the kind's name shared with every pending event.
@@ -156,7 +158,7 @@ impl ApiServer {
 
     /// The registered kind called `name`.
     pub fn kind(&self, name: &str) -> Option<&ResourceKind> {
-        self.kinds.get(name).map(Arc::as_ref)
+        self.kinds.get_in_few(name).map(Arc::as_ref)
     }
 
     /// Every registered kind, by name.
@@ -467,7 +469,7 @@ impl ApiServer {
     /// Records a committed change in `kind`'s watch cache and as a pending event.
     fn emit(&mut self, kind: &str, event_type: WatchEventType, object: ObjectRef, now: SimTime) {
         let event = WatchEvent::new(event_type, object);
-        let name = match self.caches.get_key_value_mut(kind) {
+        let name = match self.caches.get_key_value_mut_in_few(kind) {
             Some((name, cache)) => {
                 cache.add(event.clone(), now);
                 Arc::clone(name)

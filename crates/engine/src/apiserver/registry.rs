@@ -51,7 +51,7 @@ const RV_SET_ON_CREATE: &str = "resourceVersion should not be set on objects to 
 impl ApiServer {
     pub(super) fn kind_or_404(&self, name: &str) -> Result<Arc<ResourceKind>, ApiError> {
         self.kinds
-            .get(name)
+            .get_in_few(name)
             .cloned()
             .ok_or_else(ApiError::endpoint_not_found)
     }

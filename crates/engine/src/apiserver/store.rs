@@ -60,6 +60,7 @@ pub enum Updated {
 /// Objects of every kind, the revision counter and the uid counter.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
+    /// Each kind's objects, by the kind's name (a few kinds: read in order).
     objects: VecMap<String, KindObjects>,
     revision: u64,
     uids_issued: u64,
@@ -145,7 +146,7 @@ impl Store {
         Key: std::borrow::Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        self.objects.get(kind).and_then(|m| m.get(key))
+        self.objects.get_in_few(kind).and_then(|m| m.get(key))
     }
 
     /// Every entry of `kind`, in key order.
@@ -183,7 +184,7 @@ impl Store {
         let entry = Stored {
             object: ObjectRef::clone(&object),
         };
-        match self.objects.get_mut(kind) {
+        match self.objects.get_mut_in_few(kind) {
             Some(objects) => {
                 objects.insert(key, entry);
             }
@@ -221,7 +222,7 @@ impl Store {
         key: &Key,
         try_update: impl FnOnce(Option<&Stored>) -> Result<Tried, E>,
     ) -> Result<Updated, E> {
-        let try_update = match self.objects.get_mut(kind) {
+        let try_update = match self.objects.get_mut_in_few(kind) {
             Some(objects) => match objects.update_with(key, &mut self.revision, try_update) {
                 Ok(done) => return done,
                 Err(missing) => missing,
