@@ -233,7 +233,7 @@ impl SimProcess {
     }
 
     /// Visits the metric values of the process and the pod, as `(key, value)`.
-    pub fn gauges(&self, now: SimTime, mut visit: impl FnMut(&str, f64)) {
+    pub fn gauges(&self, now: SimTime, mut visit: impl FnMut(&'static str, f64)) {
         visit(
             names::POD_RESTARTS_TOTAL,
             f64::from(self.pod.restart_count()),

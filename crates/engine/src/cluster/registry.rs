@@ -55,19 +55,36 @@ pub struct Registry {
 #[derive(Clone, Debug, Default)]
 struct GaugePass {
     slots: Vec<Slot>,
+    /// Beside each slot, the constant key that found it ([`Registry::set_static`]), as its
+    /// address and length: a constant's text never changes, so the same address and length are
+    /// the same text and the slot is taken without comparing it.
+    constants: Vec<Option<Constant>>,
     /// How many gauges this pass has set.
     at: usize,
+}
+
+/// A `&'static str` key by its address and length.
+type Constant = (usize, usize);
+
+fn constant(key: &'static str) -> Constant {
+    (key.as_ptr() as usize, key.len())
 }
 
 /// The most sets a pass remembers: gauges set outside a pass only add to its end.
 const GAUGE_PASS_MAX: usize = 256;
 
 impl GaugePass {
-    /// Keeps where the `n`-th set of the pass found its gauge.
-    fn remember(&mut self, n: usize, slot: Slot) {
+    /// Keeps where the `n`-th set of the pass found its gauge, and by which constant key.
+    fn remember(&mut self, n: usize, slot: Slot, by: Option<Constant>) {
         match self.slots.get_mut(n) {
-            Some(kept) => *kept = slot,
-            None if n < GAUGE_PASS_MAX => self.slots.push(slot),
+            Some(kept) => {
+                *kept = slot;
+                self.constants[n] = by;
+            }
+            None if n < GAUGE_PASS_MAX => {
+                self.slots.push(slot);
+                self.constants.push(by);
+            }
             None => {}
         }
     }
@@ -198,11 +215,35 @@ impl Registry {
 
     /// Sets a gauge.
     pub fn set(&mut self, key: &str, value: f64) {
+        self.set_by(key, value, None);
+    }
+
+    /// [`Registry::set`] of a constant key: when the last pass's set at the same place was by
+    /// the same constant, its slot is taken without comparing the key's text.
+    pub fn set_static(&mut self, key: &'static str, value: f64) {
+        let n = self.gauge_pass.at;
+        let by = Some(constant(key));
+        if self.gauge_pass.constants.get(n) == Some(&by) {
+            if let Some((text, v)) = self.pass_slot(n).and_then(|i| self.gauges.entry_at_mut(i)) {
+                debug_assert_eq!(text, key, "a constant's slot names the constant");
+                *v = value;
+                self.gauge_pass.at += 1;
+                return;
+            }
+        }
+        self.set_by(key, value, by);
+    }
+
+    /// [`Registry::set`], remembering for the pass's next round whether `key` was a constant.
+    fn set_by(&mut self, key: &str, value: f64, by: Option<Constant>) {
         let n = self.gauge_pass.at;
         self.gauge_pass.at += 1;
-        if let Some(v) = self.gauge_in_pass(n, key) {
-            *v = value;
-            return;
+        if let Some((text, v)) = self.pass_slot(n).and_then(|i| self.gauges.entry_at_mut(i)) {
+            if text == key {
+                *v = value;
+                self.gauge_pass.constants[n] = by;
+                return;
+            }
         }
         match self.gauges.get_mut(key) {
             Some(v) => *v = value,
@@ -212,18 +253,14 @@ impl Registry {
             }
         }
         let slot = Slot::of(&self.gauges, self.gauge_layout, key);
-        self.gauge_pass.remember(n, slot);
+        self.gauge_pass.remember(n, slot, by);
     }
 
-    /// The value of gauge `key` if the last pass's `n`-th set found it and the gauges' order is
-    /// still the one it was found in.
-    fn gauge_in_pass(&mut self, n: usize, key: &str) -> Option<&mut f64> {
+    /// Where the last pass's `n`-th set found its gauge, while the gauges' order is still the
+    /// one it was found in.
+    fn pass_slot(&self, n: usize) -> Option<usize> {
         let slot = self.gauge_pass.slots.get(n)?;
-        if slot.layout != Some(self.gauge_layout) {
-            return None;
-        }
-        let (text, value) = self.gauges.entry_at_mut(slot.index)?;
-        (text == key).then_some(value)
+        (slot.layout == Some(self.gauge_layout)).then_some(slot.index)
     }
 
     /// Records an observation in a histogram, creating it with `buckets` on first use.
@@ -516,6 +553,42 @@ mod tests {
         let gauges: Vec<(String, f64)> = reg.flatten().into_iter().collect();
         let expected: Vec<(String, f64)> =
             plain.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect();
+        assert_eq!(gauges, expected);
+    }
+
+    #[test]
+    fn constant_keys_and_built_keys_at_the_same_places_of_passes_set_their_own_gauges() {
+        let mut reg = Registry::default();
+        let mut plain = std::collections::BTreeMap::new();
+        // a built key with the text of a constant, a constant replaced by another at its place,
+        // a new gauge moving every slot, the same constant twice in a pass
+        let built_b = String::from("b");
+        let passes: [&[(&str, bool, f64)]; 6] = [
+            &[("b", true, 1.0), ("d", true, 2.0)],
+            &[("b", true, 3.0), ("d", true, 4.0)],
+            &[(built_b.as_str(), false, 5.0), ("d", true, 6.0)],
+            &[("b", true, 7.0), ("c", true, 8.0)],
+            &[("a", true, 9.0), ("b", true, 10.0), ("c", true, 11.0)],
+            &[("a", true, 12.0), ("a", true, 13.0), ("c", true, 14.0)],
+        ];
+        for pass in passes {
+            reg.begin_gauge_pass();
+            for &(key, constant, value) in pass {
+                match (constant, key) {
+                    (true, "a") => reg.set_static("a", value),
+                    (true, "b") => reg.set_static("b", value),
+                    (true, "c") => reg.set_static("c", value),
+                    (true, _) => reg.set_static("d", value),
+                    (false, built) => reg.set(built, value),
+                }
+                plain.insert(key.to_owned(), value);
+            }
+            for (key, value) in &plain {
+                assert_eq!(reg.gauge(key), *value, "{key}");
+            }
+        }
+        let gauges: Vec<(String, f64)> = reg.flatten().into_iter().collect();
+        let expected: Vec<(String, f64)> = plain.into_iter().collect();
         assert_eq!(gauges, expected);
     }
 }

@@ -247,17 +247,19 @@ impl Cluster {
             ),
             None => (0.0, 0.0, 0.0),
         };
-        self.telemetry.reg.set(names::FIFO_ITEMS, fifo);
-        self.telemetry.reg.set(names::HANDLER_BUFFER_LENGTH, buffer);
-        self.telemetry.reg.set(names::ACTIVE_WORKERS, active);
+        self.telemetry.reg.set_static(names::FIFO_ITEMS, fifo);
         self.telemetry
             .reg
-            .set(names::ETCD_REVISION, self.api.server.revision() as f64);
-        self.telemetry.reg.set(
+            .set_static(names::HANDLER_BUFFER_LENGTH, buffer);
+        self.telemetry.reg.set_static(names::ACTIVE_WORKERS, active);
+        self.telemetry
+            .reg
+            .set_static(names::ETCD_REVISION, self.api.server.revision() as f64);
+        self.telemetry.reg.set_static(
             names::OBJECTS_TERMINATING,
             self.api.server.terminating() as f64,
         );
-        self.telemetry.reg.set(
+        self.telemetry.reg.set_static(
             names::NAMESPACES_TERMINATING,
             self.api.server.namespaces_terminating() as f64,
         );
@@ -267,6 +269,6 @@ impl Cluster {
         let reg = &mut self.telemetry.reg;
         self.operator
             .process
-            .gauges(now, |key, value| reg.set(key, value));
+            .gauges(now, |key, value| reg.set_static(key, value));
     }
 }

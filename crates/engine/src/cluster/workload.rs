@@ -435,21 +435,21 @@ impl Workload {
         now: SimTime,
     ) {
         let leaked = if running { self.leaked_count() } else { 0 };
-        reg.set(names::RECONCILE_WATCHES_OPEN, leaked as f64);
+        reg.set_static(names::RECONCILE_WATCHES_OPEN, leaked as f64);
         let cached = if running && self.cache != CacheState::Off {
             self.cached_items
         } else {
             0
         };
-        reg.set(names::POD_CACHE_ITEMS, cached as f64);
+        reg.set_static(names::POD_CACHE_ITEMS, cached as f64);
         let s = scenario;
         if s.nodes.count == 0 {
             return;
         }
         let running: usize = self.pods.values().map(Vec::len).sum();
-        reg.set(names::PODS_RUNNING, running as f64);
+        reg.set_static(names::PODS_RUNNING, running as f64);
         let pending: u32 = self.pending.values().sum();
-        reg.set(names::PODS_PENDING, f64::from(pending));
+        reg.set_static(names::PODS_PENDING, f64::from(pending));
         let tainted = self.tainted.iter().filter(|t| **t).count();
         let taint_key = metric_key(
             "kube_node_spec_taint",
@@ -473,6 +473,6 @@ impl Workload {
             &[("condition", "MemoryPressure"), ("status", "true")],
         );
         reg.set(&key, f64::from(pressured));
-        reg.set(names::NODE_MEMORY_AVAILABLE_BYTES, min_available as f64);
+        reg.set_static(names::NODE_MEMORY_AVAILABLE_BYTES, min_available as f64);
     }
 }
