@@ -13,10 +13,18 @@ const NAME_MAY_NOT_CONTAIN: [&str; 2] = ["/", "%"];
 
 /// The first byte of each of [`NAME_MAY_NOT_CONTAIN`]: a name holding none of them holds none of
 /// those texts.
-const FORBIDDEN_FIRST_BYTES: [u8; 2] = [
-    NAME_MAY_NOT_CONTAIN[0].as_bytes()[0],
-    NAME_MAY_NOT_CONTAIN[1].as_bytes()[0],
-];
+const FORBIDDEN_FIRST_BYTES: [u8; NAME_MAY_NOT_CONTAIN.len()] = first_bytes(NAME_MAY_NOT_CONTAIN);
+
+/// The first byte of each of `texts` (none of them empty).
+const fn first_bytes<const N: usize>(texts: [&str; N]) -> [u8; N] {
+    let mut out = [0; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = texts[i].as_bytes()[0];
+        i += 1;
+    }
+    out
+}
 
 /// What is wrong with `name` as a path segment, as upstream words it (empty when it is valid).
 pub fn is_valid_path_segment_name(name: &str) -> Vec<String> {

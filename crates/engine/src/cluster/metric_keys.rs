@@ -5,7 +5,7 @@
 //! they are built the first time a label set is seen and looked up after. Each keeps where the
 //! registry holds it ([`SlottedKey`]), so bumping it does not search the registry either.
 
-use super::registry::{metric_key, SlottedKey};
+use super::registry::{constant, metric_key, SlottedKey};
 use crate::metrics::names;
 
 /// The hot metrics whose key is fixed (no label taken at run time), each with a slot of its own.
@@ -75,13 +75,11 @@ impl Default for MetricKeys {
 impl MetricKeys {
     /// The key of `apiserver_request_total{code, verb}`.
     pub(super) fn request(&mut self, verb: &'static str, code: u16) -> &mut SlottedKey {
-        let same_constant = |v: &str| v.as_ptr() == verb.as_ptr() && v.len() == verb.len();
-        let found = |same: &dyn Fn(&str) -> bool| {
-            self.requests
-                .iter()
-                .position(|(v, c, _)| *c == code && same(v))
-        };
-        let i = match found(&same_constant).or_else(|| found(&|v| v == verb)) {
+        let verbs = self
+            .requests
+            .iter()
+            .map(|(v, c, _)| (*c == code).then_some(*v));
+        let i = match position_of(verbs, verb) {
             Some(i) => i,
             None => {
                 let code_text = code.to_string();
@@ -102,7 +100,7 @@ impl MetricKeys {
         controller: &str,
         result: &'static str,
     ) -> &mut SlottedKey {
-        let i = match position_of(&self.reconcile_results, result) {
+        let i = match position_of(names_of(&self.reconcile_results), result) {
             Some(i) => i,
             None => {
                 let labels = [("controller", controller), ("result", result)];
@@ -120,7 +118,7 @@ impl MetricKeys {
         name: &'static str,
         controller: &str,
     ) -> &mut SlottedKey {
-        let i = match position_of(&self.per_controller, name) {
+        let i = match position_of(names_of(&self.per_controller), name) {
             Some(i) => i,
             None => {
                 let key = metric_key(name, &[("controller", controller)]);
@@ -142,14 +140,25 @@ impl MetricKeys {
     }
 }
 
-/// Where `name` is in `keys`: first by address (the same constant is one address and length,
-/// so nearly every lookup ends there without reading a name), then by text (a constant the
-/// compiler copied, or a name built at run time).
-fn position_of(keys: &[(&'static str, SlottedKey)], name: &str) -> Option<usize> {
-    let same_constant = |n: &str| n.as_ptr() == name.as_ptr() && n.len() == name.len();
-    keys.iter()
-        .position(|(n, _)| same_constant(n))
-        .or_else(|| keys.iter().position(|(n, _)| *n == name))
+/// Where `name` is among `names` (`None` for an entry that is not a candidate): first by address
+/// (the same constant is one address and length, so nearly every lookup ends there without
+/// reading a name), then by text (a constant the compiler copied, or a name built at run time).
+fn position_of<'a>(
+    mut names: impl Iterator<Item = Option<&'a str>> + Clone,
+    name: &str,
+) -> Option<usize> {
+    let by_address = constant(name);
+    names
+        .clone()
+        .position(|n| n.map(constant) == Some(by_address))
+        .or_else(|| names.position(|n| n == Some(name)))
+}
+
+/// The names of `keys`, every one a candidate for [`position_of`].
+fn names_of<'a>(
+    keys: &'a [(&'static str, SlottedKey)],
+) -> impl Iterator<Item = Option<&'a str>> + Clone {
+    keys.iter().map(|(n, _)| Some(*n))
 }
 
 #[cfg(test)]

@@ -63,10 +63,11 @@ struct GaugePass {
     at: usize,
 }
 
-/// A `&'static str` key by its address and length.
-type Constant = (usize, usize);
+/// A text by its address and length: for a `&'static str` its text, which never changes.
+pub(super) type Constant = (usize, usize);
 
-fn constant(key: &'static str) -> Constant {
+/// `key`'s address and length (see [`Constant`]).
+pub(super) fn constant(key: &str) -> Constant {
     (key.as_ptr() as usize, key.len())
 }
 
