@@ -153,15 +153,18 @@ impl ApiServer {
         if obj.metadata.resource_version != 0 {
             return Err(ApiError::unknown(RV_SET_ON_CREATE));
         }
-        if let Some(existing) = self.store.get(&kind.name, &key) {
-            let mut err = ApiError::already_exists(&kind.qualified_resource(), &obj.metadata.name);
-            if existing.object.metadata.deletion_timestamp.is_some() {
-                err.message = format!("object is being deleted: {}", err.message);
+        let created = match self.store.create_unless_present(&kind.name, key, obj) {
+            Ok(created) => created,
+            Err(existing) => {
+                // the stored object has the same key, so the same name
+                let name = &existing.object.metadata.name;
+                let mut err = ApiError::already_exists(&kind.qualified_resource(), name);
+                if existing.object.metadata.deletion_timestamp.is_some() {
+                    err.message = format!("object is being deleted: {}", err.message);
+                }
+                return Err(err);
             }
-            return Err(err);
-        }
-        obj.metadata.uid = self.store.next_uid();
-        let created = self.store.create(&kind.name, key, obj);
+        };
         self.emit(
             &kind.name,
             WatchEventType::Added,

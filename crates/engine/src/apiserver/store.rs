@@ -123,20 +123,7 @@ impl Store {
     /// takes one); from the 2³²nd on (wider than 8 digits), formatted.
     pub fn next_uid(&mut self) -> Text {
         self.uids_issued += 1;
-        let n = self.uids_issued;
-        if n >= 1 << 32 {
-            let (head, tail) = (Digits::new(n, 8, 16), Digits::new(n, 12, 16));
-            return Text::from(format!("{}{UID_MIDDLE}{}", head.as_str(), tail.as_str()).as_str());
-        }
-        // every uid of a run below the four-billionth: both parts straight off the bits, into
-        // their places of one buffer
-        let mut buf = [0u8; 36];
-        let (head, rest) = buf.split_at_mut(8);
-        let (middle, tail) = rest.split_at_mut(UID_MIDDLE.len());
-        head.copy_from_slice(&low_hex::<8>(n));
-        middle.copy_from_slice(UID_MIDDLE.as_bytes());
-        tail.copy_from_slice(&low_hex::<12>(n));
-        Text::from(std::str::from_utf8(&buf).unwrap_or_default())
+        uid_text(self.uids_issued)
     }
 
     /// The stored entry of `kind` at `key`: a [`Key`] (equal to a clone of itself without
@@ -197,6 +184,40 @@ impl Store {
         object
     }
 
+    /// A create's storing (etcd3 `store.go` `Create`: a transaction that writes only if the key
+    /// is absent): `object` gets the next uid and is stored at the next revision unless an
+    /// entry is at `key`; then the store is left as it was (that entry, the revision, the uids
+    /// issued) and the entry comes back.
+    ///
+    /// One walk of the kind's tree where a lookup and then an insert took two: the insert is
+    /// tried first, and undone in the rare case it replaced an entry.
+    pub fn create_unless_present(
+        &mut self,
+        kind: &str,
+        key: Key,
+        mut object: Object,
+    ) -> Result<ObjectRef, Stored> {
+        let Some(objects) = self.objects.get_mut_in_few(kind) else {
+            object.metadata.uid = self.next_uid();
+            return Ok(self.create(kind, key, object));
+        };
+        self.uids_issued += 1;
+        self.revision += 1;
+        object.metadata.uid = uid_text(self.uids_issued);
+        object.metadata.resource_version = self.revision;
+        let object = ObjectRef::new(object);
+        let entry = Stored {
+            object: ObjectRef::clone(&object),
+        };
+        let Some(existing) = objects.insert(key.clone(), entry) else {
+            return Ok(object);
+        };
+        objects.insert(key, existing.clone());
+        self.uids_issued -= 1;
+        self.revision -= 1;
+        Err(existing)
+    }
+
     /// `GuaranteedUpdate`'s write step: no-op when the content is unchanged, else a write at the
     /// next revision. The caller has checked the key exists.
     pub fn guaranteed_update(&mut self, kind: &str, key: &Key, object: ObjectRef) -> UpdateOutcome {
@@ -254,6 +275,23 @@ impl Store {
     }
 }
 
+/// The `n`-th uid ([`Store::next_uid`]).
+fn uid_text(n: u64) -> Text {
+    if n >= 1 << 32 {
+        let (head, tail) = (Digits::new(n, 8, 16), Digits::new(n, 12, 16));
+        return Text::from(format!("{}{UID_MIDDLE}{}", head.as_str(), tail.as_str()).as_str());
+    }
+    // every uid of a run below the four-billionth: both parts straight off the bits, into
+    // their places of one buffer
+    let mut buf = [0u8; 36];
+    let (head, rest) = buf.split_at_mut(8);
+    let (middle, tail) = rest.split_at_mut(UID_MIDDLE.len());
+    head.copy_from_slice(&low_hex::<8>(n));
+    middle.copy_from_slice(UID_MIDDLE.as_bytes());
+    tail.copy_from_slice(&low_hex::<12>(n));
+    Text::from(std::str::from_utf8(&buf).unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +316,33 @@ mod tests {
         assert_eq!(s.next_uid(), "100000000-0000-4000-8000-000100000000");
         s.uids_issued = 0xfedc_ba98_7654 - 1;
         assert_eq!(s.next_uid(), "fedcba987654-0000-4000-8000-fedcba987654");
+    }
+
+    /// Mirrors store_tests.go RunTestCreate's "existing key" case: the second create of a key
+    /// fails and changes nothing (the stored object, the revision, the next uid).
+    #[test]
+    fn a_create_of_a_present_key_leaves_the_store_as_it_was_and_gives_the_entry_back() {
+        let mut s = Store::new(10);
+        let first = s.create_unless_present("Flywheel", Key::from("default/a"), obj("a"));
+        let first = first.unwrap_or_else(|_| panic!("an absent key is created"));
+        assert_eq!(first.metadata.resource_version, 11);
+        assert_eq!(first.metadata.uid, "00000001-0000-4000-8000-000000000001");
+        let mut again = obj("a");
+        again.spec = json!({"replicas": 2}).into();
+        let Err(existing) = s.create_unless_present("Flywheel", Key::from("default/a"), again)
+        else {
+            panic!("a present key is not created again");
+        };
+        assert!(ObjectRef::ptr_eq(&existing.object, &first));
+        let stored = s
+            .get("Flywheel", "default/a")
+            .map(|e| ObjectRef::clone(&e.object));
+        assert!(stored.is_some_and(|o| ObjectRef::ptr_eq(&o, &first)));
+        assert_eq!((s.revision(), s.count("Flywheel")), (11, 1));
+        let next = s.create_unless_present("Flywheel", Key::from("default/b"), obj("b"));
+        let next = next.unwrap_or_else(|_| panic!("another key is created"));
+        assert_eq!(next.metadata.resource_version, 12);
+        assert_eq!(next.metadata.uid, "00000002-0000-4000-8000-000000000002");
     }
 
     /// Mirrors store_tests.go RunTestGuaranteedUpdate "same data" (no new RV) and "existing key"

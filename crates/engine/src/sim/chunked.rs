@@ -32,6 +32,10 @@ pub struct ChunkedDeque<T> {
     full: VecDeque<Rc<Vec<T>>>,
     /// The newest entries, fewer than [`CHUNK`].
     tail: Vec<T>,
+    /// The buffer of the last chunk that left while no copy held it, emptied: the next tail's.
+    /// A chunk's buffer is large (a few KiB), and the allocator's search for one, and its
+    /// release, cost more than a chunk's pushes.
+    spare: Vec<T>,
 }
 
 impl<T> Default for ChunkedDeque<T> {
@@ -39,6 +43,7 @@ impl<T> Default for ChunkedDeque<T> {
         ChunkedDeque {
             full: VecDeque::new(),
             tail: Vec::new(),
+            spare: Vec::new(),
         }
     }
 }
@@ -61,14 +66,26 @@ impl<T> ChunkedDeque<T> {
         }
         self.tail.push(entry);
         if self.tail.len() == CHUNK {
-            let chunk = std::mem::replace(&mut self.tail, Vec::with_capacity(CHUNK));
+            let next = match self.spare.capacity() {
+                0 => Vec::with_capacity(CHUNK),
+                _ => std::mem::take(&mut self.spare),
+            };
+            let chunk = std::mem::replace(&mut self.tail, next);
             self.full.push_back(Rc::new(chunk));
         }
     }
 
-    /// Drops the oldest full chunk; returns whether there was one.
+    /// Drops the oldest full chunk; returns whether there was one. Its buffer is kept for the
+    /// next tail when no copy holds the chunk.
     pub fn pop_front_chunk(&mut self) -> bool {
-        self.full.pop_front().is_some()
+        let Some(chunk) = self.full.pop_front() else {
+            return false;
+        };
+        if let Ok(mut buffer) = Rc::try_unwrap(chunk) {
+            buffer.clear();
+            self.spare = buffer;
+        }
+        true
     }
 
     /// Entry `index` (0 is the oldest), if held.
@@ -162,5 +179,35 @@ mod tests {
             d.range_from(0).copied().collect::<Vec<_>>(),
             [CHUNK, CHUNK + 1, CHUNK + 2, 1_000]
         );
+    }
+
+    #[test]
+    fn a_chunk_no_copy_holds_leaves_its_buffer_to_the_next_tail_and_a_shared_one_does_not() {
+        let mut d = filled(2 * CHUNK);
+        let first = Rc::as_ptr(&d.full[0]);
+        let buffer = d.full[0].as_ptr();
+        assert!(d.pop_front_chunk());
+        assert_eq!(d.spare.capacity(), CHUNK, "the emptied buffer is kept");
+        for i in 0..CHUNK {
+            d.push_back(i);
+        }
+        assert_eq!(d.tail.as_ptr(), buffer, "the next tail is the kept buffer");
+        assert!(d.spare.capacity() == 0 && d.tail.capacity() == CHUNK);
+        assert!(d
+            .range_from(0)
+            .copied()
+            .eq((CHUNK..2 * CHUNK).chain(0..CHUNK)));
+        let copy = d.clone();
+        assert!(d.pop_front_chunk());
+        assert_eq!(
+            d.spare.capacity(),
+            0,
+            "a chunk a copy holds stays the copy's"
+        );
+        assert!(copy
+            .range_from(0)
+            .copied()
+            .eq((CHUNK..2 * CHUNK).chain(0..CHUNK)));
+        assert_ne!(Rc::as_ptr(&copy.full[0]), first);
     }
 }
