@@ -273,6 +273,22 @@ impl Cluster {
             VerdictFigures::of_inputs(&inputs, &self.telemetry.series, Variant::of(&self.scenario));
         RunVerdict::of(figures)
     }
+
+    /// Whether the verdict at this instant may be [`Verdict::Converged`]: only with an operator
+    /// running and no self-triggered enqueue in the window ([`Verdict::of`] calls a run without
+    /// one down or watching, and a run with them looping). The timeline's convergence marker
+    /// asks every simulated second and reads the whole verdict only when this holds: a looping
+    /// run answers from one series.
+    pub fn may_be_converged(&self) -> bool {
+        let loop_rate = self
+            .telemetry
+            .series
+            .rate(names::SELF_TRIGGERED_ENQUEUES_TOTAL, LOOP_WINDOW_S);
+        // `Verdict::of` calls a rate above zero looping: anything else, not a number included,
+        // may still be converged
+        let looping = loop_rate.partial_cmp(&0.0) == Some(std::cmp::Ordering::Greater);
+        self.operator.running.is_some() && !looping
+    }
 }
 
 #[cfg(test)]
