@@ -438,9 +438,14 @@ impl Cluster {
             Some(_) => job.on_write_result(Err(())),
             None => StepOutcome::Continue,
         };
-        let mut end = StepOutcome::Finish(ReconcileResult::Error);
-        for _ in 0..MAX_STEPS_PER_TURN {
-            if outcome == StepOutcome::Continue {
+        let mut turns = 0;
+        // a turn that runs out of steps without an end finishes the Reconcile with an error
+        let end = loop {
+            if turns == MAX_STEPS_PER_TURN {
+                break StepOutcome::Finish(ReconcileResult::Error);
+            }
+            turns += 1;
+            if matches!(outcome, StepOutcome::Continue) {
                 let step = self.scenario.reconcile.steps.get(job.pc);
                 outcome = job.step(step, ctx.now(), ctx.rng);
                 continue;
@@ -450,7 +455,7 @@ impl Cluster {
                     let cached = informer.indexer.get(&job.key);
                     let bytes = cached.as_ref().map_or(0, |o| o.size_bytes);
                     outcome = job.read_cache(cached);
-                    if outcome == StepOutcome::Continue {
+                    if matches!(outcome, StepOutcome::Continue) {
                         outcome = StepOutcome::Wait(crate::time::per_kib(read_cost, bytes));
                     }
                 }
@@ -474,12 +479,11 @@ impl Cluster {
                         .run_step(scenario, incarnation, job, &step, ctx, sinks);
                 }
                 StepOutcome::Wait(_) | StepOutcome::Write(_) | StepOutcome::Finish(_) => {
-                    end = outcome;
-                    break;
+                    break outcome;
                 }
                 StepOutcome::Continue => {}
             }
-        }
+        };
         op.worker_totals = op.worker_totals.minus(before).plus(WorkerTotals::of(job));
         match end {
             StepOutcome::Wait(d) => {
