@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::request::ApiError;
 use crate::error::ConfigError;
 use crate::object::{Object, ObjectRef};
+use crate::sim::chunked::ChunkedDeque;
 use crate::time::SimTime;
 use crate::vec_map::VecMap;
 
@@ -185,16 +186,15 @@ struct CachedEvent {
 /// One kind's window of recent events (`watchCacheHistory`).
 #[derive(Clone, Debug)]
 pub struct WatchCache {
-    /// Shared with the checkpoints taken since ([`crate::sim::shared`]).
-    events: crate::sim::shared::SharedVec<CachedEvent>,
+    /// Full chunks shared with the checkpoints taken since ([`ChunkedDeque`]); an event that
+    /// left the window is dropped with its chunk, a few hundred together.
+    events: ChunkedDeque<CachedEvent>,
     capacity: usize,
     lower_capacity: usize,
     upper_capacity: usize,
     event_fresh: Duration,
     list_resource_version: u64,
     removed_event_since_relist: bool,
-    /// Events that left the window, dropped a batch at a time.
-    evicted: crate::sim::batch_drop::BatchDrop<CachedEvent>,
 }
 
 impl WatchCache {
@@ -204,14 +204,13 @@ impl WatchCache {
     pub fn new(config: &WatchCacheConfig, list_resource_version: u64) -> WatchCache {
         let lower = config.lower_capacity.max(1);
         WatchCache {
-            events: crate::sim::shared::SharedVec::new(),
+            events: ChunkedDeque::default(),
             capacity: lower,
             lower_capacity: lower,
             upper_capacity: config.upper_capacity.max(lower),
             event_fresh: fresh_duration(config.event_fresh_duration_s),
             list_resource_version,
             removed_event_since_relist: false,
-            evicted: crate::sim::batch_drop::BatchDrop::default(),
         }
     }
 
@@ -256,9 +255,7 @@ impl WatchCache {
 
     /// The oldest event leaves the window.
     fn evict_oldest(&mut self) {
-        if let Some(event) = self.events.pop_front() {
-            self.evicted.push(event);
-        }
+        self.events.pop_front();
     }
 
     fn is_full(&self) -> bool {

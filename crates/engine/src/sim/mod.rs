@@ -10,9 +10,8 @@
 //! [`Rng`] and the [`Trace`], and hands them to the model through a [`Context`] for each event.
 //! Nothing here reads a wall clock or does I/O.
 
-pub(crate) mod batch_drop;
 mod causal;
-mod chunked;
+pub(crate) mod chunked;
 pub(crate) mod id_map;
 pub(crate) mod large;
 mod queue;

@@ -19,7 +19,3 @@ pub type SharedMap<K, V> = imbl::GenericOrdMap<K, V, RcK>;
 
 /// A key-ordered set whose copies share structure (`BTreeSet`'s order).
 pub type SharedSet<K> = imbl::GenericOrdSet<K, RcK>;
-
-/// A sequence whose copies share structure: a double-ended queue with O(1) pushes and pops at
-/// both ends.
-pub type SharedVec<T> = imbl::GenericVector<T, RcK>;

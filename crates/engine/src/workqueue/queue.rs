@@ -19,7 +19,7 @@
 
 use std::hash::Hash;
 
-use crate::sim::shared::SharedVec;
+use crate::sim::chunked::ChunkedDeque;
 use crate::sim::EventId;
 use crate::time::SimTime;
 use crate::workqueue::causes::CauseIds;
@@ -34,9 +34,9 @@ use crate::workqueue::set::{Entry, ItemMap};
 #[derive(Clone, Debug)]
 pub struct Queue<T> {
     #[allow(clippy::struct_field_names, reason = "client-go's `Typed.queue`")]
-    /// Shared with the checkpoints taken since ([`crate::sim::shared`]): a push or a pop
-    /// touches one end, without hashing.
-    queue: SharedVec<T>,
+    /// Full chunks shared with the checkpoints taken since ([`ChunkedDeque`]): a push or a
+    /// pop touches one end, without hashing.
+    queue: ChunkedDeque<T>,
     /// The dirty items, each with the time it became dirty (`dirty`, and the metrics'
     /// `addTimes`) and the causes of its adds.
     dirty: ItemMap<T, Dirty>,
@@ -65,7 +65,7 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// `NewTypedWithConfig`).
     pub fn new() -> Queue<T> {
         Queue {
-            queue: SharedVec::new(),
+            queue: ChunkedDeque::default(),
             dirty: ItemMap::default(),
             shutting_down: false,
             drain: false,
@@ -123,7 +123,8 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// [`Queue::get`], with the causes of the adds merged into the item since it was last handed
     /// out, oldest first.
     pub fn get_caused(&mut self) -> Option<(T, CauseIds)> {
-        let item = self.queue.pop_front()?;
+        let item = self.queue.front()?.clone();
+        self.queue.pop_front();
         let dirty = self.dirty.remove(&item);
         let added = dirty.as_ref().map(|d| d.since);
         self.metrics.get_added_at(&item, added, None);
