@@ -323,6 +323,41 @@ mod tests {
         assert_eq!(Verdict::of(&figures(0.0, 30.0, Some(false))), Verdict::Busy);
     }
 
+    /// What `Cluster::may_be_converged` relies on to skip the whole verdict: without an
+    /// operator, or with a loop in the window, no other figure makes a verdict converged.
+    #[test]
+    fn no_operator_or_a_loop_in_the_window_is_never_converged_whatever_the_rest() {
+        let phases = [
+            None,
+            Some(OperatorPhase::Running),
+            Some(OperatorPhase::Relisting),
+        ];
+        let expectations = [
+            LoopExpectation::Loops,
+            LoopExpectation::Converges,
+            LoopExpectation::StatusDropped,
+            LoopExpectation::NoStatusEndpoint,
+        ];
+        for (idle, loop_rate) in [
+            (None, 0.0),
+            (None, 3.0),
+            (Some(true), 0.5),
+            (Some(true), 1e-9),
+        ] {
+            for (phase, expectation) in phases.iter().flat_map(|p| expectations.map(|e| (*p, e))) {
+                for time_s in [0.0, 5.0, 60.0, 3600.0] {
+                    let mut f = figures(loop_rate, time_s, idle);
+                    (f.phase, f.expectation) = (phase, expectation);
+                    assert_ne!(Verdict::of(&f), Verdict::Converged, "{f:?}");
+                }
+            }
+        }
+        assert_eq!(
+            Verdict::of(&figures(0.0, 60.0, Some(true))),
+            Verdict::Converged
+        );
+    }
+
     #[test]
     fn a_stopped_operator_is_down_not_converged() {
         assert_eq!(Verdict::of(&figures(0.0, 300.0, None)), Verdict::Down);

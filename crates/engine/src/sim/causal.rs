@@ -231,6 +231,9 @@ impl CausalRing {
             self.entries.len(),
             self.entries.shared_len(),
         );
+        // the chunks' sums are by index: the ring leaves only a whole chunk at a time, so its
+        // chunks start at multiples of CHUNK
+        debug_assert_eq!(shared % CHUNK, 0, "no entry left the ring alone");
         let boundary = start.next_multiple_of(CHUNK).min(len);
         let mut sums = CauseSums::default();
         for entry in self.entries.range_from(start).take(boundary - start) {
