@@ -64,8 +64,9 @@ pub struct WatchEvent {
     pub object: ObjectRef,
     /// The event's resourceVersion (for DELETED, the deletion revision).
     pub resource_version: u64,
-    /// For ERROR events, the `metav1.Status`.
-    pub status: Option<ApiError>,
+    /// For ERROR events, the `metav1.Status`: boxed, so that the event, which the event queue
+    /// and the watch cache move and hold by the thousand, is not as large as a rare error.
+    pub status: Option<Box<ApiError>>,
 }
 
 impl WatchEvent {
@@ -108,7 +109,7 @@ impl WatchEvent {
             event_type: WatchEventType::Error,
             object: ObjectRef::new(o),
             resource_version: 0,
-            status: Some(err),
+            status: Some(Box::new(err)),
         }
     }
 }

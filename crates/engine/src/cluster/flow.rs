@@ -172,9 +172,8 @@ impl Cluster {
             let incarnation = op.incarnation;
             ctx.continue_with(Ev::ReplacePart {
                 incarnation,
-                rest,
                 queued,
-                then,
+                rest: Box::new((rest, then)),
             });
             return;
         }

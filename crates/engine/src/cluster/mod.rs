@@ -122,19 +122,21 @@ pub enum Ev {
     Answer {
         /// The request.
         id: u64,
-        /// The reply.
-        reply: request::Reply,
+        /// The reply (boxed: a rare event need not make every event as large as a reply).
+        reply: Box<request::Reply>,
     },
     /// Queue the next part of a large LIST into the informer (a continuation of `Replace`).
     ReplacePart {
         /// Operator incarnation.
         incarnation: u64,
-        /// The listed objects not queued yet.
-        rest: crate::apiserver::ListItems,
         /// How many were queued before.
         queued: usize,
-        /// The reflector's actions after the `Replace`.
-        then: Vec<crate::informer::reflector::Action>,
+        /// The listed objects not queued yet, and the reflector's actions after the `Replace`
+        /// (boxed, as [`Ev::Answer`]'s reply).
+        rest: Box<(
+            crate::apiserver::ListItems,
+            Vec<crate::informer::reflector::Action>,
+        )>,
     },
     /// Run the scenario's action with this index.
     Action(usize),
@@ -276,13 +278,15 @@ impl Model for Cluster {
         match event {
             Ev::CreateObjects { from } => self.create_objects(ctx, from),
             Ev::ReleaseDead => self.operator.release_dead(ctx),
-            Ev::Answer { id, reply } => self.answer(ctx, id, reply),
+            Ev::Answer { id, reply } => self.answer(ctx, id, *reply),
             Ev::ReplacePart {
                 incarnation,
-                rest,
                 queued,
-                then,
-            } if self.is_current(incarnation) => self.replace_part(ctx, rest, queued, then),
+                rest,
+            } if self.is_current(incarnation) => {
+                let (rest, then) = *rest;
+                self.replace_part(ctx, rest, queued, then);
+            }
             Ev::Action(i) => self.run_action(ctx, i),
             Ev::Intervene(i) => self.apply_intervention(ctx, &i),
             Ev::Arrive(id) => self.arrive(ctx, id),

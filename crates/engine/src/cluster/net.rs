@@ -185,7 +185,10 @@ impl Cluster {
             if let Some(p) = kept {
                 self.api.pending.insert(id, p);
             }
-            ctx.continue_with(Ev::Answer { id, reply });
+            ctx.continue_with(Ev::Answer {
+                id,
+                reply: Box::new(reply),
+            });
         } else {
             self.deliver(ctx, origin, reply);
         }
