@@ -6,7 +6,6 @@
 use crate::informer::deltas::Deltas;
 use crate::key::Key;
 use crate::object::ObjectRef;
-use crate::sim::shared::SharedMap;
 use crate::sim::Context;
 
 use super::informer::{Fifo, SimInformer};
@@ -27,8 +26,9 @@ pub(super) enum DeadPart {
     Queue(Box<WorkQueue>),
     /// A part of the workqueue.
     QueuePart(QueuePart),
-    /// Cached objects.
-    Objects(SharedMap<Key, ObjectRef>),
+    /// Cached objects, taken out leaf by leaf from the last (the map's branches are gone: a
+    /// step pops entries off a leaf instead of walking the tree to remove each by its key).
+    Objects(ObjectsLeft),
     /// Queued deltas.
     Deltas(Vec<(Key, Deltas)>),
 }
@@ -56,7 +56,8 @@ impl OperatorSide {
                 if let Fifo::Delta(fifo) = fifo {
                     push_list_parts(&mut self.dead, fifo.into_queued());
                 }
-                self.dead.push(DeadPart::Objects(indexer.into_items()));
+                self.dead
+                    .push(DeadPart::Objects(indexer.into_items().into_iter()));
             }
             Some(DeadPart::Queue(queue)) => {
                 let parts = queue.into_parts().into_iter().map(DeadPart::QueuePart);
@@ -65,7 +66,7 @@ impl OperatorSide {
             Some(DeadPart::QueuePart(part)) => drop(part),
             Some(DeadPart::Objects(mut objects)) => {
                 free_part(&mut objects);
-                if !objects.is_empty() {
+                if objects.len() != 0 {
                     self.dead.push(DeadPart::Objects(objects));
                 }
             }
@@ -88,13 +89,52 @@ fn push_list_parts(dead: &mut Vec<DeadPart>, mut list: Vec<(Key, Deltas)>) {
     dead.push(DeadPart::Deltas(list));
 }
 
-/// Frees the last [`ENTRIES_PER_PART`] entries of `map` (all of them when it has fewer); the
-/// nodes a checkpoint still shares stay alive there.
-fn free_part<V: Clone>(map: &mut SharedMap<Key, V>) {
+/// A dead informer's cached objects still to be freed: its map's leaves, last first.
+pub(super) type ObjectsLeft = imbl::ordmap::ConsumingIter<Key, ObjectRef, imbl::shared_ptr::RcK>;
+
+/// Frees the last [`ENTRIES_PER_PART`] entries left (all of them when fewer are); a leaf a
+/// checkpoint still shares is copied first, and stays alive there.
+fn free_part(objects: &mut ObjectsLeft) {
     for _ in 0..ENTRIES_PER_PART {
-        let Some(last) = map.get_max().map(|(key, _)| key.clone()) else {
+        if objects.next_back().is_none() {
             return;
-        };
-        map.remove(&last);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::object::Object;
+    use crate::sim::shared::SharedMap;
+    use std::rc::Rc;
+
+    #[test]
+    fn a_dead_cache_is_freed_a_part_at_a_time_from_its_last_key_and_a_copy_keeps_its_objects() {
+        let mut cache: SharedMap<Key, ObjectRef> = SharedMap::new();
+        for i in 0..6_000 {
+            let obj = Object::new("Widget", "ns", &format!("w-{i:05}"));
+            cache.insert(obj.key(), Rc::new(obj));
+        }
+        let checkpoint = cache.clone();
+        let mut left: ObjectsLeft = cache.into_iter();
+        free_part(&mut left);
+        assert_eq!(left.len(), 6_000 - ENTRIES_PER_PART);
+        let next = left.clone().next_back().map(|(key, _)| key.to_string());
+        assert_eq!(
+            next.as_deref(),
+            Some("ns/w-03499"),
+            "the last keys go first"
+        );
+        free_part(&mut left);
+        free_part(&mut left);
+        assert_eq!(left.len(), 0, "the last part is what was left");
+        assert_eq!(checkpoint.len(), 6_000);
+        let names: Vec<String> = checkpoint
+            .values()
+            .map(|obj| obj.metadata.name.to_string())
+            .collect();
+        let expected: Vec<String> = (0..6_000).map(|i| format!("w-{i:05}")).collect();
+        assert_eq!(names, expected, "a checkpoint's copy keeps every object");
     }
 }
