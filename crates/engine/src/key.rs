@@ -116,13 +116,25 @@ fn same_text(a: &str, b: &str) -> bool {
     same_bytes(a.as_bytes(), b.as_bytes())
 }
 
-/// `a == b` for byte strings, as [`same_text`].
+/// `a == b` for byte strings, as [`same_text`]: eight bytes at a time, the last word read ending
+/// at the end (overlapping bytes already found equal). A key's parts are a few to a few dozen
+/// bytes, where a call of the C library's `memcmp` costs more than the compare.
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if cfg!(target_arch = "wasm32") {
-        a.len() == b.len() && compare_bytes(a, b) == Ordering::Equal
-    } else {
-        a == b
+    let n = a.len();
+    if n != b.len() {
+        return false;
     }
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let mut at = 0;
+    while at + 8 < n {
+        if word_at(a, at) != word_at(b, at) {
+            return false;
+        }
+        at += 8;
+    }
+    word_at(a, n - 8) == word_at(b, n - 8)
 }
 
 /// `a.cmp(b)`, through [`compare_bytes`] in wasm (see there), through `memcmp` natively (where
@@ -356,6 +368,28 @@ mod tests {
                 assert_eq!(kx == ky, x == y, "{x:?} against {y:?}");
                 let words = compare_bytes(x.as_bytes(), y.as_bytes());
                 assert_eq!(words, x.cmp(y), "{x:?} against {y:?}, a word at a time");
+            }
+        }
+    }
+
+    #[test]
+    fn texts_a_word_at_a_time_are_equal_only_when_every_byte_is() {
+        for len in 0..=40 {
+            let text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(same_bytes(&text, &text.clone()), "length {len}");
+            for at in 0..len {
+                let mut other = text.clone();
+                other[at] = b'-';
+                assert!(
+                    !same_bytes(&text, &other),
+                    "length {len}, byte {at} differs"
+                );
+            }
+            if len > 0 {
+                assert!(
+                    !same_bytes(&text, &text[..len - 1]),
+                    "length {len}, one shorter"
+                );
             }
         }
     }
