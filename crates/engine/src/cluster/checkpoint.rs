@@ -170,10 +170,10 @@ pub(super) fn estimate_size(run: &Run) -> Size {
         + op.handler_buffer
         + op.queue_ready
         + op.queue_waiting;
-    // The workqueue's dirty set and the causes of its pending adds (a key per queued or
-    // waiting item) are hash maps copied outright, and the DeltaFIFO's queue of slots with the
-    // index of their places is copied too: touched several times per event, a shared trie cost
-    // every event more than copying them costs a checkpoint.
+    // The workqueue's index of places and the causes of its pending adds (an entry per queued
+    // or waiting item) are hash tables copied outright, and the DeltaFIFO's queue of slots with
+    // the index of their places is copied too: touched several times per event, a shared trie
+    // cost every event more than copying them costs a checkpoint.
     let item_entries = 2 * (op.queue_ready + op.queue_waiting) + op.fifo_deltas;
     let ring_shared = run.trace().shared_bytes();
     let ring_copied = run.trace().bytes() - ring_shared;

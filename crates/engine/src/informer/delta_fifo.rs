@@ -23,9 +23,10 @@ use crate::informer::delta::{
     deltas_size_bytes, DeletedFinalStateUnknown, Delta, DeltaObject, DeltaType, IntoObjectRef,
 };
 use crate::informer::deltas::Deltas;
-use crate::informer::slot_index::{hash_key, SlotIndex};
 use crate::key::Key;
 use crate::object::ObjectRef;
+use crate::sim::seq_index::SeqIndex;
+use crate::workqueue::set::hash_of as hash_key;
 
 /// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
 /// `tools/cache/delta_fifo.go` `KeyListerGetter`). It changes what `Delete`, `Replace` and `Resync`
@@ -98,13 +99,13 @@ pub struct PoppedDeltas {
 /// Invariant (as upstream): a key is in the key queue exactly once iff it has a non-empty
 /// accumulator. Upstream keeps the accumulators in a map beside the queue of keys; here each
 /// accumulator sits in the queue with its key, and an index gives a key's place in the queue
-/// (the sequence number of its slot, [`SlotIndex`]). A Pop takes the head slot, and its key's
+/// (the sequence number of its slot, [`SeqIndex`]). A Pop takes the head slot, and its key's
 /// place goes with it, as upstream's `Pop` deletes the key from `items`: the index forgets
 /// every place below the head at once, and sweeps them out later in one pass.
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
     /// The place of every queued key (`items`): the sequence number of its queue slot.
-    items: SlotIndex,
+    items: SeqIndex,
     /// Keys in pop order, each at most once, with their deltas (`queue`).
     queue: VecDeque<Slot>,
     /// The sequence number of the queue's head slot.
@@ -141,7 +142,7 @@ impl DeltaFifo {
     /// `Replace` emits `Sync` deltas (client-go `tools/cache/delta_fifo.go`).
     pub fn with_emit_delta_type_replaced(emit_delta_type_replaced: bool) -> DeltaFifo {
         DeltaFifo {
-            items: SlotIndex::default(),
+            items: SeqIndex::default(),
             queue: VecDeque::new(),
             head_seq: 0,
             greatest: None,
@@ -424,8 +425,9 @@ impl DeltaFifo {
     /// [`DeltaFifo::place`] of `key`, whose hash is `hash`.
     fn place_hashed(&self, hash: u64, key: &str) -> Option<usize> {
         let (queue, head_seq) = (&self.queue, self.head_seq);
-        let key_at = |seq| slot_at(queue, head_seq, seq).map(|slot| &slot.key);
-        let seq = self.items.find(hash, key, key_at)?;
+        let is_it =
+            |seq| slot_at(queue, head_seq, seq).is_some_and(|slot| slot.key.as_str() == key);
+        let seq = self.items.find(hash, is_it)?;
         usize::try_from(seq - head_seq).ok()
     }
 

@@ -10,4 +10,3 @@ pub mod listener;
 pub mod real_fifo;
 pub mod reflector;
 pub mod resync;
-mod slot_index;

@@ -1,8 +1,8 @@
 //! Large collections copied and freed a bounded number of entries at a time.
 //!
-//! At the incident's scale a checkpoint holds hash maps and queues of 150 000 keys (the
-//! workqueue's `dirty` set, the causes of its pending adds, the DeltaFIFO's queue; the FIFO's
-//! index of places holds no key and is copied whole). Copying or freeing one touches every
+//! At the incident's scale a checkpoint holds hash maps and queues of 150 000 keys (the causes
+//! of the workqueue's pending adds, the DeltaFIFO's queue; the FIFOs' indexes of places hold no
+//! key and are copied whole). Copying or freeing one touches every
 //! key's reference count: a random access per entry, about 300–400 ns each in a browser tab, so
 //! one map is a 45–70 ms task. Here each is
 //! copied or freed in steps of a budget of entries, a browser task each; nothing else runs

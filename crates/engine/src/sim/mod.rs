@@ -17,6 +17,7 @@ pub(crate) mod large;
 mod queue;
 mod record;
 mod rng;
+pub(crate) mod seq_index;
 pub mod shared;
 mod trace;
 

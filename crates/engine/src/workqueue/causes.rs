@@ -1,16 +1,15 @@
 //! The adds merged into one queued item: what the queue's de-duplication would otherwise forget.
 //!
 //! client-go's queue keeps an item once however often it is added (`dirty` is a set,
-//! `util/workqueue/queue.go` `Add`). The simulation keeps, beside each item's entry, the ids of
-//! the events whose adds merged into it since it was last handed out, so a Reconcile can name
-//! every add it answers. Not part of upstream's queue: it changes nothing the queue does, and
-//! the entry it lives in is the one the add looks up anyway.
+//! `util/workqueue/queue.go` `Add`). The simulation keeps, with each dirty item, the ids of the
+//! events whose adds merged into it since it was last handed out, so a Reconcile can name every
+//! add it answers. Not part of upstream's queue: it changes nothing the queue does.
 
 use crate::sim::EventId;
 
 /// The adds of one item, oldest first: none, one inline, or several in a list. Two words, so
-/// that the workqueue's entry of a dirty item, which holds it, stays small: the queue keeps one
-/// per dirty item, 150 000 at the incident's scale.
+/// that the workqueue's entry of a queued item, which holds it, stays small: the queue keeps one
+/// per queued item, 150 000 at the incident's scale.
 #[derive(Clone, Debug, Default)]
 pub enum CauseIds {
     /// No add.

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::metrics::{exponential_series, Counter, Gauge, Histogram};
 use crate::time::SimTime;
 use crate::vec_map::VecMap;
-use crate::workqueue::set::ItemMap;
+use crate::workqueue::set::{hash_of, ItemMap};
 
 /// How often the `unfinished_work_seconds` and `longest_running_processor_seconds` gauges are
 /// recomputed (client-go `util/workqueue/queue.go` `defaultUnfinishedWorkUpdatePeriod`; the same
@@ -162,11 +162,23 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// `get` for an item whose add time (`addTimes[item]`, if any) the queue kept itself.
     pub(crate) fn get_added_at(&mut self, item: &T, added: Option<SimTime>, priority: Option<i32>) {
+        self.get_added_at_hashed(hash_of(item), item, added, priority);
+    }
+
+    /// [`MetricsRecorder::get_added_at`] of an item whose hash ([`hash_of`]) is `hash`.
+    pub(crate) fn get_added_at_hashed(
+        &mut self,
+        hash: u64,
+        item: &T,
+        added: Option<SimTime>,
+        priority: Option<i32>,
+    ) {
         self.snapshot.depth.dec();
         if let Some(p) = priority {
             self.snapshot.depth_by_priority.get_or_default(p).dec();
         }
-        self.processing_start_times.insert(item.clone(), self.now);
+        self.processing_start_times
+            .insert_hashed(hash, item.clone(), self.now);
         if let Some(added) = added {
             let waited = self.now.saturating_since(added).as_secs_f64();
             self.snapshot.queue_duration_seconds.observe(waited);
@@ -176,7 +188,12 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
     /// `done`: the work duration is observed if the item was being processed. Says whether it
     /// was.
     pub(crate) fn done(&mut self, item: &T) -> bool {
-        let Some(started) = self.processing_start_times.remove(item) else {
+        self.done_hashed(hash_of(item), item)
+    }
+
+    /// [`MetricsRecorder::done`] of an item whose hash ([`hash_of`]) is `hash`.
+    pub(crate) fn done_hashed(&mut self, hash: u64, item: &T) -> bool {
+        let Some(started) = self.processing_start_times.remove_hashed(hash, item) else {
             return false;
         };
         let worked = self.now.saturating_since(started).as_secs_f64();
@@ -187,6 +204,11 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
     /// Whether `item` has been handed out (`get`) and is not yet `done`.
     pub(crate) fn is_processing(&self, item: &T) -> bool {
         self.processing_start_times.contains_key(item)
+    }
+
+    /// [`MetricsRecorder::is_processing`] of an item whose hash ([`hash_of`]) is `hash`.
+    pub(crate) fn is_processing_hashed(&self, hash: u64, item: &T) -> bool {
+        self.processing_start_times.get_hashed(hash, item).is_some()
     }
 
     /// The number of items handed out and not yet done.

@@ -13,45 +13,67 @@
 //! `processing` is the metrics' `processingStartTimes`: an item is being processed exactly while
 //! the metrics keep the time its processing started, so one map answers both.
 //!
-//! A dirty item's entry also holds the ids of the adds merged into it ([`CauseIds`]): an item is
+//! `dirty` is kept in two parts: a queued item's (the queued items themselves, found through an
+//! index of their places that holds no key, [`SeqIndex`]) and a parked item's (a small map: an
+//! item is parked only while a worker processes it). A get takes the head and moves the index's
+//! head on, so the item stops being dirty without a lookup: at 150 000 queued keys, removing it
+//! from a hashed set read a cold line of the set at every get.
+//!
+//! Each dirty item also holds the ids of the adds merged into it ([`CauseIds`]): an item is
 //! dirty from the add that finds it clean until the get that hands it out, exactly the adds a
-//! Reconcile answers, and the add looks the entry up anyway.
+//! Reconcile answers. A queued item keeps its first add's; the adds merged into it later wait in
+//! a map of their own (queued entries are shared with checkpoints and never written again).
 
 use std::hash::Hash;
 
 use crate::sim::chunked::ChunkedDeque;
+use crate::sim::seq_index::SeqIndex;
 use crate::sim::EventId;
 use crate::time::SimTime;
 use crate::workqueue::causes::CauseIds;
 use crate::workqueue::metrics::{MetricsRecorder, QueueMetrics};
-use crate::workqueue::set::{Entry, ItemMap};
+use crate::workqueue::set::{hash_of, ItemMap};
 
 /// client-go's FIFO work queue with de-duplication (`util/workqueue/queue.go` `Typed[T]`).
 ///
 /// An item is dirty exactly while the metrics keep its add time (`addTimes`: set by the add that
-/// makes it dirty, taken by the get that cleans it), so `dirty` holds that time, with the causes
-/// of the adds merged into the item.
+/// makes it dirty, taken by the get that cleans it), so a dirty item holds that time, with the
+/// causes of the adds merged into it.
 #[derive(Clone, Debug)]
 pub struct Queue<T> {
     #[allow(clippy::struct_field_names, reason = "client-go's `Typed.queue`")]
-    /// Full chunks shared with the checkpoints taken since ([`ChunkedDeque`]): a push or a
-    /// pop touches one end, without hashing.
-    queue: ChunkedDeque<T>,
-    /// The dirty items, each with the time it became dirty (`dirty`, and the metrics'
-    /// `addTimes`) and the causes of its adds.
-    dirty: ItemMap<T, Dirty>,
+    /// The queued items in hand-out order, each dirty (`queue`, and the queued part of
+    /// `dirty`). Full chunks are shared with the checkpoints taken since ([`ChunkedDeque`]).
+    queue: ChunkedDeque<Queued<T>>,
+    /// The sequence number of the queue's head.
+    head_seq: u64,
+    /// The place of every queued item, by its hash.
+    places: SeqIndex,
+    /// Items added while being processed (the parked part of `dirty`): queued by `done`.
+    parked: ItemMap<T, Dirty>,
+    /// The causes of the adds merged into a queued item after the one that queued it.
+    merged: ItemMap<T, CauseIds>,
     shutting_down: bool,
     drain: bool,
     metrics: MetricsRecorder<T>,
 }
 
-/// A dirty item's entry.
+/// A dirty item's add time and causes.
 #[derive(Clone, Debug, PartialEq)]
 struct Dirty {
     /// When the item became dirty (the metrics' `addTimes`).
     since: SimTime,
     /// The adds merged into it since.
     causes: CauseIds,
+}
+
+/// A queued item, with its hash (its place in [`Queue::places`]) and when and why it became
+/// dirty.
+#[derive(Clone, Debug)]
+struct Queued<T> {
+    item: T,
+    hash: u64,
+    dirty: Dirty,
 }
 
 impl<T: Ord + Clone + Hash> Default for Queue<T> {
@@ -66,7 +88,10 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     pub fn new() -> Queue<T> {
         Queue {
             queue: ChunkedDeque::default(),
-            dirty: ItemMap::default(),
+            head_seq: 0,
+            places: SeqIndex::default(),
+            parked: ItemMap::default(),
+            merged: ItemMap::default(),
             shutting_down: false,
             drain: false,
             metrics: MetricsRecorder::new(),
@@ -86,31 +111,55 @@ impl<T: Ord + Clone + Hash> Queue<T> {
         if self.shutting_down {
             return;
         }
-        let now = self.metrics.now();
-        let dirty = match self.dirty.entry(item) {
-            Entry::Occupied(mut dirty) => {
-                if let Some(id) = cause {
-                    dirty.get_mut().causes.push(id);
-                }
-                return;
+        let hash = hash_of(&item);
+        if self.is_queued(hash, &item) {
+            if let Some(id) = cause {
+                self.merged.entry_hashed(hash, item).or_default().push(id);
             }
-            Entry::Vacant(dirty) => dirty,
-        };
-        let item = dirty.key().clone();
-        dirty.insert(Dirty {
-            since: now,
+            return;
+        }
+        if let Some(parked) = self.parked.get_mut_hashed(hash, &item) {
+            if let Some(id) = cause {
+                parked.causes.push(id);
+            }
+            return;
+        }
+        let dirty = Dirty {
+            since: self.metrics.now(),
             causes: CauseIds::first(cause),
-        });
+        };
         self.metrics.add_keeping_time_elsewhere(None);
-        if !self.metrics.is_processing(&item) {
-            self.queue.push_back(item);
+        if self.metrics.is_processing_hashed(hash, &item) {
+            self.parked.insert_hashed(hash, item, dirty);
+        } else {
+            self.push_queued(item, hash, dirty);
         }
     }
 
-    /// Makes room for `additional` more dirty items at once (no rehash of `dirty` while they
-    /// are added).
+    /// Whether `item` (hash `hash`) is queued.
+    fn is_queued(&self, hash: u64, item: &T) -> bool {
+        let (queue, head_seq) = (&self.queue, self.head_seq);
+        let is_it = |seq| queued_at(queue, head_seq, seq).is_some_and(|q| q.item == *item);
+        self.places.find(hash, is_it).is_some()
+    }
+
+    /// Queues dirty `item` (hash `hash`) at the tail.
+    fn push_queued(&mut self, item: T, hash: u64, dirty: Dirty) {
+        let (queue, head_seq) = (&self.queue, self.head_seq);
+        let tail_seq = head_seq + queue.len() as u64;
+        self.places.insert(hash, tail_seq, head_seq, |seq| {
+            queued_hash(queue, head_seq, seq)
+        });
+        self.queue.push_back(Queued { item, hash, dirty });
+    }
+
+    /// Makes room for `additional` more queued items at once (no rehash of the index of places
+    /// while they are added).
     pub fn reserve(&mut self, additional: usize) {
-        self.dirty.reserve(additional);
+        let (queue, head_seq) = (&self.queue, self.head_seq);
+        self.places.reserve(additional, head_seq, |seq| {
+            queued_hash(queue, head_seq, seq)
+        });
     }
 
     /// Hands out the head of the queue (client-go `queue.go` `Get`): the item stops being dirty
@@ -123,23 +172,31 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// [`Queue::get`], with the causes of the adds merged into the item since it was last handed
     /// out, oldest first.
     pub fn get_caused(&mut self) -> Option<(T, CauseIds)> {
-        let item = self.queue.front()?.clone();
+        let Queued { item, hash, dirty } = self.queue.front()?.clone();
         self.queue.pop_front();
-        let dirty = self.dirty.remove(&item);
-        let added = dirty.as_ref().map(|d| d.since);
-        self.metrics.get_added_at(&item, added, None);
-        Some((item, dirty.map(|d| d.causes).unwrap_or_default()))
+        self.head_seq += 1;
+        self.places.forget_head(self.head_seq);
+        let mut causes = dirty.causes;
+        if let Some(more) = self.merged.remove_hashed(hash, &item) {
+            for id in more.iter() {
+                causes.push(*id);
+            }
+        }
+        self.metrics
+            .get_added_at_hashed(hash, &item, Some(dirty.since), None);
+        Some((item, causes))
     }
 
     /// Marks `item` as finished (client-go `queue.go` `Done`); if it was added again while being
     /// processed it goes back to the tail of the queue. Deviation: `done` for an item that is not
     /// being processed is ignored (upstream would queue a dirty item a second time).
     pub fn done(&mut self, item: &T) {
-        if !self.metrics.done(item) {
+        let hash = hash_of(item);
+        if !self.metrics.done_hashed(hash, item) {
             return;
         }
-        if self.dirty.contains_key(item) {
-            self.queue.push_back(item.clone());
+        if let Some(dirty) = self.parked.remove_hashed(hash, item) {
+            self.push_queued(item.clone(), hash, dirty);
         }
     }
 
@@ -214,11 +271,26 @@ impl<T: Ord + Clone + Hash> Queue<T> {
 }
 
 impl<T: Clone + Hash + Eq + 'static> crate::sim::large::LargeParts for Queue<T> {
-    /// The dirty set and the metrics' maps (the queue itself is shared with the checkpoints).
+    /// The parked items, the merged adds' causes and the metrics' maps (the queue itself is
+    /// shared with the checkpoints, and the index of its places holds no key: it is copied as
+    /// one block with the rest).
     fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {
-        out.push(&mut self.dirty);
+        out.push(&mut self.parked);
+        out.push(&mut self.merged);
         self.metrics.large_parts(out);
     }
+}
+
+/// The queued item of sequence number `seq` in `queue`, whose head has `head_seq`.
+fn queued_at<T>(queue: &ChunkedDeque<Queued<T>>, head_seq: u64, seq: u64) -> Option<&Queued<T>> {
+    let ahead = usize::try_from(seq.checked_sub(head_seq)?).ok()?;
+    queue.get(ahead)
+}
+
+/// The hash kept by the queued item of sequence number `seq` (every sequence number the index
+/// places has its item).
+fn queued_hash<T>(queue: &ChunkedDeque<Queued<T>>, head_seq: u64, seq: u64) -> u64 {
+    queued_at(queue, head_seq, seq).map_or(0, |q| q.hash)
 }
 
 #[cfg(test)]
@@ -226,6 +298,61 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    #[test]
+    fn every_add_merged_into_an_item_gives_its_cause_to_the_get_whether_it_waited_queued_or_parked()
+    {
+        let mut q = Queue::new();
+        q.add_caused("a", Some(EventId(1)));
+        q.add_caused("b", Some(EventId(2)));
+        q.add_caused("a", Some(EventId(3)));
+        q.add_caused("a", None);
+        q.add_caused("a", Some(EventId(4)));
+        assert_eq!(q.len(), 2);
+        let (item, causes) = q.get_caused().expect("a is queued");
+        assert_eq!(item, "a");
+        assert_eq!(*causes, [EventId(1), EventId(3), EventId(4)]);
+        q.add_caused("a", Some(EventId(5)));
+        q.add_caused("a", Some(EventId(6)));
+        assert_eq!(q.len(), 1, "b is queued, a is parked");
+        let (item, causes) = q.get_caused().expect("b is queued");
+        assert_eq!((item, &*causes), ("b", &[EventId(2)][..]));
+        q.done(&"a");
+        let (item, causes) = q.get_caused().expect("done queued a again");
+        assert_eq!(item, "a");
+        assert_eq!(*causes, [EventId(5), EventId(6)]);
+        q.done(&"a");
+        q.add_caused("a", Some(EventId(7)));
+        let (_, causes) = q.get_caused().expect("a added afresh");
+        assert_eq!(
+            *causes,
+            [EventId(7)],
+            "no cause of an earlier get is left over"
+        );
+    }
+
+    #[test]
+    fn a_long_queue_turned_over_many_times_holds_each_item_once_and_keeps_few_stale_places() {
+        let mut q = Queue::new();
+        for round in 0..30 {
+            for i in 0..1000 {
+                q.add(i);
+                q.add(i);
+            }
+            assert_eq!(q.len(), 1000, "round {round}");
+            for i in 0..1000 {
+                assert_eq!(q.get(), Some(i), "round {round}");
+                q.done(&i);
+            }
+            assert_eq!(q.get(), None);
+            assert_eq!(q.places.len(), 0);
+            assert!(
+                q.places.entries() < 500,
+                "round {round}: {} places kept for no queued item",
+                q.places.entries()
+            );
+        }
+    }
 
     #[test]
     fn len_counts_each_distinct_queued_item_once() {

@@ -27,8 +27,9 @@ pub(crate) type ItemSet<T> = HashSet<T, ItemBuildHasher>;
 /// How many shards an [`ItemMap`] has.
 pub(crate) const SHARDS: usize = 16;
 
-/// `key`'s hash: it picks the shard and the place in it, so each operation hashes once.
-fn hash_of<Q: Hash + ?Sized>(key: &Q) -> u64 {
+/// `key`'s hash: it picks the shard and the place in it, so each operation hashes once. The
+/// FIFOs' indexes of places ([`crate::sim::seq_index`]) place their entries by it too.
+pub(crate) fn hash_of<Q: Hash + ?Sized>(key: &Q) -> u64 {
     ItemBuildHasher::default().hash_one(key)
 }
 
@@ -140,7 +141,14 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let hash = hash_of(key);
+        self.get_hashed(hash_of(key), key)
+    }
+
+    /// [`ItemMap::get`] of a key whose hash ([`hash_of`]) is `hash`.
+    pub(crate) fn get_hashed<Q: Eq + ?Sized>(&self, hash: u64, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+    {
         let found = self.shard(hash).find(hash, |(k, _)| k.borrow() == key);
         found.map(|(_, v)| v)
     }
@@ -150,7 +158,14 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let hash = hash_of(key);
+        self.get_mut_hashed(hash_of(key), key)
+    }
+
+    /// [`ItemMap::get_mut`] of a key whose hash ([`hash_of`]) is `hash`.
+    pub(crate) fn get_mut_hashed<Q: Eq + ?Sized>(&mut self, hash: u64, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+    {
         let found = self
             .shard_mut(hash)
             .find_mut(hash, |(k, _)| k.borrow() == key);
@@ -167,7 +182,12 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
 
     /// Sets `key`'s value; returns the value it replaced.
     pub(crate) fn insert(&mut self, key: K, value: V) -> Option<V> {
-        match self.entry(key) {
+        self.insert_hashed(hash_of(&key), key, value)
+    }
+
+    /// [`ItemMap::insert`] of a key whose hash ([`hash_of`]) is `hash`.
+    pub(crate) fn insert_hashed(&mut self, hash: u64, key: K, value: V) -> Option<V> {
+        match self.entry_hashed(hash, key) {
             Entry::Occupied(mut entry) => Some(std::mem::replace(entry.get_mut(), value)),
             Entry::Vacant(entry) => {
                 entry.insert(value);
@@ -181,7 +201,14 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let hash = hash_of(key);
+        self.remove_hashed(hash_of(key), key)
+    }
+
+    /// [`ItemMap::remove`] of a key whose hash ([`hash_of`]) is `hash`.
+    pub(crate) fn remove_hashed<Q: Eq + ?Sized>(&mut self, hash: u64, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+    {
         let found = self
             .shard_mut(hash)
             .find_entry(hash, |(k, _)| k.borrow() == key);
@@ -190,7 +217,11 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
 
     /// `key`'s entry, to read or fill in place.
     pub(crate) fn entry(&mut self, key: K) -> Entry<'_, K, V> {
-        let hash = hash_of(&key);
+        self.entry_hashed(hash_of(&key), key)
+    }
+
+    /// [`ItemMap::entry`] of a key whose hash ([`hash_of`]) is `hash`.
+    pub(crate) fn entry_hashed(&mut self, hash: u64, key: K) -> Entry<'_, K, V> {
         let shard = self.shard_mut(hash);
         match shard.entry(hash, |(k, _)| *k == key, |(k, _)| hash_of(k)) {
             hash_table::Entry::Occupied(entry) => Entry::Occupied(OccupiedEntry(entry)),
@@ -271,11 +302,6 @@ impl<'a, K, V> OccupiedEntry<'a, K, V> {
 }
 
 impl<'a, K, V> VacantEntry<'a, K, V> {
-    /// The key that is not in.
-    pub(crate) fn key(&self) -> &K {
-        &self.key
-    }
-
     /// Puts the key in with `value`; returns the value, to change.
     pub(crate) fn insert(self, value: V) -> &'a mut V {
         &mut self.entry.insert((self.key, value)).into_mut().1
@@ -413,10 +439,7 @@ mod tests {
         let mut map: ItemMap<Key, u32> = ItemMap::default();
         match map.entry(Key::of("ns-1", "demo-3")) {
             Entry::Occupied(_) => panic!("an empty map has no entry"),
-            Entry::Vacant(free) => {
-                assert_eq!(free.key().as_str(), "ns-1/demo-3");
-                *free.insert(1) += 1;
-            }
+            Entry::Vacant(free) => *free.insert(1) += 1,
         }
         *map.entry(Key::from("ns-1/demo-3")).or_insert(10) += 1;
         *map.entry(Key::of("ns-1", "demo-4")).or_default() += 5;

@@ -1,82 +1,65 @@
-//! Where each queued key's slot is in a [`DeltaFifo`](super::delta_fifo::DeltaFifo)'s queue:
-//! upstream's `items` map reduced to a hash table of slot sequence numbers.
+//! Where each queued entry of a FIFO is, by its key's hash: a hash table of the entries'
+//! sequence numbers, holding no key. The DeltaFIFO's index of its slots (upstream's `items`
+//! map) and the workqueue's of its queued items (the queued half of upstream's `dirty` set).
 //!
-//! The table holds no key. A slot keeps its key and the key's hash, so a lookup compares the
-//! sought key with the key of the slot an entry names (usually the same allocation, equal
-//! without reading text). An entry is eight bytes where a key and its place were twenty-four,
-//! so 150 000 queued keys take a third of the memory and of the cache lines, and a checkpoint
-//! copies the table as one block, touching no key's reference count.
+//! An entry keeps its key and the key's hash in the FIFO, so a lookup compares the sought key
+//! with the key at a sequence number the table names (usually the same allocation, equal
+//! without reading text). A table entry is eight bytes where a key and its place were twenty-four
+//! or more, so 150 000 queued keys take a third of the memory and of the cache lines, and a
+//! checkpoint copies the table as one block, touching no key's reference count.
 //!
-//! A pop does not remove the head's entry: it only moves the head on. Every entry below the
-//! head is stale — no slot has its sequence number any more, so no lookup can match it — and
-//! stale entries are swept out together, in the table's own order, once they are a quarter of
-//! what the table can hold, and before the table would grow (growing places every entry again
-//! by its slot's hash, which a stale entry no longer has). Removing each at its pop read a line
-//! of the table that the pop had no other reason to read: at 150 000 queued keys a cache miss,
-//! 3 % of the incident's time.
+//! Taking the head does not remove its entry: it only moves the head on. Every entry below the
+//! head is stale — nothing in the FIFO has its sequence number any more, so no lookup can match
+//! it — and stale entries are swept out together, in the table's own order, once they are a
+//! quarter of what the table can hold, and before the table would grow (growing places every
+//! entry again by its hash, which a stale entry no longer has). Removing each as its entry left
+//! read a line of the table that nothing else needed: at 150 000 queued keys, a cache miss.
 //!
-//! Invariant: the table holds exactly one entry per slot in the queue, the slot's sequence
-//! number, placed by the slot's hash, and [`SlotIndex::stale`] entries below the head.
-
-use std::hash::BuildHasher;
+//! Invariant: the table holds exactly one entry per entry of the FIFO, its sequence number,
+//! placed by its key's hash, and [`SeqIndex::stale`] entries below the head.
 
 use hashbrown::hash_table::HashTable;
-
-use crate::key::Key;
-use crate::workqueue::set::ItemBuildHasher;
 
 /// The fewest stale entries a sweep waits for, however small the table.
 const SWEEP_MIN: usize = 64;
 
-/// Slot sequence numbers placed by their slot's key hash.
+/// Sequence numbers placed by their entry's key hash.
 #[derive(Clone, Debug, Default)]
-pub(super) struct SlotIndex {
+pub(crate) struct SeqIndex {
     table: HashTable<u64>,
-    /// Entries of slots that left the queue, not swept yet.
+    /// Entries that left the FIFO, not swept yet.
     stale: usize,
 }
 
-/// The hash a slot keeps for `key`: the queue collections' fixed hash of the key's text.
-pub(super) fn hash_key(key: &str) -> u64 {
-    ItemBuildHasher::default().hash_one(key)
-}
-
-impl SlotIndex {
-    /// The sequence number of `key`'s slot (hash `hash`); `key_at` gives the key of the slot of a
-    /// sequence number, `None` for one that left the queue.
-    pub(super) fn find<'a>(
-        &self,
-        hash: u64,
-        key: &str,
-        key_at: impl Fn(u64) -> Option<&'a Key>,
-    ) -> Option<u64> {
-        let found = self
-            .table
-            .find(hash, |&seq| key_at(seq).is_some_and(|k| k.as_str() == key));
-        found.copied()
+impl SeqIndex {
+    /// The sequence number of the entry whose key has hash `hash` and for which `is_it` holds
+    /// (`is_it` compares the key at a sequence number with the sought one, and is false for
+    /// one that left the FIFO).
+    pub(crate) fn find(&self, hash: u64, is_it: impl Fn(u64) -> bool) -> Option<u64> {
+        self.table.find(hash, |&seq| is_it(seq)).copied()
     }
 
-    /// Adds the slot `seq`, whose key has hash `hash`; `head` is the queue's head sequence
-    /// number, and `hash_at` gives the hash kept by the slot of a sequence number in the queue
+    /// Adds the entry `seq`, whose key has hash `hash`; `head` is the FIFO's head sequence
+    /// number, and `hash_at` gives the hash kept by the entry of a sequence number in the FIFO
     /// (the table may grow and place them again, after the stale entries are swept).
-    pub(super) fn insert(&mut self, hash: u64, seq: u64, head: u64, hash_at: impl Fn(u64) -> u64) {
+    pub(crate) fn insert(&mut self, hash: u64, seq: u64, head: u64, hash_at: impl Fn(u64) -> u64) {
         if self.table.len() == self.table.capacity() {
             self.sweep(head);
         }
         self.table.insert_unique(hash, seq, |&s| hash_at(s));
     }
 
-    /// The head slot left the queue; `head` is the new head's sequence number. Its entry stays
-    /// until the next sweep.
-    pub(super) fn forget_head(&mut self, head: u64) {
+    /// The head entry left the FIFO; `head` is the new head's sequence number. Its table entry
+    /// stays until the next sweep.
+    pub(crate) fn forget_head(&mut self, head: u64) {
         self.stale += 1;
         if self.stale >= SWEEP_MIN && self.stale >= self.table.capacity() / 4 {
             self.sweep(head);
         }
     }
 
-    /// Makes room for `additional` more slots at once (see [`SlotIndex::insert`]).
-    pub(super) fn reserve(&mut self, additional: usize, head: u64, hash_at: impl Fn(u64) -> u64) {
+    /// Makes room for `additional` more entries at once (see [`SeqIndex::insert`]).
+    pub(crate) fn reserve(&mut self, additional: usize, head: u64, hash_at: impl Fn(u64) -> u64) {
         if self.table.capacity() - self.table.len() < additional {
             self.sweep(head);
         }
@@ -91,15 +74,15 @@ impl SlotIndex {
         }
     }
 
-    /// The number of slots in the queue.
+    /// The number of entries in the FIFO.
     #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.table.len() - self.stale
     }
 
-    /// The number of entries, stale ones included.
+    /// The number of table entries, stale ones included.
     #[cfg(test)]
-    pub(super) fn entries(&self) -> usize {
+    pub(crate) fn entries(&self) -> usize {
         self.table.len()
     }
 }
@@ -107,12 +90,14 @@ impl SlotIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::key::Key;
+    use crate::workqueue::set::hash_of as hash_key;
 
     /// A queue of keys from sequence number `head`, with the index over it.
     struct Queue {
         head: u64,
         keys: Vec<(Key, u64)>,
-        index: SlotIndex,
+        index: SeqIndex,
     }
 
     impl Queue {
@@ -120,7 +105,7 @@ mod tests {
             Queue {
                 head: 0,
                 keys: Vec::new(),
-                index: SlotIndex::default(),
+                index: SeqIndex::default(),
             }
         }
 
@@ -146,7 +131,8 @@ mod tests {
                 let i = usize::try_from(s.checked_sub(head)?).ok()?;
                 keys.get(i).map(|(k, _)| k)
             };
-            self.index.find(hash_key(text), text, key_at)
+            let is_it = |s: u64| key_at(s).is_some_and(|k| k.as_str() == text);
+            self.index.find(hash_key(text), is_it)
         }
     }
 
