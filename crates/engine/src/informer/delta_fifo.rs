@@ -25,7 +25,7 @@ use crate::informer::delta::{
 use crate::informer::deltas::Deltas;
 use crate::key::Key;
 use crate::object::ObjectRef;
-use crate::sim::seq_index::SeqIndex;
+use crate::sim::seq_index::{Place, SeqIndex};
 use crate::workqueue::set::hash_of as hash_key;
 
 /// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
@@ -100,8 +100,8 @@ pub struct PoppedDeltas {
 /// accumulator. Upstream keeps the accumulators in a map beside the queue of keys; here each
 /// accumulator sits in the queue with its key, and an index gives a key's place in the queue
 /// (the sequence number of its slot, [`SeqIndex`]). A Pop takes the head slot, and its key's
-/// place goes with it, as upstream's `Pop` deletes the key from `items`: the index forgets
-/// every place below the head at once, and sweeps them out later in one pass.
+/// place goes with it, as upstream's `Pop` deletes the key from `items` (the index empties the
+/// bucket the slot's place was put in, [`Place`]).
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
     /// The place of every queued key (`items`): the sequence number of its queue slot.
@@ -324,9 +324,11 @@ impl DeltaFifo {
     /// function (client-go `tools/cache/delta_fifo.go` `Pop`).
     pub fn pop_deltas(&mut self) -> Option<PoppedDeltas> {
         let is_in_initial_list = self.is_in_initial_list();
-        let Slot { key, deltas, .. } = self.queue.pop_front()?;
+        let Slot {
+            key, deltas, place, ..
+        } = self.queue.pop_front()?;
         self.head_seq += 1;
-        self.items.forget_head(self.head_seq);
+        self.items.remove_head(place, self.head_seq);
         if self.initial_population_count > 0 {
             self.initial_population_count -= 1;
             self.check_synced();
@@ -446,7 +448,7 @@ impl DeltaFifo {
     fn append_slot(&mut self, key: Key, hash: u64, delta: Delta) {
         let (queue, head_seq) = (&self.queue, self.head_seq);
         let tail_seq = head_seq + queue.len() as u64;
-        self.items.insert(hash, tail_seq, head_seq, |seq| {
+        let place = self.items.insert(hash, tail_seq, head_seq, |seq| {
             slot_hash(queue, head_seq, seq)
         });
         if self
@@ -459,6 +461,7 @@ impl DeltaFifo {
         self.queue.push_back(Slot {
             key,
             hash,
+            place,
             size_bytes: delta.size_bytes(),
             deltas: Deltas::one(delta),
         });
@@ -578,6 +581,8 @@ struct Slot {
     key: Key,
     /// The key's hash, by which the slot's place is in `items`.
     hash: u64,
+    /// Its place's bucket in `items`.
+    place: Place,
     deltas: Deltas,
     size_bytes: u64,
 }

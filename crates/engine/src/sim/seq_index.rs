@@ -8,12 +8,16 @@
 //! or more, so 150 000 queued keys take a third of the memory and of the cache lines, and a
 //! checkpoint copies the table as one block, touching no key's reference count.
 //!
-//! Taking the head does not remove its entry: it only moves the head on. Every entry below the
-//! head is stale — nothing in the FIFO has its sequence number any more, so no lookup can match
-//! it — and stale entries are swept out together, in the table's own order, once they are a
-//! quarter of what the table can hold, and before the table would grow (growing places every
-//! entry again by its hash, which a stale entry no longer has). Removing each as its entry left
-//! read a line of the table that nothing else needed: at 150 000 queued keys, a cache miss.
+//! The head leaves without a lookup: the FIFO keeps, with each entry, the bucket the table put
+//! it in ([`Place`]), and the head's bucket is emptied by its index, which writes the table's
+//! control bytes (a byte a bucket, a small array) and reads no bucket. A lookup by hash would
+//! have read the bucket to compare, and at 150 000 queued keys the bucket is a cache miss. A
+//! place is good until the table places its entries again (growing, or rehashing in place);
+//! the head of an entry placed before that is left in the table, stale: nothing in the FIFO has
+//! its sequence number any more, so no lookup can match it. Stale entries are swept out together,
+//! in the table's own order, once they are a quarter of what the table can hold, and before the
+//! table would grow (growing places every entry again by its hash, which a stale entry no longer
+//! has).
 //!
 //! Invariant: the table holds exactly one entry per entry of the FIFO, its sequence number,
 //! placed by its key's hash, and [`SeqIndex::stale`] entries below the head.
@@ -29,6 +33,16 @@ pub(crate) struct SeqIndex {
     table: HashTable<u64>,
     /// Entries that left the FIFO, not swept yet.
     stale: usize,
+    /// Counts the times the table may have placed its entries again: a [`Place`] of an earlier
+    /// layout is not to be trusted.
+    layout: u32,
+}
+
+/// The bucket an entry was put in, in the table's layout of the time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Place {
+    bucket: u32,
+    layout: u32,
 }
 
 impl SeqIndex {
@@ -42,16 +56,47 @@ impl SeqIndex {
     /// Adds the entry `seq`, whose key has hash `hash`; `head` is the FIFO's head sequence
     /// number, and `hash_at` gives the hash kept by the entry of a sequence number in the FIFO
     /// (the table may grow and place them again, after the stale entries are swept).
-    pub(crate) fn insert(&mut self, hash: u64, seq: u64, head: u64, hash_at: impl Fn(u64) -> u64) {
+    pub(crate) fn insert(
+        &mut self,
+        hash: u64,
+        seq: u64,
+        head: u64,
+        hash_at: impl Fn(u64) -> u64,
+    ) -> Place {
         if self.table.len() == self.table.capacity() {
             self.sweep(head);
         }
-        self.table.insert_unique(hash, seq, |&s| hash_at(s));
+        if self.table.len() == self.table.capacity() {
+            // no room left: the insert grows the table or rehashes it in place
+            self.layout = self.layout.wrapping_add(1);
+        }
+        let bucket = self
+            .table
+            .insert_unique(hash, seq, |&s| hash_at(s))
+            .bucket_index();
+        Place {
+            bucket: u32::try_from(bucket).unwrap_or(u32::MAX),
+            layout: self.layout,
+        }
+    }
+
+    /// The head entry, put at `place`, left the FIFO; `head` is the new head's sequence number.
+    /// Its bucket is emptied if the table kept its layout since, else the entry stays, stale,
+    /// until the next sweep.
+    pub(crate) fn remove_head(&mut self, place: Place, head: u64) {
+        if place.layout == self.layout {
+            if let Ok(entry) = self.table.get_bucket_entry(place.bucket as usize) {
+                debug_assert_eq!(*entry.get() + 1, head, "the head's bucket holds the head");
+                entry.remove();
+                return;
+            }
+        }
+        self.forget_head(head);
     }
 
     /// The head entry left the FIFO; `head` is the new head's sequence number. Its table entry
     /// stays until the next sweep.
-    pub(crate) fn forget_head(&mut self, head: u64) {
+    fn forget_head(&mut self, head: u64) {
         self.stale += 1;
         if self.stale >= SWEEP_MIN && self.stale >= self.table.capacity() / 4 {
             self.sweep(head);
@@ -62,6 +107,9 @@ impl SeqIndex {
     pub(crate) fn reserve(&mut self, additional: usize, head: u64, hash_at: impl Fn(u64) -> u64) {
         if self.table.capacity() - self.table.len() < additional {
             self.sweep(head);
+        }
+        if self.table.capacity() - self.table.len() < additional {
+            self.layout = self.layout.wrapping_add(1);
         }
         self.table.reserve(additional, |&s| hash_at(s));
     }
@@ -96,7 +144,7 @@ mod tests {
     /// A queue of keys from sequence number `head`, with the index over it.
     struct Queue {
         head: u64,
-        keys: Vec<(Key, u64)>,
+        keys: Vec<(Key, u64, Place)>,
         index: SeqIndex,
     }
 
@@ -114,63 +162,66 @@ mod tests {
             let seq = self.head + self.keys.len() as u64;
             let (head, keys) = (self.head, &self.keys);
             // a stale entry's hash is not there to give: `s - head` underflows for it
-            self.index
+            let place = self
+                .index
                 .insert(hash, seq, head, |s| keys[(s - head) as usize].1);
-            self.keys.push((Key::from(text), hash));
+            self.keys.push((Key::from(text), hash, place));
         }
 
         fn pop(&mut self) {
-            self.keys.remove(0);
+            let (_, _, place) = self.keys.remove(0);
             self.head += 1;
-            self.index.forget_head(self.head);
+            self.index.remove_head(place, self.head);
         }
 
         fn find(&self, text: &str) -> Option<u64> {
             let (head, keys) = (self.head, &self.keys);
             let key_at = |s: u64| {
                 let i = usize::try_from(s.checked_sub(head)?).ok()?;
-                keys.get(i).map(|(k, _)| k)
+                keys.get(i).map(|(k, _, _)| k)
             };
             let is_it = |s: u64| key_at(s).is_some_and(|k| k.as_str() == text);
             self.index.find(hash_key(text), is_it)
         }
     }
 
+    fn text(i: usize) -> String {
+        format!("ns-{}/demo-{i}", i % 7)
+    }
+
     #[test]
-    fn a_key_is_found_at_its_slot_until_its_slot_pops_and_the_table_grows_without_losing_one() {
+    fn a_key_is_found_at_its_slot_until_its_slot_pops_and_a_pop_empties_its_bucket() {
         let mut queue = Queue::new();
-        let texts: Vec<String> = (0..5_000)
-            .map(|i| format!("ns-{}/demo-{i}", i % 7))
-            .collect();
-        for text in &texts {
-            queue.push(text);
+        for i in 0..5_000 {
+            queue.push(&text(i));
         }
         assert_eq!(queue.index.len(), 5_000);
         assert_eq!(queue.find("ns-3/demo-10"), Some(10));
         assert_eq!(queue.find("ns-3/demo-5000"), None);
-        for _ in 0..11 {
-            queue.pop();
+        // the table grew as the keys came: the places of the last ones are of its last layout
+        let mut fresh = Queue::new();
+        fresh.index.reserve(100, 0, |_| 0);
+        for i in 0..60 {
+            fresh.push(&text(i));
         }
+        for _ in 0..11 {
+            fresh.pop();
+        }
+        assert_eq!(fresh.index.entries(), 49, "each pop emptied its bucket");
+        assert_eq!(fresh.find("ns-3/demo-10"), None, "popped");
+        assert_eq!(fresh.find("ns-4/demo-11"), Some(11));
+        fresh.push("ns-3/demo-10");
         assert_eq!(
-            queue.index.entries(),
-            5_000,
-            "popped entries wait for a sweep"
+            fresh.find("ns-3/demo-10"),
+            Some(60),
+            "queued again at the tail: 11 + 49"
         );
-        assert_eq!(queue.find("ns-3/demo-10"), None, "popped");
-        assert_eq!(queue.find("ns-4/demo-11"), Some(11));
-        queue.push("ns-3/demo-10");
-        assert_eq!(
-            queue.find("ns-3/demo-10"),
-            Some(5_000),
-            "queued again at the tail: 11 + 4 989, its stale entry passed over"
-        );
-        assert_eq!(queue.index.len(), 4_990);
+        assert_eq!(fresh.index.len(), 50);
     }
 
     #[test]
-    fn stale_entries_are_swept_before_the_table_grows_and_once_they_are_a_quarter_of_it() {
+    fn entries_placed_before_the_table_grew_go_stale_and_are_swept_before_it_grows_again() {
         let mut queue = Queue::new();
-        let text = |i: usize| format!("ns-{}/demo-{i}", i % 7);
         for i in 0..5_000 {
             queue.push(&text(i));
         }
@@ -183,17 +234,28 @@ mod tests {
             "swept at a quarter: {} stale of {capacity}",
             queue.index.stale
         );
+        assert!(
+            queue.index.entries() > queue.index.len(),
+            "some pops left their entries: placed before the table last grew"
+        );
         // growing past the capacity places every entry again: only live ones may be left
         for i in 5_000..20_000 {
             queue.push(&text(i));
         }
         assert_eq!(queue.index.len(), 16_000);
-        assert!(queue.index.entries() < 16_000 + capacity / 4);
         for i in (0..20_000).step_by(97) {
             let expected = (i >= 4_000).then_some(i as u64);
             assert_eq!(queue.find(&text(i)), expected, "{}", text(i));
         }
-        // a short queue that keeps turning over stays a short table
+        for _ in 0..16_000 {
+            queue.pop();
+        }
+        assert_eq!(queue.index.len(), 0);
+        assert!(queue.index.entries() < queue.index.table.capacity() / 4);
+    }
+
+    #[test]
+    fn a_short_queue_that_keeps_turning_over_stays_a_short_table() {
         let mut turning = Queue::new();
         for i in 0..100_000 {
             turning.push(&text(i % 10));

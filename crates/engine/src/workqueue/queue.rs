@@ -15,9 +15,10 @@
 //!
 //! `dirty` is kept in two parts: a queued item's (the queued items themselves, found through an
 //! index of their places that holds no key, [`SeqIndex`]) and a parked item's (a small map: an
-//! item is parked only while a worker processes it). A get takes the head and moves the index's
-//! head on, so the item stops being dirty without a lookup: at 150 000 queued keys, removing it
-//! from a hashed set read a cold line of the set at every get.
+//! item is parked only while a worker processes it). A get takes the head and empties its
+//! place in the index by the bucket it was put in, so the item stops being dirty without a
+//! lookup: at 150 000 queued keys, removing it from a hashed set read a cold line of the set at
+//! every get.
 //!
 //! Each dirty item also holds the ids of the adds merged into it ([`CauseIds`]): an item is
 //! dirty from the add that finds it clean until the get that hands it out, exactly the adds a
@@ -27,7 +28,7 @@
 use std::hash::Hash;
 
 use crate::sim::chunked::ChunkedDeque;
-use crate::sim::seq_index::SeqIndex;
+use crate::sim::seq_index::{Place, SeqIndex};
 use crate::sim::EventId;
 use crate::time::SimTime;
 use crate::workqueue::causes::CauseIds;
@@ -67,12 +68,13 @@ struct Dirty {
     causes: CauseIds,
 }
 
-/// A queued item, with its hash (its place in [`Queue::places`]) and when and why it became
+/// A queued item, with its hash and its place in [`Queue::places`], and when and why it became
 /// dirty.
 #[derive(Clone, Debug)]
 struct Queued<T> {
     item: T,
     hash: u64,
+    place: Place,
     dirty: Dirty,
 }
 
@@ -147,10 +149,15 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     fn push_queued(&mut self, item: T, hash: u64, dirty: Dirty) {
         let (queue, head_seq) = (&self.queue, self.head_seq);
         let tail_seq = head_seq + queue.len() as u64;
-        self.places.insert(hash, tail_seq, head_seq, |seq| {
+        let place = self.places.insert(hash, tail_seq, head_seq, |seq| {
             queued_hash(queue, head_seq, seq)
         });
-        self.queue.push_back(Queued { item, hash, dirty });
+        self.queue.push_back(Queued {
+            item,
+            hash,
+            place,
+            dirty,
+        });
     }
 
     /// Makes room for `additional` more queued items at once (no rehash of the index of places
@@ -172,10 +179,15 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// [`Queue::get`], with the causes of the adds merged into the item since it was last handed
     /// out, oldest first.
     pub fn get_caused(&mut self) -> Option<(T, CauseIds)> {
-        let Queued { item, hash, dirty } = self.queue.front()?.clone();
+        let Queued {
+            item,
+            hash,
+            place,
+            dirty,
+        } = self.queue.front()?.clone();
         self.queue.pop_front();
         self.head_seq += 1;
-        self.places.forget_head(self.head_seq);
+        self.places.remove_head(place, self.head_seq);
         let mut causes = dirty.causes;
         if let Some(more) = self.merged.remove_hashed(hash, &item) {
             for id in more.iter() {
