@@ -273,7 +273,7 @@ async function sizeAndStart(site) {
   row('wasm size, gzipped', gz / 1024, 'KiB', 300 * 1000 / 1024, '≤ 300 KB', gz <= 300 * 1000,
     'the one module carries the whole engine (API server, client-go, controller-runtime and Go '
     + 'runtime models, compiled for speed: at opt-level "s" it runs 12 % slower), already through '
-    + 'wasm-opt -Oz; the engine alone, with nothing exported but a headless run, is 480 KB '
+    + 'wasm-opt -Oz; the engine alone, with nothing exported but a headless run, is 483 KB '
     + 'gzipped (2026-12-05, www/tools/engine-size.sh), so no change on the page\'s side (Yew, the page\'s '
     + 'components and texts: the other 211 KB) can reach 300 KB. What would reach it: an engine '
     + 'a fraction of its compiled size (about 90 KB beside today\'s page) — the small maps are '
