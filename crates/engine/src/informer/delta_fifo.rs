@@ -714,7 +714,7 @@ mod tests {
     }
 
     #[test]
-    fn a_popped_key_is_no_longer_queued_and_its_place_is_swept_out_with_the_others() {
+    fn a_popped_key_is_no_longer_queued_and_few_places_outlive_the_pops() {
         let mut f = DeltaFifo::new();
         for round in 0..20u64 {
             for i in 0..1000u64 {
