@@ -25,7 +25,7 @@ use crate::informer::delta::{
 use crate::informer::deltas::Deltas;
 use crate::key::Key;
 use crate::object::ObjectRef;
-use crate::sim::seq_index::{Place, SeqIndex};
+use crate::sim::seq_index::{position, Place, SeqIndex};
 use crate::workqueue::set::hash_of as hash_key;
 
 /// The objects the consumer of a FIFO already knows: the informer's indexer (client-go
@@ -430,7 +430,7 @@ impl DeltaFifo {
         let is_it =
             |seq| slot_at(queue, head_seq, seq).is_some_and(|slot| slot.key.as_str() == key);
         let seq = self.items.find(hash, is_it)?;
-        usize::try_from(seq - head_seq).ok()
+        position(seq, head_seq)
     }
 
     /// Whether `key` has queued deltas.
@@ -589,8 +589,7 @@ struct Slot {
 
 /// The slot of sequence number `seq` in `queue`, whose head slot has `head_seq`.
 fn slot_at(queue: &VecDeque<Slot>, head_seq: u64, seq: u64) -> Option<&Slot> {
-    let ahead = usize::try_from(seq.checked_sub(head_seq)?).ok()?;
-    queue.get(ahead)
+    queue.get(position(seq, head_seq)?)
 }
 
 /// The hash kept by the slot of sequence number `seq` (every sequence number in `items` has

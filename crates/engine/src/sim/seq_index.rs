@@ -38,6 +38,12 @@ pub(crate) struct SeqIndex {
     layout: u32,
 }
 
+/// Where entry `seq` stands in a FIFO whose head is `head` (0 for the head); `None` for an entry
+/// that left it.
+pub(crate) fn position(seq: u64, head: u64) -> Option<usize> {
+    usize::try_from(seq.checked_sub(head)?).ok()
+}
+
 /// The bucket an entry was put in, in the table's layout of the time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Place {
@@ -176,10 +182,7 @@ mod tests {
 
         fn find(&self, text: &str) -> Option<u64> {
             let (head, keys) = (self.head, &self.keys);
-            let key_at = |s: u64| {
-                let i = usize::try_from(s.checked_sub(head)?).ok()?;
-                keys.get(i).map(|(k, _, _)| k)
-            };
+            let key_at = |s: u64| keys.get(position(s, head)?).map(|(k, _, _)| k);
             let is_it = |s: u64| key_at(s).is_some_and(|k| k.as_str() == text);
             self.index.find(hash_key(text), is_it)
         }

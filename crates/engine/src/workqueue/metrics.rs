@@ -203,7 +203,7 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// Whether `item` has been handed out (`get`) and is not yet `done`.
     pub(crate) fn is_processing(&self, item: &T) -> bool {
-        self.processing_start_times.contains_key(item)
+        self.is_processing_hashed(hash_of(item), item)
     }
 
     /// [`MetricsRecorder::is_processing`] of an item whose hash ([`hash_of`]) is `hash`.

@@ -28,7 +28,7 @@
 use std::hash::Hash;
 
 use crate::sim::chunked::ChunkedDeque;
-use crate::sim::seq_index::{Place, SeqIndex};
+use crate::sim::seq_index::{position, Place, SeqIndex};
 use crate::sim::EventId;
 use crate::time::SimTime;
 use crate::workqueue::causes::CauseIds;
@@ -295,8 +295,7 @@ impl<T: Clone + Hash + Eq + 'static> crate::sim::large::LargeParts for Queue<T> 
 
 /// The queued item of sequence number `seq` in `queue`, whose head has `head_seq`.
 fn queued_at<T>(queue: &ChunkedDeque<Queued<T>>, head_seq: u64, seq: u64) -> Option<&Queued<T>> {
-    let ahead = usize::try_from(seq.checked_sub(head_seq)?).ok()?;
-    queue.get(ahead)
+    queue.get(position(seq, head_seq)?)
 }
 
 /// The hash kept by the queued item of sequence number `seq` (every sequence number the index
