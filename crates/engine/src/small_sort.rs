@@ -1,4 +1,5 @@
-//! A stable sort for lists of a few items built by hand (a tour step's acts, a loop's fixes). An
+//! A stable sort for lists of a few items (a tour step's acts, a loop's fixes, the causes of one
+//! event, the finalizers a write added, the verbs of a chart). An
 //! insertion sort is a few dozen bytes of code, where `slice::sort_by_key` compiles a merge sort
 //! of some kilobytes for each type and key it sorts by, and the page's module carries each one.
 
@@ -8,6 +9,19 @@ pub fn sort_few_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
     for i in 1..items.len() {
         let mut j = i;
         while j > 0 && key(&items[j - 1]) > key(&items[j]) {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
+/// Sorts `items`, keeping equal items in their order, as `sort` does; as [`sort_few_by_key`],
+/// for a few items, or for items nearly in order already (each one moves as far as it is out of
+/// place).
+pub fn sort_few<T: Ord>(items: &mut [T]) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && items[j - 1] > items[j] {
             items.swap(j - 1, j);
             j -= 1;
         }
@@ -26,9 +40,13 @@ mod tests {
             let items: Vec<(u64, usize)> = (0..len).map(|i| (rng.below(5), i)).collect();
             let mut ours = items.clone();
             sort_few_by_key(&mut ours, |&(k, _)| k);
-            let mut std = items;
+            let mut std = items.clone();
             std.sort_by_key(|&(k, _)| k);
             assert_eq!(ours, std, "{len} items");
+            let mut whole = items;
+            sort_few(&mut whole);
+            std.sort();
+            assert_eq!(whole, std, "{len} items, by the whole item");
         }
     }
 }

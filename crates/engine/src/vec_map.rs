@@ -349,10 +349,16 @@ impl<K: Ord, V> Extend<(K, V)> for VecMap<K, V> {
     }
 }
 
-/// As `BTreeMap::from` an array: sorted by key; of equal keys the last one wins.
+/// As `BTreeMap::from` an array: sorted by key; of equal keys the last one wins. Inserted one
+/// by one (an array is a few literal entries): a collect would compile a sort for every array
+/// length it is called with.
 impl<K: Ord, V, const N: usize> From<[(K, V); N]> for VecMap<K, V> {
     fn from(entries: [(K, V); N]) -> VecMap<K, V> {
-        entries.into_iter().collect()
+        let mut map = VecMap {
+            entries: Vec::with_capacity(N),
+        };
+        map.extend(entries);
+        map
     }
 }
 
@@ -662,6 +668,7 @@ mod tests {
         let mut extended = VecMap::new();
         extended.extend(input);
         assert_eq!(extended, vec_map);
+        assert_eq!(VecMap::from(input), vec_map);
     }
 
     #[test]

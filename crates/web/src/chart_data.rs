@@ -213,7 +213,7 @@ fn requests(bl: &mut Builder<'_>, lane: &Lane, b: bool) {
         .cloned()
         .collect();
     let mut verbs: Vec<String> = keys.iter().filter_map(|k| label(k, "verb")).collect();
-    verbs.sort_unstable();
+    flywheel_engine::small_sort::sort_few(&mut verbs);
     verbs.dedup();
     for verb in verbs {
         let ok: Vec<String> = keys

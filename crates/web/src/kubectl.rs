@@ -275,9 +275,16 @@ fn named_lines(verb: &str, typed: &str, objects: &[String]) -> Vec<String> {
     match typed.strip_prefix(&head) {
         Some(rest) => {
             let begun = rest.split(' ').next().unwrap_or(rest);
-            let mut seen = std::collections::BTreeSet::new();
+            // at most MAX_NAMED names are kept, so a list looked through is enough
+            let mut seen: Vec<&str> = Vec::new();
             names
-                .filter(|n| n.starts_with(begun) && seen.insert(*n))
+                .filter(|n| {
+                    let new = n.starts_with(begun) && !seen.contains(n);
+                    if new {
+                        seen.push(n);
+                    }
+                    new
+                })
                 .take(MAX_NAMED)
                 .map(line)
                 .collect()

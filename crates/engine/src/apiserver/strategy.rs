@@ -151,7 +151,7 @@ fn validate_meta_update(new: &Object, old: &Object) -> Vec<String> {
             .filter(|f| !o.finalizers.contains(f))
             .cloned()
             .collect();
-        added.sort_unstable();
+        crate::small_sort::sort_few(&mut added);
         added.dedup();
         if !added.is_empty() {
             errors.push(format!(

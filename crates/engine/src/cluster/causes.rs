@@ -114,7 +114,8 @@ impl CauseTracker {
             };
             causes.extend(cause);
         }
-        causes.sort_unstable();
+        // nearly always in order already (versions arrive in order): an insertion sort's pass
+        crate::small_sort::sort_few(causes);
         causes.dedup();
         (causes, note)
     }

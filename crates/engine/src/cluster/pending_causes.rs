@@ -93,7 +93,8 @@ impl PendingCauses {
         let mut note = CauseNote::None;
         if causes.len() > before {
             note = CauseNote::Delayed;
-            causes.sort_unstable();
+            // two runs in order (the merged adds, the delayed ones): an insertion sort suffices
+            crate::small_sort::sort_few(&mut causes);
         }
         (CauseIds::from(causes), note)
     }

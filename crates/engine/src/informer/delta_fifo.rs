@@ -250,9 +250,10 @@ impl DeltaFifo {
         } else {
             // keys queued before this LIST are the only ones that can be unlisted: the LIST's own
             // keys went to the back of the queue. A LIST comes in key order, so the sort only
-            // checks it.
+            // checks it. The stable sort, as the indexer's set of listed keys is collected (the
+            // module compiles one sort of keys, not two; the keys are distinct once deduplicated).
             let mut keys = replace.listed_keys;
-            keys.sort_unstable();
+            keys.sort();
             keys.dedup();
             let keys = ListedKeys(keys);
             let unlisted = self.tombstone_unlisted_queued(&keys, replace.queued_before);

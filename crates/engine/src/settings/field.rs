@@ -11,7 +11,6 @@
 //! refused with the same message as a whole scenario read back; nothing else of the scenario is
 //! written out or parsed again.
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::scenario::{bytes_str, duration_str, opt_bytes_str, Scenario};
@@ -27,23 +26,57 @@ pub struct Field {
     pub get: fn(&Scenario) -> Value,
 }
 
-/// Reads a field's value with its own deserializer, or with its `with` adapter.
-macro_rules! read {
-    ($v:expr) => {
-        Deserialize::deserialize($v)
+/// Reads a field's value with its own deserializer. Out of line, so that every field of one
+/// type shares one copy of it and each field's setter is only the field's address.
+#[inline(never)]
+fn read<T: serde::de::DeserializeOwned>(field: &mut T, v: Value) -> Result<(), serde_json::Error> {
+    *field = T::deserialize(v)?;
+    Ok(())
+}
+
+/// Reads a field's value through its `with` adapter (`duration_str`, `bytes_str`, ...).
+#[inline(never)]
+fn read_with<T>(
+    field: &mut T,
+    v: Value,
+    with: fn(Value) -> Result<T, serde_json::Error>,
+) -> Result<(), serde_json::Error> {
+    *field = with(v)?;
+    Ok(())
+}
+
+/// Writes a field's value with its own serializer, out of line as [`read`].
+#[inline(never)]
+fn write<T: serde::Serialize>(field: &T) -> Value {
+    serde_json::to_value(field).unwrap_or(Value::Null)
+}
+
+/// Writes a field's value through its `with` adapter.
+#[inline(never)]
+fn write_with<T>(
+    field: &T,
+    with: fn(&T, serde_json::value::Serializer) -> Result<Value, serde_json::Error>,
+) -> Value {
+    with(field, serde_json::value::Serializer).unwrap_or(Value::Null)
+}
+
+/// One field's setter: [`read`] or [`read_with`] its adapter.
+macro_rules! set {
+    ($f:expr, $v:expr) => {
+        read($f, $v)
     };
-    ($v:expr, $with:ident) => {
-        $with::deserialize($v)
+    ($f:expr, $v:expr, $with:ident) => {
+        read_with($f, $v, $with::deserialize::<Value>)
     };
 }
 
-/// Writes a field's value with its own serializer, or with its `with` adapter.
-macro_rules! write {
+/// One field's getter: [`write`] or [`write_with`] its adapter.
+macro_rules! get {
     ($f:expr) => {
-        serde_json::to_value($f).unwrap_or(Value::Null)
+        write($f)
     };
     ($f:expr, $with:ident) => {
-        $with::serialize($f, serde_json::value::Serializer).unwrap_or(Value::Null)
+        write_with($f, $with::serialize::<serde_json::value::Serializer>)
     };
 }
 
@@ -54,11 +87,8 @@ macro_rules! fields {
         &[$(
             Field {
                 path: concat!(stringify!($first) $(, ".", stringify!($rest))*),
-                set: |s, v| {
-                    s.$first$(.$rest)* = read!(v $(, $with)?)?;
-                    Ok(())
-                },
-                get: |s| write!(&s.$first$(.$rest)* $(, $with)?),
+                set: |s, v| set!(&mut s.$first$(.$rest)*, v $(, $with)?),
+                get: |s| get!(&s.$first$(.$rest)* $(, $with)?),
             },
         )*]
     };

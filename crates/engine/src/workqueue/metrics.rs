@@ -243,14 +243,15 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
             self.snapshot.longest_running_processor_seconds.set(age);
             return;
         }
-        // Sorting the items themselves shares `[T]::sort_unstable` with the engine's other sorts
-        // of the same type; sorting (item, time) pairs would compile a sort of its own.
+        // Sorting the items themselves shares `[T]::sort` with the engine's other sorts of the
+        // same type (the keys of a relist); sorting (item, time) pairs would compile a sort of
+        // its own. The items are distinct: stable or not, the order is the same.
         let mut items: Vec<T> = self
             .processing_start_times
             .iter()
             .map(|(item, _)| item.clone())
             .collect();
-        items.sort_unstable();
+        items.sort();
         let mut total = 0.0;
         let mut oldest: f64 = 0.0;
         for item in &items {

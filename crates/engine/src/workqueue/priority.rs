@@ -50,11 +50,16 @@ struct Entry {
     ready_at: Option<SimTime>,
 }
 
-/// Order of the ready set: higher priority first, then lower added counter.
-type ReadyKey = (Reverse<i32>, u64);
+/// Order of the waiting set: earlier ready time first, then higher priority, then lower added
+/// counter. The ready set is ordered by the same key with every time zero (higher priority
+/// first, then lower added counter): one key type for both, so the module compiles one map.
+type Order = (SimTime, Reverse<i32>, u64);
 
-/// Order of the waiting set: earlier ready time first, then the ready order.
-type WaitingKey = (SimTime, Reverse<i32>, u64);
+/// An entry's place: in the waiting set at its ready time, in the ready set at time zero.
+fn order(entry: &Entry) -> Order {
+    let at = entry.ready_at.unwrap_or(SimTime::ZERO);
+    (at, Reverse(entry.priority), entry.added)
+}
 
 /// controller-runtime's priority queue (`pkg/controller/priorityqueue/priorityqueue.go`
 /// `priorityqueue`).
@@ -64,8 +69,8 @@ pub struct PriorityQueue<T: 'static> {
     /// The causes of the adds merged into each key since it was last handed out ([`CauseIds`];
     /// beside the entries, which are rewritten at every merge).
     causes: ItemMap<T, CauseIds>,
-    ready: BTreeMap<ReadyKey, T>,
-    waiting: BTreeMap<WaitingKey, T>,
+    ready: BTreeMap<Order, T>,
+    waiting: BTreeMap<Order, T>,
     locked: ItemSet<T>,
     added_counter: u64,
     rate_limiter: Box<dyn RateLimiter<T>>,
@@ -257,21 +262,21 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
 
     /// Records `entry` for `item` in the items map and the ready or waiting set.
     fn place(&mut self, item: T, entry: Entry) {
-        let order = (Reverse(entry.priority), entry.added);
-        match entry.ready_at {
-            None => self.ready.insert(order, item.clone()),
-            Some(at) => self.waiting.insert((at, order.0, order.1), item.clone()),
+        let set = match entry.ready_at {
+            None => &mut self.ready,
+            Some(_) => &mut self.waiting,
         };
+        set.insert(order(&entry), item.clone());
         self.items.insert(item, entry);
     }
 
     /// Removes `entry` from the ready or waiting set (the items map is overwritten by `place`).
     fn unplace(&mut self, entry: Entry) {
-        let order = (Reverse(entry.priority), entry.added);
-        match entry.ready_at {
-            None => self.ready.remove(&order),
-            Some(at) => self.waiting.remove(&(at, order.0, order.1)),
+        let set = match entry.ready_at {
+            None => &mut self.ready,
+            Some(_) => &mut self.waiting,
         };
+        set.remove(&order(&entry));
     }
 
     /// Moves the clock to `now` and makes every waiting entry whose ready time is not after `now`
@@ -329,7 +334,7 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
             .find(|(_, item)| !self.locked.contains(*item))?;
         let item = self.ready.remove(&order)?;
         self.items.remove(&item);
-        let priority = order.0 .0;
+        let priority = order.1 .0;
         self.metrics.get(&item, Some(priority));
         self.locked.insert(item.clone());
         Some((item, priority))
