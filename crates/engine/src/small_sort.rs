@@ -6,22 +6,21 @@
 /// Sorts `items` by `key`, keeping items of equal keys in their order, as `sort_by_key` does.
 /// Quadratic in the number of items: for lists of tens of items, not of objects.
 pub fn sort_few_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
-    for i in 1..items.len() {
-        let mut j = i;
-        while j > 0 && key(&items[j - 1]) > key(&items[j]) {
-            items.swap(j - 1, j);
-            j -= 1;
-        }
-    }
+    insertion_sort(items, |a, b| key(a) > key(b));
 }
 
 /// Sorts `items`, keeping equal items in their order, as `sort` does; as [`sort_few_by_key`],
 /// for a few items, or for items nearly in order already (each one moves as far as it is out of
 /// place).
 pub fn sort_few<T: Ord>(items: &mut [T]) {
+    insertion_sort(items, |a, b| a > b);
+}
+
+/// Moves each item back past the items before it that go after it (`after(earlier, later)`).
+fn insertion_sort<T>(items: &mut [T], after: impl Fn(&T, &T) -> bool) {
     for i in 1..items.len() {
         let mut j = i;
-        while j > 0 && items[j - 1] > items[j] {
+        while j > 0 && after(&items[j - 1], &items[j]) {
             items.swap(j - 1, j);
             j -= 1;
         }

@@ -26,57 +26,46 @@ pub struct Field {
     pub get: fn(&Scenario) -> Value,
 }
 
-/// Reads a field's value with its own deserializer. Out of line, so that every field of one
-/// type shares one copy of it and each field's setter is only the field's address.
+/// Reads a field's value with `deserialize`: the field type's own deserializer, or its `with`
+/// adapter (`deserializer!`). Out of line, so that every field of one type (and adapter)
+/// shares one copy of it and each field's setter is only the field's address.
 #[inline(never)]
-fn read<T: serde::de::DeserializeOwned>(field: &mut T, v: Value) -> Result<(), serde_json::Error> {
-    *field = T::deserialize(v)?;
-    Ok(())
-}
-
-/// Reads a field's value through its `with` adapter (`duration_str`, `bytes_str`, ...).
-#[inline(never)]
-fn read_with<T>(
+fn read<T>(
     field: &mut T,
     v: Value,
-    with: fn(Value) -> Result<T, serde_json::Error>,
+    deserialize: impl FnOnce(Value) -> Result<T, serde_json::Error>,
 ) -> Result<(), serde_json::Error> {
-    *field = with(v)?;
+    *field = deserialize(v)?;
     Ok(())
 }
 
-/// Writes a field's value with its own serializer, out of line as [`read`].
+/// Writes a field's value with `serialize` (its type's own serializer or its `with` adapter),
+/// out of line as [`read`].
 #[inline(never)]
-fn write<T: serde::Serialize>(field: &T) -> Value {
-    serde_json::to_value(field).unwrap_or(Value::Null)
-}
-
-/// Writes a field's value through its `with` adapter.
-#[inline(never)]
-fn write_with<T>(
+fn write<T>(
     field: &T,
-    with: fn(&T, serde_json::value::Serializer) -> Result<Value, serde_json::Error>,
+    serialize: impl FnOnce(&T, serde_json::value::Serializer) -> Result<Value, serde_json::Error>,
 ) -> Value {
-    with(field, serde_json::value::Serializer).unwrap_or(Value::Null)
+    serialize(field, serde_json::value::Serializer).unwrap_or(Value::Null)
 }
 
-/// One field's setter: [`read`] or [`read_with`] its adapter.
-macro_rules! set {
-    ($f:expr, $v:expr) => {
-        read($f, $v)
+/// The deserializer of a field: its type's own, or its `with` adapter's.
+macro_rules! deserializer {
+    () => {
+        serde::Deserialize::deserialize::<Value>
     };
-    ($f:expr, $v:expr, $with:ident) => {
-        read_with($f, $v, $with::deserialize::<Value>)
+    ($with:ident) => {
+        $with::deserialize::<Value>
     };
 }
 
-/// One field's getter: [`write`] or [`write_with`] its adapter.
-macro_rules! get {
-    ($f:expr) => {
-        write($f)
+/// The serializer of a field: its type's own, or its `with` adapter's.
+macro_rules! serializer {
+    () => {
+        serde::Serialize::serialize::<serde_json::value::Serializer>
     };
-    ($f:expr, $with:ident) => {
-        write_with($f, $with::serialize::<serde_json::value::Serializer>)
+    ($with:ident) => {
+        $with::serialize::<serde_json::value::Serializer>
     };
 }
 
@@ -87,8 +76,8 @@ macro_rules! fields {
         &[$(
             Field {
                 path: concat!(stringify!($first) $(, ".", stringify!($rest))*),
-                set: |s, v| set!(&mut s.$first$(.$rest)*, v $(, $with)?),
-                get: |s| get!(&s.$first$(.$rest)* $(, $with)?),
+                set: |s, v| read(&mut s.$first$(.$rest)*, v, deserializer!($($with)?)),
+                get: |s| write(&s.$first$(.$rest)*, serializer!($($with)?)),
             },
         )*]
     };

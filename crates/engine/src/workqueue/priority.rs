@@ -262,21 +262,21 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
 
     /// Records `entry` for `item` in the items map and the ready or waiting set.
     fn place(&mut self, item: T, entry: Entry) {
-        let set = match entry.ready_at {
-            None => &mut self.ready,
-            Some(_) => &mut self.waiting,
-        };
-        set.insert(order(&entry), item.clone());
+        self.set_of(&entry).insert(order(&entry), item.clone());
         self.items.insert(item, entry);
     }
 
     /// Removes `entry` from the ready or waiting set (the items map is overwritten by `place`).
     fn unplace(&mut self, entry: Entry) {
-        let set = match entry.ready_at {
+        self.set_of(&entry).remove(&order(&entry));
+    }
+
+    /// The set `entry` belongs in: ready without a ready time, else waiting.
+    fn set_of(&mut self, entry: &Entry) -> &mut BTreeMap<Order, T> {
+        match entry.ready_at {
             None => &mut self.ready,
             Some(_) => &mut self.waiting,
-        };
-        set.remove(&order(&entry));
+        }
     }
 
     /// Moves the clock to `now` and makes every waiting entry whose ready time is not after `now`
