@@ -63,10 +63,37 @@ impl SimTime {
 
     /// `self + d`, saturating at [`SimTime::MAX`].
     pub fn saturating_add(self, d: Duration) -> SimTime {
-        let nanos = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
-        SimTime(self.0.saturating_add(nanos))
+        SimTime(self.0.saturating_add(duration_nanos(d)))
     }
 }
+
+/// `d` in whole nanoseconds, saturating at `u64::MAX`: `u64::try_from(d.as_nanos())` without
+/// the 128-bit product `as_nanos` forms (in WebAssembly a call to a software multiply, on every
+/// event scheduled). Below [`MAX_WHOLE_SECS`] the seconds times 10⁹ fit in 64 bits; at it, adding
+/// the sub-second nanoseconds may pass `u64::MAX` and saturates, as the conversion would fail.
+pub fn duration_nanos(d: Duration) -> u64 {
+    let secs = d.as_secs();
+    if secs > MAX_WHOLE_SECS {
+        return u64::MAX;
+    }
+    (secs * NANOS_PER_SEC).saturating_add(u64::from(d.subsec_nanos()))
+}
+
+/// `d.as_nanos() as f64` (the same rounding of the same count) without the 128-bit product
+/// where the count fits in 64 bits.
+pub fn duration_nanos_f64(d: Duration) -> f64 {
+    if d.as_secs() < MAX_WHOLE_SECS {
+        duration_nanos(d) as f64
+    } else {
+        d.as_nanos() as f64
+    }
+}
+
+/// Nanoseconds in a second.
+const NANOS_PER_SEC: u64 = 1_000_000_000;
+
+/// The most whole seconds whose nanoseconds fit in a `u64` (about 584 years).
+const MAX_WHOLE_SECS: u64 = u64::MAX / NANOS_PER_SEC;
 
 impl Add<Duration> for SimTime {
     type Output = SimTime;
@@ -138,6 +165,29 @@ impl fmt::Display for SimTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_duration_in_nanoseconds_is_its_128_bit_count_or_saturates_where_that_does_not_fit() {
+        let edge = MAX_WHOLE_SECS;
+        let durations = [
+            Duration::ZERO,
+            Duration::from_nanos(1),
+            Duration::new(1, 999_999_999),
+            Duration::new(edge - 1, 999_999_999),
+            Duration::new(edge, 0),
+            Duration::new(edge, 709_551_615),
+            Duration::new(edge, 709_551_616),
+            Duration::new(edge, 999_999_999),
+            Duration::new(edge + 1, 0),
+            Duration::MAX,
+        ];
+        for d in durations {
+            let want = u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+            assert_eq!(duration_nanos(d), want, "{d:?}");
+            assert_eq!(duration_nanos_f64(d), d.as_nanos() as f64, "{d:?}");
+        }
+        assert_eq!(SimTime::from_nanos(5) + Duration::MAX, SimTime::MAX);
+    }
 
     #[test]
     fn a_per_kib_cost_is_the_float_product_whether_asked_anew_or_again() {

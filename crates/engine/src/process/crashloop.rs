@@ -170,7 +170,7 @@ impl Backoff {
     pub fn gc_at(&self, period: Duration) -> Option<SimTime> {
         let e = self.entry?;
         let expires = e.last_update.saturating_add(self.expiry).as_nanos();
-        let period_ns = u64::try_from(period.as_nanos()).unwrap_or(u64::MAX).max(1);
+        let period_ns = crate::time::duration_nanos(period).max(1);
         let tick = (expires / period_ns)
             .saturating_add(1)
             .saturating_mul(period_ns);

@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::metrics::{exponential_series, Counter, Gauge, Histogram};
-use crate::time::SimTime;
+use crate::time::{duration_nanos, SimTime};
 use crate::vec_map::VecMap;
 use crate::workqueue::set::{hash_of, ItemMap};
 
@@ -265,11 +265,6 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
         self.snapshot.unfinished_work_seconds.set(total);
         self.snapshot.longest_running_processor_seconds.set(oldest);
     }
-}
-
-/// A duration in whole nanoseconds, saturating at `u64::MAX`.
-fn duration_nanos(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 impl<T: Clone + Hash + Eq + 'static> crate::sim::large::LargeParts for MetricsRecorder<T> {

@@ -139,7 +139,8 @@ impl<T: Ord + Clone + Hash> ItemExponentialFailureRateLimiter<T> {
     /// The delay after `failures` earlier failures: computed in floating point like upstream,
     /// `max_delay` once it exceeds the cap or Go's largest duration.
     fn backoff(&self, failures: u32) -> Duration {
-        let backoff_nanos = self.base_delay.as_nanos() as f64 * f64::from(failures).exp2();
+        let backoff_nanos =
+            crate::time::duration_nanos_f64(self.base_delay) * f64::from(failures).exp2();
         if backoff_nanos > GO_MAX_DURATION_NANOS {
             return self.max_delay;
         }
