@@ -527,16 +527,43 @@ fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     );
 }
 
+/// An arrowhead at `to`, pointing away from `from`.
 fn arrow(ctx: &CanvasRenderingContext2d, from: (f64, f64), to: (f64, f64), color: &str) {
-    let a = (to.1 - from.1).atan2(to.0 - from.0);
     ctx.begin_path();
     ctx.set_fill_style_str(color);
     ctx.move_to(to.0, to.1);
-    ctx.line_to(to.0 - 8.0 * (a - 0.4).cos(), to.1 - 8.0 * (a - 0.4).sin());
-    ctx.line_to(to.0 - 8.0 * (a + 0.4).cos(), to.1 - 8.0 * (a + 0.4).sin());
+    for (x, y) in barbs(from, to) {
+        ctx.line_to(x, y);
+    }
     ctx.close_path();
     ctx.fill();
 }
+
+/// The ends of an arrowhead's two barbs at `to`: [`BARB_PX`] long, each turned 0.4 rad off the
+/// line back to `from`. The line's unit vector is turned by a rotation written out (its cosine
+/// and sine are constants) and its length is a square root, so the module carries no
+/// trigonometric functions (about 8 KB of them before optimization).
+fn barbs(from: (f64, f64), to: (f64, f64)) -> [(f64, f64); 2] {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let length = (dx * dx + dy * dy).sqrt();
+    let (ux, uy) = if length > 0.0 {
+        (dx / length, dy / length)
+    } else {
+        (1.0, 0.0)
+    };
+    [-BARB_SIN, BARB_SIN].map(|turn| {
+        // (ux, uy) turned by the angle whose sine is `turn`
+        let (bx, by) = (ux * BARB_COS - uy * turn, uy * BARB_COS + ux * turn);
+        (to.0 - BARB_PX * bx, to.1 - BARB_PX * by)
+    })
+}
+
+/// An arrowhead's barb length, in pixels.
+const BARB_PX: f64 = 8.0;
+/// cos(0.4): the barbs' angle off the line.
+const BARB_COS: f64 = 0.921_060_994_002_885_1;
+/// sin(0.4).
+const BARB_SIN: f64 = 0.389_418_342_308_650_5;
 
 fn draw_gate(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let p = d.palette;
@@ -739,5 +766,30 @@ mod tests {
         assert_eq!(point_at(&path, 0.5), (10.0, 0.0));
         assert_eq!(point_at(&path, 0.75), (10.0, 5.0));
         assert_eq!(point_at(&path, 1.0), (10.0, 10.0));
+    }
+
+    #[test]
+    fn an_arrowheads_barbs_are_where_the_angle_turned_by_its_sine_and_cosine_puts_them() {
+        assert_eq!(BARB_COS, 0.4f64.cos());
+        assert_eq!(BARB_SIN, 0.4f64.sin());
+        let lines = [
+            ((0.0, 0.0), (100.0, 0.0)),
+            ((10.0, 50.0), (10.0, 5.0)),
+            ((300.0, 20.0), (120.0, 140.0)),
+            ((5.0, 5.0), (-40.0, -3.0)),
+        ];
+        for (from, to) in lines {
+            let a = f64::atan2(to.1 - from.1, to.0 - from.0);
+            let want = [a - 0.4, a + 0.4].map(|b| (to.0 - 8.0 * b.cos(), to.1 - 8.0 * b.sin()));
+            for (got, want) in barbs(from, to).into_iter().zip(want) {
+                let off = (got.0 - want.0).abs().max((got.1 - want.1).abs());
+                assert!(off < 1e-9, "{from:?} → {to:?}: {got:?} against {want:?}");
+            }
+        }
+        let [one, other] = barbs((7.0, 7.0), (7.0, 7.0));
+        assert!(
+            one.0.is_finite() && other.1.is_finite(),
+            "a point has barbs too"
+        );
     }
 }
