@@ -96,8 +96,8 @@ pub fn step_run(
 
 /// `mm:ss.sss` of simulated seconds.
 pub fn clock_ms(secs: f64) -> String {
-    let s = secs.max(0.0);
-    format!("{:02}:{:06.3}", (s / 60.0).floor() as u64, s % 60.0)
+    let (minutes, seconds) = crate::components::clock::minutes_and_seconds(secs);
+    format!("{minutes:02}:{seconds:06.3}")
 }
 
 /// One trace event in words.

@@ -269,7 +269,9 @@ impl ThrottledLogger {
 /// Go's `time.Duration.String()`: `0s`, `850ns`, `1.5µs`, `200ms`, `1.198427306s`, `1m30s`,
 /// `2h0m0s`.
 pub fn go_duration_string(d: Duration) -> String {
-    let nanos = d.as_nanos();
+    // below a second the count fits in 64 bits (a longer one saturates and is written from its
+    // seconds): no 128-bit arithmetic or formatting compiled for a duration's text
+    let nanos = crate::time::duration_nanos(d);
     if nanos == 0 {
         return "0s".to_owned();
     }
@@ -284,10 +286,7 @@ pub fn go_duration_string(d: Duration) -> String {
     }
     let secs = d.as_secs();
     let (hours, minutes) = (secs / 3600, secs / 60 % 60);
-    let seconds = decimal(
-        u128::from(secs % 60) * 1_000_000_000 + u128::from(d.subsec_nanos()),
-        9,
-    );
+    let seconds = decimal((secs % 60) * 1_000_000_000 + u64::from(d.subsec_nanos()), 9);
     match (hours, minutes) {
         (0, 0) => format!("{seconds}s"),
         (0, m) => format!("{m}m{seconds}s"),
@@ -296,8 +295,8 @@ pub fn go_duration_string(d: Duration) -> String {
 }
 
 /// `value / 10^digits` with the fraction's trailing zeros dropped.
-fn decimal(value: u128, digits: u32) -> String {
-    let scale = 10u128.pow(digits);
+fn decimal(value: u64, digits: u32) -> String {
+    let scale = 10u64.pow(digits);
     let (whole, frac) = (value / scale, value % scale);
     if frac == 0 {
         return whole.to_string();

@@ -49,18 +49,24 @@ fn bad_duration(text: &str) -> String {
 
 /// Formats a duration the way [`parse_duration`] reads it (`1m30s`, `250ms`, `0`).
 pub fn format_duration(d: Duration) -> String {
-    let ns = d.as_nanos();
-    if ns == 0 {
-        return "0".into();
-    }
-    if ns % 1_000_000_000 != 0 {
-        return if ns % 1_000_000 == 0 {
-            format!("{}ms", ns / 1_000_000)
+    // the count of nanoseconds is written from its whole seconds and the rest (`secs` then the
+    // rest's digits), which is the count's text without 128-bit arithmetic
+    let (secs, sub_ns) = (d.as_secs(), d.subsec_nanos());
+    if sub_ns != 0 {
+        let (count, width, unit) = if sub_ns % 1_000_000 == 0 {
+            (sub_ns / 1_000_000, 3, "ms")
         } else {
-            format!("{ns}ns")
+            (sub_ns, 9, "ns")
+        };
+        return if secs == 0 {
+            format!("{count}{unit}")
+        } else {
+            format!("{secs}{count:0width$}{unit}")
         };
     }
-    let secs = d.as_secs();
+    if secs == 0 {
+        return "0".into();
+    }
     let (h, m, s) = (secs / 3600, (secs % 3600) / 60, secs % 60);
     let mut out = String::new();
     if h > 0 {
@@ -175,6 +181,41 @@ mod tests {
             Duration::ZERO,
         ] {
             assert_eq!(parse_duration(&format_duration(d)), Ok(d));
+        }
+    }
+
+    #[test]
+    fn a_duration_text_is_its_whole_count_of_milliseconds_or_nanoseconds_when_not_whole_seconds() {
+        // what the text says, from the 128-bit count of nanoseconds
+        let by_count = |d: Duration| {
+            let ns = d.as_nanos();
+            match (ns % 1_000_000_000, ns % 1_000_000) {
+                (0, _) => None,
+                (_, 0) => Some(format!("{}ms", ns / 1_000_000)),
+                _ => Some(format!("{ns}ns")),
+            }
+        };
+        let secs = [0, 1, 59, 61, 3_600, 86_399, 18_446_744_073, u64::MAX];
+        let subs = [
+            0,
+            1,
+            999,
+            1_000_000,
+            5_000_000,
+            250_000_001,
+            999_000_000,
+            999_999_999,
+        ];
+        for s in secs {
+            for sub in subs {
+                let d = Duration::new(s, sub);
+                match by_count(d) {
+                    Some(want) => assert_eq!(format_duration(d), want, "{d:?}"),
+                    None if s == 0 => assert_eq!(format_duration(d), "0"),
+                    // whole seconds: hours, minutes and seconds (the test above)
+                    None => {}
+                }
+            }
         }
     }
 

@@ -8,8 +8,26 @@ use crate::live::use_live;
 
 /// `mm:ss.s` of `secs` simulated seconds.
 pub fn clock_text(secs: f64) -> String {
+    let (minutes, seconds) = minutes_and_seconds(secs);
+    format!("{minutes:02}:{seconds:04.1}")
+}
+
+/// `secs` (negative as 0) in whole minutes and the seconds left, `secs % 60.0` exactly: the
+/// minutes' seconds are at least half of `secs` once there is a minute, so taking them away is
+/// exact; a quotient that rounded up to the next minute is taken back. Written out, so that the
+/// module compiles no `fmod` (and the 128-bit division it brings) for a clock.
+pub fn minutes_and_seconds(secs: f64) -> (u64, f64) {
     let s = secs.max(0.0);
-    format!("{:02}:{:04.1}", (s / 60.0).floor() as u64, s % 60.0)
+    if !s.is_finite() {
+        return (u64::MAX, f64::NAN);
+    }
+    let mut minutes = (s / 60.0).floor();
+    let mut seconds = s - minutes * 60.0;
+    if seconds < 0.0 {
+        minutes -= 1.0;
+        seconds += 60.0;
+    }
+    (minutes as u64, seconds)
 }
 
 /// The simulated clock, its end, and whether the runs finished.

@@ -4,7 +4,7 @@
 mod act_buttons;
 mod branch_tracks;
 mod charts;
-mod clock;
+pub(crate) mod clock;
 mod code;
 pub(crate) mod command_bar;
 mod controls;
