@@ -1,14 +1,9 @@
-//! Line charts drawn on a `<canvas>` with plotters-canvas.
-//!
-//! Plotters lays out text by measuring a DOM `<span>` with an inline `style` attribute, which the
-//! page's Content-Security-Policy (`style-src 'self'`) forbids, and which costs a layout per label.
-//! So plotters draws the geometry (plot area, grid, series, limit lines, marks) and the labels are
-//! written straight to the 2D context with `fillText`, at positions plotters' coordinate mapping
-//! gives.
+//! Line charts drawn on a `<canvas>` through its 2D context: the plot area, grid, series, limit
+//! lines and marks as paths, the labels with `fillText`. The layout and the data-to-pixel
+//! mapping follow plotters' `ChartBuilder` and `Cartesian2d` ([`Frame`]) without the library:
+//! its text layout measures each label in a DOM `<span>` with an inline `style`, which the
+//! page's Content-Security-Policy forbids, and a chart needs only these few paths.
 
-use plotters::coord::types::RangedCoordf64;
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -92,15 +87,94 @@ const TITLE_FONT: f64 = 15.0;
 const LABEL_FONT: f64 = 13.0;
 const LEGEND_LINE_PX: f64 = 15.0;
 
-type Cartesian<'a> = ChartContext<'a, CanvasBackend, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
-
-fn color(hex: &str) -> RGBColor {
-    let (r, g, b) = rgb(hex);
-    RGBColor(r, g, b)
+/// The plot area on the canvas and the mapping of data to its pixels, with the layout and the
+/// rounding of plotters' `ChartBuilder` and `Cartesian2d`: the margins, then the label areas
+/// below and to the left; a value lands on `first + ⌊span × fraction + 0.001⌋`, the y axis
+/// running up from the bottom row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Frame {
+    /// First and last pixel column of the plot.
+    columns: (i32, i32),
+    /// Bottom and top pixel row of the plot.
+    rows: (i32, i32),
+    /// The data ranges mapped onto them.
+    x: (f64, f64),
+    y: (f64, f64),
 }
 
-fn err(e: impl std::fmt::Display) -> String {
-    e.to_string()
+impl Frame {
+    /// The plot of a `size` canvas less the margins (top, right, bottom, left) and the label
+    /// areas under it (`x_axis`) and left of it (`y_axis`), all in canvas pixels.
+    fn new(
+        size: (i32, i32),
+        (top, right, bottom, left): (i32, i32, i32, i32),
+        (x_axis, y_axis): (i32, i32),
+        x: (f64, f64),
+        y: (f64, f64),
+    ) -> Frame {
+        let (first_column, end_column) = (left + y_axis, size.0 - right);
+        let (top_row, end_row) = (top, size.1 - bottom - x_axis);
+        Frame {
+            columns: (first_column, end_column - 1),
+            rows: (end_row - 1, top_row),
+            x,
+            y,
+        }
+    }
+
+    /// The pixel of data point `(x, y)`.
+    fn at(&self, (x, y): (f64, f64)) -> (i32, i32) {
+        (map(x, self.x, self.columns), map(y, self.y, self.rows))
+    }
+}
+
+/// `v` of `range` on the pixels from `limit.0` to `limit.1`, as plotters maps an `f64` axis.
+fn map(v: f64, (lo, hi): (f64, f64), limit: (i32, i32)) -> i32 {
+    #[allow(clippy::float_cmp, reason = "plotters' own test: one value, one point")]
+    if lo == hi {
+        return (limit.1 - limit.0) / 2;
+    }
+    let fraction = (v - lo) / (hi - lo);
+    let span = limit.1 - limit.0;
+    if span == 0 {
+        return limit.1;
+    }
+    if fraction.is_infinite() {
+        return if fraction > 0.0 { limit.1 } else { limit.0 };
+    }
+    if span > 0 {
+        limit.0 + (f64::from(span) * fraction + 1e-3).floor() as i32
+    } else {
+        limit.0 + (f64::from(span) * fraction - 1e-3).ceil() as i32
+    }
+}
+
+/// Strokes the polyline through `points` (canvas pixels) `width` wide, dashed by `dash`
+/// (drawn, skipped) when given.
+fn stroke_path(
+    ctx: &CanvasRenderingContext2d,
+    points: impl IntoIterator<Item = (i32, i32)>,
+    color: &str,
+    width: u32,
+    dash: Option<(u32, u32)>,
+) {
+    if let Some((on, off)) = dash {
+        let _ = ctx.set_line_dash(&js_sys::Array::of2(&on.into(), &off.into()));
+    }
+    ctx.set_stroke_style_str(color);
+    ctx.set_line_width(f64::from(width));
+    ctx.begin_path();
+    let mut points = points.into_iter();
+    if let Some((x, y)) = points.next() {
+        ctx.move_to(f64::from(x), f64::from(y));
+        for (x, y) in points {
+            ctx.line_to(f64::from(x), f64::from(y));
+        }
+    }
+    ctx.stroke();
+    if dash.is_some() {
+        let _ = ctx.set_line_dash(&js_sys::Array::new());
+    }
 }
 
 /// Draws `spec` on `canvas` in `palette`'s colours, replacing what was there. `k` is the canvas
@@ -115,13 +189,15 @@ pub fn draw(
     k: f64,
     cursor: Option<f64>,
 ) -> Result<PlotArea, String> {
-    let px = |v: f64| (v * k).round() as i32;
+    let px = |v: f64| ((v * k).round() as i32).max(0);
     let stroke = |w: f64| ((w * k).round() as u32).max(1);
     let ctx = context_2d(&canvas)?;
-    let backend =
-        CanvasBackend::with_canvas_object(canvas).ok_or("the canvas has no 2D context")?;
-    let root = backend.into_drawing_area();
-    root.fill(&color(palette.bg)).map_err(err)?;
+    let size = (
+        i32::try_from(canvas.width()).unwrap_or(i32::MAX),
+        i32::try_from(canvas.height()).unwrap_or(i32::MAX),
+    );
+    ctx.set_fill_style_str(palette.bg);
+    ctx.fill_rect(0.0, 0.0, f64::from(size.0), f64::from(size.1));
     let (x0, x1) = nonempty(spec.x_range);
     let (y0, y1) = nonempty(spec.y_range);
     let right = if spec.y2_range.is_some() {
@@ -130,54 +206,43 @@ pub fn draw(
         MARGIN_PX
     };
     let extra = LEGEND_LINE_PX * (legend_rows(&ctx, spec, k) - 1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .margin(px(MARGIN_PX))
-        .margin_top(px(MARGIN_PX + TITLE_PX + extra))
-        .margin_right(px(right))
-        .x_label_area_size(px(X_AXIS_PX))
-        .y_label_area_size(px(Y_AXIS_PX))
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(err)?;
-    draw_grid(&mut chart, (x0, x1), (y0, y1), palette, stroke(1.0))?;
+    let margins = (
+        px(MARGIN_PX + TITLE_PX + extra),
+        px(right),
+        px(MARGIN_PX),
+        px(MARGIN_PX),
+    );
+    let frame = Frame::new(
+        size,
+        margins,
+        (px(X_AXIS_PX), px(Y_AXIS_PX)),
+        (x0, x1),
+        (y0, y1),
+    );
+    draw_grid(&ctx, &frame, palette, stroke(1.0));
     let scale2 = spec
         .y2_range
         .map(nonempty)
         .map(|(a, b)| (a, (y1 - y0) / (b - a)));
     for m in &spec.marks {
         let top = if m.tall { y1 } else { y0 + (y1 - y0) * 0.06 };
-        let style = color(m.color).stroke_width(stroke(if m.tall { 2.0 } else { 1.0 }));
-        chart
-            .draw_series(LineSeries::new([(m.x, y0), (m.x, top)], style))
-            .map_err(err)?;
+        let width = stroke(if m.tall { 2.0 } else { 1.0 });
+        let ends = [frame.at((m.x, y0)), frame.at((m.x, top))];
+        stroke_path(&ctx, ends, m.color, width, None);
     }
     for (y, c) in &spec.limits {
-        let style = color(c).stroke_width(stroke(2.0));
-        let (dash, gap) = (stroke(6.0), stroke(4.0));
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(x0, *y), (x1, *y)],
-                dash,
-                gap,
-                style,
-            ))
-            .map_err(err)?;
+        let ends = [frame.at((x0, *y)), frame.at((x1, *y))];
+        stroke_path(&ctx, ends, c, stroke(2.0), Some((stroke(6.0), stroke(4.0))));
     }
     for line in &spec.lines {
-        draw_line(&mut chart, line, scale2, y0, k)?;
+        draw_line(&ctx, &frame, line, scale2, k);
     }
     if let Some(c) = cursor {
-        draw_cursor(
-            &mut chart,
-            c.clamp(x0, x1),
-            (x1, (y0, y1)),
-            palette,
-            stroke(2.0),
-        )?;
+        draw_cursor(&ctx, &frame, c.clamp(x0, x1), palette, stroke(2.0));
     }
-    root.present().map_err(err)?;
-    draw_labels(&ctx, &chart, spec, palette, ((x0, x1), (y0, y1)), k);
-    let (left, _) = chart.backend_coord(&(x0, y0));
-    let (rightpx, _) = chart.backend_coord(&(x1, y0));
+    draw_labels(&ctx, &frame, spec, palette, k);
+    let (left, _) = frame.at((x0, y0));
+    let (rightpx, _) = frame.at((x1, y0));
     Ok(PlotArea {
         left: f64::from(left),
         right: f64::from(rightpx),
@@ -187,68 +252,49 @@ pub fn draw(
 
 /// The instant shown on a run drawn further: what follows it veiled, and a line at it.
 fn draw_cursor(
-    chart: &mut Cartesian<'_>,
+    ctx: &CanvasRenderingContext2d,
+    frame: &Frame,
     at: f64,
-    (x1, (y0, y1)): (f64, (f64, f64)),
     palette: &Palette,
     width: u32,
-) -> Result<(), String> {
-    let veil = color(palette.bg).mix(0.6).filled();
-    chart
-        .draw_series(std::iter::once(Rectangle::new([(at, y0), (x1, y1)], veil)))
-        .map_err(err)?;
-    let style = color(palette.fg).stroke_width(width);
-    chart
-        .draw_series(LineSeries::new([(at, y0), (at, y1)], style))
-        .map_err(err)?;
-    Ok(())
+) {
+    let ((_, x1), (y0, y1)) = (frame.x, frame.y);
+    let (a, b) = (frame.at((at, y0)), frame.at((x1, y1)));
+    let (r, g, bl) = rgb(palette.bg);
+    ctx.set_fill_style_str(&format!("rgba({r},{g},{bl},0.6)"));
+    let (left, top) = (a.0.min(b.0), a.1.min(b.1));
+    let (w, h) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+    ctx.fill_rect(f64::from(left), f64::from(top), f64::from(w), f64::from(h));
+    stroke_path(ctx, [a, frame.at((at, y1))], palette.fg, width, None);
 }
 
 fn draw_line(
-    chart: &mut Cartesian<'_>,
+    ctx: &CanvasRenderingContext2d,
+    frame: &Frame,
     line: &Line,
     scale2: Option<(f64, f64)>,
-    y0: f64,
     k: f64,
-) -> Result<(), String> {
+) {
     let stroke = |w: f64| ((w * k).round() as u32).max(1);
+    let y0 = frame.y.0;
     let map = |(x, y): (f64, f64)| match (line.secondary, scale2) {
         (true, Some((base, k))) => (x, y0 + (y - base) * k),
         _ => (x, y),
     };
-    let style = color(line.color).stroke_width(stroke(2.0));
-    let pts: Vec<(f64, f64)> = line.points.iter().copied().map(map).collect();
-    if line.dashed {
-        chart
-            .draw_series(DashedLineSeries::new(pts, stroke(7.0), stroke(5.0), style))
-            .map_err(err)?;
-    } else {
-        chart
-            .draw_series(LineSeries::new(pts, style))
-            .map_err(err)?;
-    }
-    Ok(())
+    let points = line.points.iter().map(|&p| frame.at(map(p)));
+    let dash = line.dashed.then(|| (stroke(7.0), stroke(5.0)));
+    stroke_path(ctx, points, line.color, stroke(2.0), dash);
 }
 
-fn draw_grid(
-    chart: &mut Cartesian<'_>,
-    (x0, x1): (f64, f64),
-    (y0, y1): (f64, f64),
-    palette: &Palette,
-    width: u32,
-) -> Result<(), String> {
-    let style = color(palette.grid).stroke_width(width);
+fn draw_grid(ctx: &CanvasRenderingContext2d, frame: &Frame, palette: &Palette, width: u32) {
+    let ((x0, x1), (y0, y1)) = (frame.x, frame.y);
     for i in 0..=GRID_LINES {
         let y = y0 + (y1 - y0) * i as f64 / GRID_LINES as f64;
-        chart
-            .draw_series(LineSeries::new([(x0, y), (x1, y)], style))
-            .map_err(err)?;
+        let ends = [frame.at((x0, y)), frame.at((x1, y))];
+        stroke_path(ctx, ends, palette.grid, width, None);
     }
-    let frame = color(palette.muted).stroke_width(width);
-    chart
-        .draw_series(LineSeries::new([(x0, y1), (x0, y0), (x1, y0)], frame))
-        .map_err(err)?;
-    Ok(())
+    let frame_line = [(x0, y1), (x0, y0), (x1, y0)].map(|p| frame.at(p));
+    stroke_path(ctx, frame_line, palette.muted, width, None);
 }
 
 fn font(weight: &str, size: f64, k: f64) -> String {
@@ -257,12 +303,12 @@ fn font(weight: &str, size: f64, k: f64) -> String {
 
 fn draw_labels(
     ctx: &CanvasRenderingContext2d,
-    chart: &Cartesian<'_>,
+    frame: &Frame,
     spec: &ChartSpec,
     palette: &Palette,
-    ((x0, x1), (y0, y1)): ((f64, f64), (f64, f64)),
     k: f64,
 ) {
+    let ((x0, x1), (y0, y1)) = (frame.x, frame.y);
     let gap = 5.0 * k;
     ctx.set_fill_style_str(palette.fg);
     ctx.set_font(&font("600", TITLE_FONT, k));
@@ -276,7 +322,7 @@ fn draw_labels(
     for i in 0..=GRID_LINES {
         let f = i as f64 / GRID_LINES as f64;
         let y = y0 + (y1 - y0) * f;
-        let (px, py) = chart.backend_coord(&(x0, y));
+        let (px, py) = frame.at((x0, y));
         ctx.set_text_align("right");
         let _ = ctx.fill_text(
             &(format_tick(y) + spec.units.0),
@@ -284,7 +330,7 @@ fn draw_labels(
             f64::from(py),
         );
         if let Some((a, b)) = spec.y2_range.map(nonempty) {
-            let (qx, _) = chart.backend_coord(&(x1, y));
+            let (qx, _) = frame.at((x1, y));
             ctx.set_text_align("left");
             let label = format_tick(a + (b - a) * f) + spec.units.1;
             let _ = ctx.fill_text(&label, f64::from(qx) + gap, f64::from(py));
@@ -292,12 +338,12 @@ fn draw_labels(
     }
     ctx.set_text_baseline("top");
     for x in [x0, x1] {
-        let (px, py) = chart.backend_coord(&(x, y0));
+        let (px, py) = frame.at((x, y0));
         ctx.set_text_align(if x == x0 { "left" } else { "right" });
         let _ = ctx.fill_text(&format_tick(x), f64::from(px), f64::from(py) + gap);
     }
     ctx.set_text_align("center");
-    let (mid, py) = chart.backend_coord(&((x0 + x1) / 2.0, y0));
+    let (mid, py) = frame.at(((x0 + x1) / 2.0, y0));
     let _ = ctx.fill_text(&spec.x_label, f64::from(mid), f64::from(py) + gap);
 }
 
@@ -352,7 +398,7 @@ fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, St
         .ok_or_else(|| "the canvas has no 2D context".to_owned())
 }
 
-/// A range with a non-zero width (plotters cannot map an empty one).
+/// A range with a non-zero width (an empty one maps nowhere).
 pub fn nonempty((a, b): (f64, f64)) -> (f64, f64) {
     let (a, b) = if a.is_finite() && b.is_finite() {
         (a.min(b), a.max(b))
@@ -427,6 +473,25 @@ mod tests {
         assert_eq!(nonempty((5.0, 5.0)), (5.0, 6.0));
         assert_eq!(nonempty((3.0, 1.0)), (1.0, 3.0));
         assert_eq!(nonempty((f64::NAN, 1.0)), (0.0, 1.0));
+    }
+
+    #[test]
+    fn a_frame_maps_its_ranges_onto_the_plot_left_of_the_margins_and_above_the_axis() {
+        // a 400 × 200 canvas, margins 54 (top), 8, 8, 8, label areas 24 (below) and 52 (left)
+        let f = Frame::new(
+            (400, 200),
+            (54, 8, 8, 8),
+            (24, 52),
+            (0.0, 10.0),
+            (0.0, 100.0),
+        );
+        assert_eq!((f.columns, f.rows), ((60, 391), (167, 54)));
+        assert_eq!(f.at((0.0, 0.0)), (60, 167), "the origin at the bottom left");
+        assert_eq!(f.at((10.0, 100.0)), (391, 54), "the ends at the top right");
+        // 331 columns × 0.5 = 165.5 → 165; 113 rows up × 0.5 = 56.5 → 56
+        assert_eq!(f.at((5.0, 50.0)), (225, 111));
+        assert_eq!(map(1.0, (1.0, 1.0), (0, 10)), 5, "one value: the middle");
+        assert_eq!(map(f64::INFINITY, (0.0, 1.0), (0, 10)), 10);
     }
 
     #[test]

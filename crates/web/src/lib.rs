@@ -1,7 +1,7 @@
 //! # flywheel-web
 //!
 //! The playground page: the Flywheel engine compiled to WebAssembly, drawn with Yew and
-//! plotters-canvas. The page reads the engine's snapshots, metric series and trace events; it never
+//! the canvas. The page reads the engine's snapshots, metric series and trace events; it never
 //! reaches into engine internals.
 
 pub mod acting;

@@ -1,4 +1,4 @@
-//! The live charts (plotters-canvas), redrawn from each live view (at most 10 times a second),
+//! The live charts (drawn on canvases, `chart.rs`), redrawn from each live view (at most 10 times a second),
 //! with a hover read-out of the values at the pointer's time.
 
 use std::cell::RefCell;
