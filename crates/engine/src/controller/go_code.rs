@@ -597,7 +597,7 @@ fn go_field(field: &str) -> String {
 }
 
 fn go_duration(d: std::time::Duration) -> String {
-    let ms = d.as_millis();
+    let ms = whole_millis(d);
     if ms % 60_000 == 0 && ms > 0 {
         format!("{} * time.Minute", ms / 60_000)
     } else if ms % 1000 == 0 && ms > 0 {
@@ -608,12 +608,18 @@ fn go_duration(d: std::time::Duration) -> String {
 }
 
 fn fmt_duration(d: std::time::Duration) -> String {
-    let ms = d.as_millis();
+    let ms = whole_millis(d);
     if ms >= 1000 && ms % 1000 == 0 {
         format!("{}s", ms / 1000)
     } else {
         format!("{ms}ms")
     }
+}
+
+/// `d`'s whole milliseconds (a setting's duration, far below the `u64` limit, where this
+/// saturates), so that no 128-bit count is formatted.
+fn whole_millis(d: std::time::Duration) -> u64 {
+    crate::time::duration_nanos(d) / 1_000_000
 }
 
 /// One line of a diff.
