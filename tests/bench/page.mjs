@@ -272,15 +272,18 @@ async function sizeAndStart(site) {
   row('wasm size, raw', wasm.length / 1024, 'KiB', null, '—');
   row('wasm size, gzipped', gz / 1024, 'KiB', 300 * 1000 / 1024, '≤ 300 KB', gz <= 300 * 1000,
     'the one module carries the whole engine (API server, client-go, controller-runtime and Go '
-    + 'runtime models, compiled for speed: at opt-level "s" it runs 12 % slower), already through '
-    + 'wasm-opt -Oz; the engine alone, with nothing exported but a headless run, is 476 KB '
-    + 'gzipped (2026-12-05, www/tools/engine-size.sh), so no change on the page\'s side (Yew, the page\'s '
-    + 'components and texts: the other 205 KB) can reach 300 KB. What would reach it: an engine '
-    + 'a fraction of its compiled size (about 95 KB beside today\'s page) — the small maps are '
-    + 'sorted vectors since (38 KB off), eight of ten stable sorts are gone (16 KB off), and code '
-    + 'compiled twice for one purpose is being merged (12 KB off in the twentieth round); left: '
-    + 'the B-trees of the maps with an entry per object, and serde_json::Value in the page\'s '
-    + 'engine (the wire form, merge patches and settings still use it) (BENCHMARKS.md)');
+    + 'runtime models, compiled for speed: at opt-level "s" it runs 12 % slower natively, at "z" '
+    + 'it is 80 KB smaller and 60 % slower in V8), already through wasm-opt -Oz; the engine '
+    + 'alone, with nothing exported but a headless run, is 476 KB gzipped (2026-12-05, '
+    + 'www/tools/engine-size.sh), so no change on the page\'s side (Yew, the page\'s components '
+    + 'and texts: the other 189 KB) can reach 300 KB. What would reach it: an engine a fraction '
+    + 'of its compiled size (about 110 KB beside today\'s page) — the small maps are sorted '
+    + 'vectors since (38 KB off), eight of ten stable sorts are gone (16 KB off), code compiled '
+    + 'twice for one purpose is being merged (12 KB off in the twentieth round), and what a few '
+    + 'callers pulled in is gone (plotters, the trigonometric and 128-bit helpers: 16 KB off in '
+    + 'the twenty-first); left: the B-trees of the maps with an entry per object, and '
+    + 'serde_json::Value in the page\'s engine (the wire form, merge patches and settings still '
+    + 'use it) (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();
