@@ -12,10 +12,11 @@ pub fn clock_text(secs: f64) -> String {
     format!("{minutes:02}:{seconds:04.1}")
 }
 
-/// `secs` (negative as 0) in whole minutes and the seconds left, `secs % 60.0` exactly: the
-/// minutes' seconds are at least half of `secs` once there is a minute, so taking them away is
-/// exact; a quotient that rounded up to the next minute is taken back. Written out, so that the
-/// module compiles no `fmod` (and the 128-bit division it brings) for a clock.
+/// `secs` (negative as 0) in whole minutes and the seconds left, `secs % 60.0` exactly below
+/// 2⁵³ seconds (any clock a run reaches): the minutes' seconds are then a product without
+/// rounding and at least half of `secs` once there is a minute, so taking them away is exact; a
+/// quotient that rounded up to the next minute is taken back. Written out, so that the module
+/// compiles no `fmod` (and the 128-bit division it brings) for a clock.
 pub fn minutes_and_seconds(secs: f64) -> (u64, f64) {
     let s = secs.max(0.0);
     if !s.is_finite() {
