@@ -149,6 +149,11 @@ fn map(v: f64, (lo, hi): (f64, f64), limit: (i32, i32)) -> i32 {
     }
 }
 
+/// A line `w` CSS pixels wide in canvas pixels (`k` per CSS pixel), at least one.
+fn stroke_px(w: f64, k: f64) -> u32 {
+    ((w * k).round() as u32).max(1)
+}
+
 /// Strokes the polyline through `points` (canvas pixels) `width` wide, dashed by `dash`
 /// (drawn, skipped) when given.
 fn stroke_path(
@@ -190,7 +195,7 @@ pub fn draw(
     cursor: Option<f64>,
 ) -> Result<PlotArea, String> {
     let px = |v: f64| ((v * k).round() as i32).max(0);
-    let stroke = |w: f64| ((w * k).round() as u32).max(1);
+    let stroke = |w: f64| stroke_px(w, k);
     let ctx = context_2d(&canvas)?;
     let size = (
         i32::try_from(canvas.width()).unwrap_or(i32::MAX),
@@ -275,15 +280,14 @@ fn draw_line(
     scale2: Option<(f64, f64)>,
     k: f64,
 ) {
-    let stroke = |w: f64| ((w * k).round() as u32).max(1);
     let y0 = frame.y.0;
     let map = |(x, y): (f64, f64)| match (line.secondary, scale2) {
         (true, Some((base, k))) => (x, y0 + (y - base) * k),
         _ => (x, y),
     };
     let points = line.points.iter().map(|&p| frame.at(map(p)));
-    let dash = line.dashed.then(|| (stroke(7.0), stroke(5.0)));
-    stroke_path(ctx, points, line.color, stroke(2.0), dash);
+    let dash = line.dashed.then(|| (stroke_px(7.0, k), stroke_px(5.0, k)));
+    stroke_path(ctx, points, line.color, stroke_px(2.0, k), dash);
 }
 
 fn draw_grid(ctx: &CanvasRenderingContext2d, frame: &Frame, palette: &Palette, width: u32) {

@@ -139,7 +139,7 @@ impl Backoff {
 
 /// `time.Duration(float64(d) * factor)`: truncates to whole nanoseconds, saturates.
 fn scale(d: Duration, factor: f64) -> Duration {
-    Duration::from_nanos((d.as_nanos() as f64 * factor) as u64)
+    Duration::from_nanos((crate::time::duration_nanos_f64(d) * factor) as u64)
 }
 
 /// Rejects a negative or non-finite float.

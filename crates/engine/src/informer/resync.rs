@@ -35,7 +35,7 @@ pub const DEFAULT_SYNC_PERIOD: Duration = Duration::from_secs(10 * 60 * 60);
 /// nanoseconds. One draw from `rng`.
 pub fn jittered_sync_period(base: Duration, rng: &mut Rng) -> Duration {
     let factor = rng.next_f64() / 5.0 + 0.9;
-    let nanos = base.as_nanos() as f64 * factor;
+    let nanos = crate::time::duration_nanos_f64(base) * factor;
     Duration::from_nanos(nanos as u64)
 }
 
