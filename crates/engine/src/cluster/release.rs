@@ -66,7 +66,7 @@ impl OperatorSide {
             Some(DeadPart::QueuePart(part)) => drop(part),
             Some(DeadPart::Objects(mut objects)) => {
                 free_part(&mut objects);
-                if objects.len() != 0 {
+                if !objects.is_empty() {
                     self.dead.push(DeadPart::Objects(objects));
                 }
             }
@@ -90,7 +90,7 @@ fn push_list_parts(dead: &mut Vec<DeadPart>, mut list: Vec<(Key, Deltas)>) {
 }
 
 /// A dead informer's cached objects still to be freed: its map's leaves, last first.
-pub(super) type ObjectsLeft = imbl::ordmap::ConsumingIter<Key, ObjectRef, imbl::shared_ptr::RcK>;
+pub(super) type ObjectsLeft = crate::sim::shared::ConsumingIter<Key, ObjectRef>;
 
 /// Frees the last [`ENTRIES_PER_PART`] entries left (all of them when fewer are); a leaf a
 /// checkpoint still shares is copied first, and stays alive there.

@@ -17,7 +17,7 @@
 //! never needs copying, and an entry the front moved past is dropped with its chunk (or with
 //! the emptied tail): many together, which waits for their cold reference counts at once.
 //!
-//! Not a persistent vector (`imbl::Vector`, which these three once were): that also shares its
+//! Not a persistent vector (a tree of chunks, which these three once were): that also shares its
 //! copies, but every push and pop walks and may copy its tree's path, which cost more per event
 //! than copying the tail costs each checkpoint. Here a push is a `Vec` push and a pop moves an
 //! index.

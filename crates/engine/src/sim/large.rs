@@ -23,10 +23,7 @@ use std::any::Any;
 use std::collections::{BTreeMap, VecDeque};
 use std::hash::Hash;
 
-use imbl::ordmap::ConsumingIter;
-use imbl::shared_ptr::RcK;
-
-use super::shared::SharedMap;
+use super::shared::{ConsumingIter, SharedMap};
 use crate::workqueue::set::{ItemMap, Shard};
 
 /// A collection that can be copied and freed in steps.
@@ -207,7 +204,7 @@ impl<K: Clone + Ord + 'static, V: Clone + 'static> Free for BTreeMap<K, V> {
 }
 
 /// A persistent map: its copies share nodes, so a copy is whole at once; freeing walks it
-/// leaf by leaf ([`imbl::ordmap::ConsumingIter`]), and a leaf another copy still holds is
+/// leaf by leaf ([`ConsumingIter`]), and a leaf another copy still holds is
 /// copied before its entries are dropped (so it costs at most twice what it frees).
 impl<K: Clone + Ord + 'static, V: Clone + 'static> Large for SharedMap<K, V> {
     fn entries(&self) -> usize {
@@ -230,14 +227,14 @@ impl<K: Clone + Ord + 'static, V: Clone + 'static> Large for SharedMap<K, V> {
     moves!(@moves);
 }
 
-impl<K: Clone + 'static, V: Clone + 'static> Free for ConsumingIter<K, V, RcK> {
+impl<K: Clone + 'static, V: Clone + 'static> Free for ConsumingIter<K, V> {
     fn free_some(&mut self, budget: usize) -> bool {
         for _ in 0..budget {
             if self.next().is_none() {
                 return true;
             }
         }
-        self.len() == 0
+        self.is_empty()
     }
 }
 
