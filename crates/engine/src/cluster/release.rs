@@ -26,8 +26,8 @@ pub(super) enum DeadPart {
     Queue(Box<WorkQueue>),
     /// A part of the workqueue.
     QueuePart(QueuePart),
-    /// Cached objects, taken out leaf by leaf from the last (the map's branches are gone: a
-    /// step pops entries off a leaf instead of walking the tree to remove each by its key).
+    /// Cached objects, let go from the last key (a step drops entries off a leaf instead of
+    /// walking the tree to remove each by its key; a node a checkpoint shares goes at once).
     Objects(ObjectsLeft),
     /// Queued deltas.
     Deltas(Vec<(Key, Deltas)>),
@@ -57,7 +57,7 @@ impl OperatorSide {
                     push_list_parts(&mut self.dead, fifo.into_queued());
                 }
                 self.dead
-                    .push(DeadPart::Objects(indexer.into_items().into_iter()));
+                    .push(DeadPart::Objects(indexer.into_items().into_freeing()));
             }
             Some(DeadPart::Queue(queue)) => {
                 let parts = queue.into_parts().into_iter().map(DeadPart::QueuePart);
@@ -89,17 +89,13 @@ fn push_list_parts(dead: &mut Vec<DeadPart>, mut list: Vec<(Key, Deltas)>) {
     dead.push(DeadPart::Deltas(list));
 }
 
-/// A dead informer's cached objects still to be freed: its map's leaves, last first.
-pub(super) type ObjectsLeft = crate::sim::shared::ConsumingIter<Key, ObjectRef>;
+/// A dead informer's cached objects still to be freed: its map's nodes, last first.
+pub(super) type ObjectsLeft = crate::sim::shared::Freeing<Key, ObjectRef>;
 
-/// Frees the last [`ENTRIES_PER_PART`] entries left (all of them when fewer are); a leaf a
-/// checkpoint still shares is copied first, and stays alive there.
+/// Frees the last [`ENTRIES_PER_PART`] entries left (all of them when fewer are); the nodes a
+/// checkpoint still shares are let go on the way, and stay alive there.
 fn free_part(objects: &mut ObjectsLeft) {
-    for _ in 0..ENTRIES_PER_PART {
-        if objects.next_back().is_none() {
-            return;
-        }
-    }
+    objects.free_some(ENTRIES_PER_PART);
 }
 
 #[cfg(test)]
@@ -107,29 +103,61 @@ mod tests {
     use super::*;
     use crate::object::Object;
     use crate::sim::shared::SharedMap;
-    use std::rc::Rc;
+    use std::rc::{Rc, Weak};
+
+    /// A cache of `n` objects, and a probe of each object's life.
+    fn cache(n: usize) -> (SharedMap<Key, ObjectRef>, Vec<Weak<Object>>) {
+        let mut cache: SharedMap<Key, ObjectRef> = SharedMap::new();
+        let mut probes = Vec::new();
+        for i in 0..n {
+            let obj = Rc::new(Object::new("Widget", "ns", &format!("w-{i:05}")));
+            probes.push(Rc::downgrade(&obj));
+            cache.insert(obj.key(), obj);
+        }
+        (cache, probes)
+    }
+
+    fn alive(probes: &[Weak<Object>]) -> Vec<bool> {
+        probes.iter().map(|p| p.strong_count() > 0).collect()
+    }
 
     #[test]
-    fn a_dead_cache_is_freed_a_part_at_a_time_from_its_last_key_and_a_copy_keeps_its_objects() {
-        let mut cache: SharedMap<Key, ObjectRef> = SharedMap::new();
-        for i in 0..6_000 {
-            let obj = Object::new("Widget", "ns", &format!("w-{i:05}"));
-            cache.insert(obj.key(), Rc::new(obj));
-        }
+    fn a_dead_cache_is_freed_a_part_at_a_time_from_its_last_key() {
+        let (cache, probes) = cache(6_000);
+        let mut left: ObjectsLeft = cache.into_freeing();
+        free_part(&mut left);
+        let kept = 6_000 - ENTRIES_PER_PART;
+        let expected: Vec<bool> = (0..6_000).map(|i| i < kept).collect();
+        assert_eq!(alive(&probes), expected, "the last keys go first");
+        free_part(&mut left);
+        assert!(!left.is_empty());
+        free_part(&mut left);
+        assert!(left.is_empty(), "the last part is what was left");
+        assert!(alive(&probes).iter().all(|a| !a));
+    }
+
+    #[test]
+    fn a_checkpoint_keeps_the_objects_of_a_dead_cache_and_its_shared_nodes_go_at_once() {
+        let (mut cache, probes) = cache(6_000);
         let checkpoint = cache.clone();
-        let mut left: ObjectsLeft = cache.into_iter();
+        let replaced = Rc::new(Object::new("Widget", "ns", "w-00042"));
+        let replaced_probe = Rc::downgrade(&replaced);
+        cache.insert(replaced.key(), replaced);
+        let mut left: ObjectsLeft = cache.into_freeing();
         free_part(&mut left);
-        assert_eq!(left.len(), 6_000 - ENTRIES_PER_PART);
-        let next = left.clone().next_back().map(|(key, _)| key.to_string());
-        assert_eq!(
-            next.as_deref(),
-            Some("ns/w-03499"),
-            "the last keys go first"
+        assert!(
+            left.is_empty(),
+            "a node the checkpoint shares is let go by its count"
         );
-        free_part(&mut left);
-        free_part(&mut left);
-        assert_eq!(left.len(), 0, "the last part is what was left");
-        assert_eq!(checkpoint.len(), 6_000);
+        assert_eq!(
+            replaced_probe.strong_count(),
+            0,
+            "what the dead cache alone held is gone"
+        );
+        assert!(
+            alive(&probes).iter().all(|a| *a),
+            "the checkpoint keeps every object"
+        );
         let names: Vec<String> = checkpoint
             .values()
             .map(|obj| obj.metadata.name.to_string())

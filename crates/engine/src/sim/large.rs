@@ -23,7 +23,7 @@ use std::any::Any;
 use std::collections::{BTreeMap, VecDeque};
 use std::hash::Hash;
 
-use super::shared::{ConsumingIter, SharedMap};
+use super::shared::{Freeing, SharedMap};
 use crate::workqueue::set::{ItemMap, Shard};
 
 /// A collection that can be copied and freed in steps.
@@ -203,9 +203,9 @@ impl<K: Clone + Ord + 'static, V: Clone + 'static> Free for BTreeMap<K, V> {
     }
 }
 
-/// A persistent map: its copies share nodes, so a copy is whole at once; freeing walks it
-/// leaf by leaf ([`ConsumingIter`]), and a leaf another copy still holds is
-/// copied before its entries are dropped (so it costs at most twice what it frees).
+/// A persistent map: its copies share nodes, so a copy is whole at once; freeing walks the nodes
+/// it alone holds ([`Freeing`]), and lets go of a node another copy still holds by its reference
+/// count, without reading what is under it.
 impl<K: Clone + Ord + 'static, V: Clone + 'static> Large for SharedMap<K, V> {
     fn entries(&self) -> usize {
         self.len()
@@ -221,20 +221,15 @@ impl<K: Clone + Ord + 'static, V: Clone + 'static> Large for SharedMap<K, V> {
     }
 
     fn into_free(self: Box<Self>) -> Box<dyn Free> {
-        Box::new((*self).into_iter())
+        Box::new((*self).into_freeing())
     }
 
     moves!(@moves);
 }
 
-impl<K: Clone + 'static, V: Clone + 'static> Free for ConsumingIter<K, V> {
+impl<K: 'static, V: 'static> Free for Freeing<K, V> {
     fn free_some(&mut self, budget: usize) -> bool {
-        for _ in 0..budget {
-            if self.next().is_none() {
-                return true;
-            }
-        }
-        self.is_empty()
+        Freeing::free_some(self, budget)
     }
 }
 

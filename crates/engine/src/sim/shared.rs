@@ -26,7 +26,7 @@ use std::fmt;
 use std::ops::RangeBounds;
 use std::rc::Rc;
 
-pub use iter::{ConsumingIter, Iter};
+pub use iter::{Freeing, Iter};
 
 /// Most entries a leaf holds, and most children a branch has.
 pub const NODE_CAPACITY: usize = 64;
@@ -83,6 +83,11 @@ impl<K, V> SharedMap<K, V> {
     /// Removes every entry (the nodes a copy still holds stay with it).
     pub fn clear(&mut self) {
         *self = SharedMap::new();
+    }
+
+    /// The map, to be let go in steps ([`Freeing`]).
+    pub fn into_freeing(self) -> Freeing<K, V> {
+        Freeing::new(self.root)
     }
 
     /// The entries in key order.
@@ -451,17 +456,6 @@ impl<'a, K, V> IntoIterator for &'a SharedMap<K, V> {
 
     fn into_iter(self) -> Iter<'a, K, V> {
         self.iter()
-    }
-}
-
-impl<K: Clone, V: Clone> IntoIterator for SharedMap<K, V> {
-    type Item = (K, V);
-    type IntoIter = ConsumingIter<K, V>;
-
-    /// The entries by value: the tree's branches go at once, its leaves one at a time as the
-    /// entries are taken (from either end); a leaf a copy still holds is copied when reached.
-    fn into_iter(self) -> ConsumingIter<K, V> {
-        ConsumingIter::new(self.root, self.len)
     }
 }
 

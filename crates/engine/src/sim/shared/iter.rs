@@ -1,8 +1,7 @@
-//! Walking a [`SharedMap`](super::SharedMap) in key order: by reference ([`Iter`], from its first
-//! entry or from a range's start) and by value ([`ConsumingIter`], from either end).
+//! Walking a [`SharedMap`](super::SharedMap) in key order ([`Iter`], from its first entry or from
+//! a range's start), and letting one go in steps ([`Freeing`]).
 
 use std::borrow::Borrow;
-use std::collections::VecDeque;
 use std::ops::Bound;
 use std::rc::Rc;
 
@@ -156,112 +155,52 @@ impl<'a, K, V> Iterator for Iter<'a, K, V> {
     }
 }
 
-/// The entries of a map by value, in key order from the front or the back: the leaves wait
-/// whole until their entries are taken (a leaf a copy of the map still holds is copied then).
+/// A map let go a budget of entries at a time ([`SharedMap::into_freeing`](super::SharedMap::into_freeing)):
+/// the nodes it alone holds are walked, last first, and their entries dropped; a node a copy of
+/// the map still holds (a checkpoint's) is let go at once, by its reference count, with nothing
+/// under it read.
 #[derive(Clone)]
-pub struct ConsumingIter<K, V> {
-    /// The leaves not started, in key order.
-    leaves: VecDeque<Rc<Node<K, V>>>,
-    /// The leaf taken from the front, its entries not yet given.
-    front: std::vec::IntoIter<(K, V)>,
-    /// The leaf taken from the back, its entries not yet given.
-    back: std::vec::IntoIter<(K, V)>,
-    /// Entries not yet given.
-    len: usize,
+pub struct Freeing<K, V> {
+    /// Nodes not reached yet; the last is reached first.
+    pending: Vec<Rc<Node<K, V>>>,
+    /// The entries left of the leaf reached last, dropped from its end.
+    leaf: Vec<(K, V)>,
 }
 
-impl<K: Clone, V: Clone> ConsumingIter<K, V> {
-    /// The entries of the tree under `root` (`len` of them); its branches are let go now.
-    pub(super) fn new(root: Option<Rc<Node<K, V>>>, len: usize) -> Self {
-        let mut leaves = VecDeque::new();
-        let mut pending: Vec<Rc<Node<K, V>>> = root.into_iter().collect();
-        while let Some(node) = pending.pop() {
-            if let Node::Leaf(_) = *node {
-                leaves.push_front(node);
-                continue;
+impl<K, V> Freeing<K, V> {
+    /// The tree under `root`, to be let go.
+    pub(super) fn new(root: Option<Rc<Node<K, V>>>) -> Self {
+        Freeing {
+            pending: root.into_iter().collect(),
+            leaf: Vec::new(),
+        }
+    }
+
+    /// Drops up to `budget` entries of the nodes no copy holds, and lets go of the nodes a copy
+    /// holds on the way; returns whether nothing is left.
+    pub fn free_some(&mut self, budget: usize) -> bool {
+        let mut left = budget;
+        loop {
+            let dropped = left.min(self.leaf.len());
+            self.leaf.truncate(self.leaf.len() - dropped);
+            left -= dropped;
+            if left == 0 {
+                return self.is_empty();
             }
+            let Some(node) = self.pending.pop() else {
+                return true;
+            };
             match Rc::try_unwrap(node) {
-                Ok(Node::Branch(b)) => pending.extend(b.children),
-                Ok(leaf) => leaves.push_front(Rc::new(leaf)),
-                Err(shared) => {
-                    if let Node::Branch(b) = &*shared {
-                        pending.extend(b.children.iter().cloned());
-                    }
-                }
+                Ok(Node::Leaf(entries)) => self.leaf = entries,
+                Ok(Node::Branch(branch)) => self.pending.extend(branch.children),
+                // a copy holds it: letting go of this reference is all there is to do
+                Err(_shared) => {}
             }
         }
-        ConsumingIter {
-            leaves,
-            front: Vec::new().into_iter(),
-            back: Vec::new().into_iter(),
-            len,
-        }
     }
 
-    /// Entries not yet given.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether every entry was given.
+    /// Whether nothing is left to let go.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
-
-/// A leaf's entries, taken from it when no copy holds it, else copied.
-fn entries_of<K: Clone, V: Clone>(leaf: Rc<Node<K, V>>) -> Vec<(K, V)> {
-    match Rc::try_unwrap(leaf) {
-        Ok(Node::Leaf(entries)) => entries,
-        Err(shared) => match &*shared {
-            Node::Leaf(entries) => entries.clone(),
-            Node::Branch(_) => Vec::new(),
-        },
-        // only leaves are queued (`ConsumingIter::new`)
-        Ok(Node::Branch(_)) => Vec::new(),
-    }
-}
-
-impl<K: Clone, V: Clone> Iterator for ConsumingIter<K, V> {
-    type Item = (K, V);
-
-    fn next(&mut self) -> Option<(K, V)> {
-        loop {
-            if let Some(entry) = self.front.next() {
-                self.len -= 1;
-                return Some(entry);
-            }
-            match self.leaves.pop_front() {
-                Some(leaf) => self.front = entries_of(leaf).into_iter(),
-                None => {
-                    let entry = self.back.next()?;
-                    self.len -= 1;
-                    return Some(entry);
-                }
-            }
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.len, Some(self.len))
-    }
-}
-
-impl<K: Clone, V: Clone> DoubleEndedIterator for ConsumingIter<K, V> {
-    fn next_back(&mut self) -> Option<(K, V)> {
-        loop {
-            if let Some(entry) = self.back.next_back() {
-                self.len -= 1;
-                return Some(entry);
-            }
-            match self.leaves.pop_back() {
-                Some(leaf) => self.back = entries_of(leaf).into_iter(),
-                None => {
-                    let entry = self.front.next_back()?;
-                    self.len -= 1;
-                    return Some(entry);
-                }
-            }
-        }
+        self.leaf.is_empty() && self.pending.is_empty()
     }
 }

@@ -215,48 +215,49 @@ fn ranges_give_the_entries_a_btreemap_range_gives() {
     }
 }
 
-#[test]
-fn consuming_from_both_ends_gives_every_entry_once_in_order() {
-    let n = 3_000u32;
-    let map: SharedMap<u32, u32> = (0..n).map(|k| (k, k)).collect();
-    let mut iter = map.into_iter();
-    let (mut front, mut back) = (Vec::new(), Vec::new());
-    let mut numbers = Numbers(3);
-    while !iter.is_empty() {
-        let before = iter.len();
-        if numbers.below(2) == 0 {
-            front.push(iter.next().expect("an entry").0);
-        } else {
-            back.push(iter.next_back().expect("an entry").0);
-        }
-        assert_eq!(iter.len(), before - 1);
-    }
-    assert!(iter.next().is_none() && iter.next_back().is_none());
-    back.reverse();
-    front.extend(back);
-    assert_eq!(front, (0..n).collect::<Vec<_>>());
+/// A map of `n` values, and a probe of each value's life.
+fn probed(n: u32) -> (SharedMap<u32, Rc<u32>>, Vec<Weak<u32>>) {
+    let values: Vec<Rc<u32>> = (0..n).map(Rc::new).collect();
+    let probes = values.iter().map(Rc::downgrade).collect();
+    (values.into_iter().map(|v| (*v, v)).collect(), probes)
+}
+
+fn alive(probes: &[Weak<u32>]) -> usize {
+    probes.iter().filter(|p| p.strong_count() > 0).count()
 }
 
 #[test]
-fn consuming_a_map_frees_each_value_as_it_is_taken_and_spares_a_copy() {
-    let values: Vec<Rc<u32>> = (0..1_000).map(Rc::new).collect();
-    let probes: Vec<Weak<u32>> = values.iter().map(Rc::downgrade).collect();
-    let map: SharedMap<u32, Rc<u32>> = values.into_iter().map(|v| (*v, v)).collect();
-    let alive = || probes.iter().filter(|p| p.strong_count() > 0).count();
-    let copy = map.clone();
-    let mut iter = map.into_iter();
-    for _ in 0..500 {
-        iter.next_back();
+fn freeing_drops_a_budget_of_entries_a_step_from_the_last_key() {
+    let (map, probes) = probed(3_000);
+    let mut freeing = map.into_freeing();
+    let mut steps = 0;
+    while !freeing.free_some(100) {
+        steps += 1;
+        assert_eq!(alive(&probes), 3_000 - 100 * steps, "after step {steps}");
+        assert!(probes[..3_000 - 100 * steps]
+            .iter()
+            .all(|p| p.strong_count() > 0));
     }
-    assert_eq!(alive(), 1_000, "the copy holds every value");
-    drop(copy);
-    drop(iter.next_back());
+    assert_eq!((steps, alive(&probes)), (29, 0));
+    assert!(freeing.is_empty() && freeing.free_some(1));
+}
+
+#[test]
+fn freeing_lets_go_of_what_a_copy_shares_and_drops_only_what_it_alone_holds() {
+    let (mut map, probes) = probed(3_000);
+    let copy = map.clone();
+    let replaced = Rc::new(7);
+    let replaced_probe = Rc::downgrade(&replaced);
+    map.insert(1_500, replaced);
+    map.remove(&10);
+    let mut freeing = map.into_freeing();
     assert!(
-        alive() <= 1_000 - 500,
-        "taken values are freed once no copy holds them"
+        freeing.free_some(2 * NODE_CAPACITY),
+        "the two leaves it changed: the rest is shared"
     );
-    drop(iter);
-    assert_eq!(alive(), 0);
+    assert_eq!(replaced_probe.strong_count(), 0);
+    assert_eq!(alive(&probes), 3_000, "the copy keeps every value");
+    assert!(copy.iter().all(|(k, v)| **v == *k));
 }
 
 #[test]
