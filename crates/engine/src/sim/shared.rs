@@ -17,7 +17,9 @@
 //! Its nodes are wide (64, where a general-purpose persistent map keeps 16): the stores holding
 //! an entry per object (150 000 in the incident) are mostly read and rewritten in place, so a
 //! shallower tree saves a cold node per lookup, and objects created in key order fill their
-//! leaves (a leaf that overflows at its end keeps its entries and starts a new one).
+//! leaves (a leaf that overflows at its end keeps its entries and starts a new one). A map let
+//! go in steps ([`Freeing`]: a dead operator's cache, a checkpoint the timeline drops) walks only
+//! the nodes it alone holds; a node a copy still holds goes by its reference count.
 
 mod iter;
 
@@ -240,6 +242,7 @@ impl<K: Ord + Clone, V: Clone> Node<K, V> {
         }
     }
 
+    /// Stores the entry below this node, copying the shared nodes on its path.
     fn insert(&mut self, key: K, value: V) -> Inserted<K, V> {
         match self {
             Node::Leaf(entries) => match search(entries, &key) {
@@ -367,8 +370,8 @@ where
 
 /// A binary search that stops at the first item `order` finds equal: a key comparison reads
 /// text, so the search saves the comparisons `slice::binary_search_by` makes after a match (it
-/// goes on to a fixed number of steps). A separator is the first key of the child after it, so
-/// a lookup of that key meets it in the branch.
+/// goes on to a fixed number of steps). A separator is made from the first key of the child
+/// after it, so a lookup of that key meets it in the branch.
 fn find<T>(items: &[T], order: impl Fn(&T) -> std::cmp::Ordering) -> Result<usize, usize> {
     let (mut low, mut high) = (0, items.len());
     while low < high {
