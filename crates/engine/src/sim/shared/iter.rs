@@ -79,7 +79,7 @@ impl<'a, K: Ord, V> Iter<'a, K, V> {
             Bound::Excluded(key) => Iter::from(root, Bound::Included(key)).peek(),
         };
         // a start past the end: nothing (the walk would never meet the end's entry)
-        if let (Some(end), Some(first)) = (iter.end, Iter::from(root, start).peek()) {
+        if let (Some(end), Some(first)) = (iter.end, iter.clone().peek()) {
             if first.0 > end.0 {
                 return Iter::first(None);
             }
@@ -131,6 +131,17 @@ impl<'a, K: Ord, V> Iter<'a, K, V> {
             if !self.next_leaf() {
                 return None;
             }
+        }
+    }
+}
+
+impl<K, V> Clone for Iter<'_, K, V> {
+    /// The same place in the same map (no bound on `K` or `V`: only references are copied).
+    fn clone(&self) -> Self {
+        Iter {
+            stack: self.stack.clone(),
+            leaf: self.leaf.clone(),
+            end: self.end,
         }
     }
 }
