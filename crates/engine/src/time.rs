@@ -151,8 +151,28 @@ pub fn scale(d: Duration, factor: f64) -> Duration {
     if factor == 1.0 && d.as_secs() < 1 << 20 {
         return d;
     }
-    d.mul_f64(factor)
+    // While the GC marks, its share of the CPU (so the factor) stays the same, and the operator
+    // asks to stretch the same few costs over and over (a handler's run, an informer pop, a
+    // step's wait): the answers for the last few are kept (on this thread), each the product
+    // itself.
+    thread_local! {
+        static KEPT: std::cell::Cell<[(Duration, u64, Duration); SCALED_KEPT]> =
+            const { std::cell::Cell::new([(Duration::ZERO, 0, Duration::ZERO); SCALED_KEPT]) };
+    }
+    let bits = factor.to_bits();
+    let mut kept = KEPT.get();
+    if let Some(&(_, _, product)) = kept.iter().find(|(k, b, _)| *k == d && *b == bits) {
+        return product;
+    }
+    let product = d.mul_f64(factor);
+    kept.rotate_right(1);
+    kept[0] = (d, bits, product);
+    KEPT.set(kept);
+    product
 }
+
+/// How many stretched costs [`scale`] keeps.
+const SCALED_KEPT: usize = 4;
 
 impl fmt::Display for SimTime {
     /// Seconds with millisecond precision, e.g. `12.345s`.
@@ -236,6 +256,29 @@ mod tests {
         assert_eq!(scale(big, 1.0), big.mul_f64(1.0));
         let d = Duration::from_micros(1_250);
         assert_eq!(scale(d, 1.5), d.mul_f64(1.5));
+    }
+
+    #[test]
+    fn a_stretched_cost_is_the_float_product_whether_asked_anew_or_again() {
+        let costs = [
+            Duration::from_micros(184),
+            Duration::from_millis(20),
+            Duration::from_micros(45),
+            Duration::ZERO,
+            Duration::from_nanos(1),
+            Duration::from_secs(3_000_000),
+        ];
+        let factors = [1.25, 4.0 / 3.0, 1.0, 2.0, 0.0, 1.000_000_1];
+        // more costs and factors than are kept, interleaved and repeated
+        for round in 0..3 {
+            for (i, factor) in factors.iter().enumerate() {
+                for (j, cost) in costs.iter().enumerate() {
+                    let d = costs[(i + j + round) % costs.len()];
+                    assert_eq!(scale(d, *factor), d.mul_f64(*factor), "{d:?} × {factor}");
+                    assert_eq!(scale(*cost, *factor), cost.mul_f64(*factor));
+                }
+            }
+        }
     }
 
     #[test]

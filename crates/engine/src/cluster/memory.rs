@@ -1,6 +1,8 @@
 //! The operator's Go process in its pod, as the cluster uses them: heap accounting by owner, the
 //! GC's CPU share, RSS against the container limit, OOMKilled and CrashLoopBackOff.
 
+use std::cell::Cell;
+
 use crate::metrics::names;
 use crate::process::{
     stretch_for_gc, ContainerExit, ContainerState, GcConfig, GoProcess, GoProcessConfig, Gogc,
@@ -98,6 +100,10 @@ pub struct SimProcess {
     pod: Pod,
     go: Option<GoProcess>,
     started_once: bool,
+    /// The last stretch worked out: the GC's CPU share (its bits) and the factor it gave. The
+    /// share holds for the length of a mark, and the factor is asked for at every step of the
+    /// operator's work.
+    last_slowdown: Cell<(u64, f64)>,
 }
 
 impl SimProcess {
@@ -129,6 +135,7 @@ impl SimProcess {
             pod,
             go: None,
             started_once: false,
+            last_slowdown: Cell::new((0.0_f64.to_bits(), 1.0)),
         })
     }
 
@@ -164,8 +171,14 @@ impl SimProcess {
             // what the stretch below gives without a GC's share (a test holds the two equal)
             return 1.0;
         }
+        let (last_fraction, last_factor) = self.last_slowdown.get();
+        if fraction.to_bits() == last_fraction {
+            return last_factor;
+        }
         let unit = std::time::Duration::from_millis(1);
-        stretch_for_gc(unit, fraction).as_secs_f64() / unit.as_secs_f64()
+        let factor = stretch_for_gc(unit, fraction).as_secs_f64() / unit.as_secs_f64();
+        self.last_slowdown.set((fraction.to_bits(), factor));
+        factor
     }
 
     /// A LIST response decoded: its buffer is garbage once the items are in the FIFO.
@@ -322,6 +335,34 @@ mod tests {
                 "GC fraction {fraction}"
             );
         }
+    }
+
+    #[test]
+    fn the_stretch_during_a_mark_is_the_one_its_gc_share_gives_however_often_asked() {
+        let scenario = crate::scenario::presets::load_built("flywheel").expect("a preset");
+        let mut process = SimProcess::new(&scenario).expect("its process");
+        assert!(process.start_container(SimTime::ZERO));
+        let unit = std::time::Duration::from_millis(1);
+        let direct = |p: &SimProcess, now: SimTime| {
+            let fraction = p.go.as_ref().map_or(0.0, |g| g.gc_cpu_fraction(now));
+            stretch_for_gc(unit, fraction).as_secs_f64() / unit.as_secs_f64()
+        };
+        let (mut stretched, mut factors) = (0, Vec::new());
+        for ms in 0..4_000u64 {
+            let now = SimTime::from_millis(ms);
+            // garbage enough for a cycle every few milliseconds
+            process.alloc_garbage(HeapOwner::ListCopies, 2 << 20, now);
+            for _ in 0..2 {
+                let got = process.slowdown(now);
+                assert_eq!(got.to_bits(), direct(&process, now).to_bits(), "at {ms} ms");
+                stretched += usize::from(got > 1.0);
+                if !factors.contains(&got.to_bits()) {
+                    factors.push(got.to_bits());
+                }
+            }
+        }
+        assert!(stretched > 100, "marks stretched {stretched} asks");
+        assert!(factors.len() >= 2, "factors {factors:?}: one GC share only");
     }
 
     #[test]
