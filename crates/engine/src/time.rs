@@ -155,24 +155,34 @@ pub fn scale(d: Duration, factor: f64) -> Duration {
     // asks to stretch the same few costs over and over (a handler's run, an informer pop, a
     // step's wait): the answers for the last few are kept (on this thread), each the product
     // itself.
-    thread_local! {
-        static KEPT: std::cell::Cell<[(Duration, u64, Duration); SCALED_KEPT]> =
-            const { std::cell::Cell::new([(Duration::ZERO, 0, Duration::ZERO); SCALED_KEPT]) };
-    }
     let bits = factor.to_bits();
-    let mut kept = KEPT.get();
-    if let Some(&(_, _, product)) = kept.iter().find(|(k, b, _)| *k == d && *b == bits) {
-        return product;
-    }
-    let product = d.mul_f64(factor);
-    kept.rotate_right(1);
-    kept[0] = (d, bits, product);
-    KEPT.set(kept);
-    product
+    STRETCHED.with(|kept| {
+        for slot in kept {
+            let (cost, b, product) = slot.get();
+            if cost == d && b == bits {
+                return product;
+            }
+        }
+        let product = d.mul_f64(factor);
+        for i in (1..SCALED_KEPT).rev() {
+            kept[i].set(kept[i - 1].get());
+        }
+        kept[0].set((d, bits, product));
+        product
+    })
 }
 
 /// How many stretched costs [`scale`] keeps.
 const SCALED_KEPT: usize = 4;
+
+/// A stretched cost [`scale`] keeps: the cost, the factor's bits and their product.
+type Stretched = std::cell::Cell<(Duration, u64, Duration)>;
+
+thread_local! {
+    /// [`scale`]'s last products, the newest first.
+    static STRETCHED: [Stretched; SCALED_KEPT] =
+        const { [const { Stretched::new((Duration::ZERO, 0, Duration::ZERO)) }; SCALED_KEPT] };
+}
 
 impl fmt::Display for SimTime {
     /// Seconds with millisecond precision, e.g. `12.345s`.
