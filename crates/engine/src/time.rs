@@ -120,29 +120,24 @@ impl Sub for SimTime {
 }
 
 /// `cost_per_kib.mul_f64(bytes as f64 / 1024.0)`: the cost of handling `bytes` at a cost per
-/// KiB. The last answer is kept (on this thread): objects of one run mostly have one size, so
-/// the informer's pops and the cache reads ask the same product again and again, and the kept
-/// answer is the product itself, not an approximation of it.
+/// KiB. Objects of one run mostly have one size, so the informer's pops and the cache reads ask
+/// the same product again and again: the last few are kept ([`kept_product`]).
 pub fn per_kib(cost_per_kib: Duration, bytes: u64) -> Duration {
-    thread_local! {
-        static LAST: std::cell::Cell<Option<(Duration, u64, Duration)>> =
-            const { std::cell::Cell::new(None) };
-    }
-    if let Some((cost, b, product)) = LAST.get() {
-        if cost == cost_per_kib && b == bytes {
-            return product;
-        }
-    }
-    let product = cost_per_kib.mul_f64(bytes as f64 / 1024.0);
-    LAST.set(Some((cost_per_kib, bytes, product)));
-    product
+    PER_KIB.with(|kept| {
+        kept_product(kept, cost_per_kib, bytes, || {
+            cost_per_kib.mul_f64(bytes as f64 / 1024.0)
+        })
+    })
 }
 
 /// `d.mul_f64(factor)`. A factor of exactly 1 (the CPU not stretched by the GC: nearly every
 /// step's cost) gives `d` itself without the float round trip: `Duration::from_secs_f64` rounds
 /// to the nearest nanosecond, and below 2^20 s a duration's `as_secs_f64` lies within a quarter
 /// nanosecond of it, so the round trip gives back `d` exactly (a test checks it); at or above
-/// that, the round trip is taken as before.
+/// that, the round trip is taken as before. While the GC marks, its share of the CPU (so the
+/// factor) stays the same, and the operator stretches the same few costs over and over (a
+/// handler's run, an informer pop, a step's wait): the last few products are kept
+/// ([`kept_product`]).
 #[allow(
     clippy::float_cmp,
     reason = "only a factor of exactly one may skip the multiply"
@@ -151,37 +146,51 @@ pub fn scale(d: Duration, factor: f64) -> Duration {
     if factor == 1.0 && d.as_secs() < 1 << 20 {
         return d;
     }
-    // While the GC marks, its share of the CPU (so the factor) stays the same, and the operator
-    // asks to stretch the same few costs over and over (a handler's run, an informer pop, a
-    // step's wait): the answers for the last few are kept (on this thread), each the product
-    // itself.
-    let bits = factor.to_bits();
-    STRETCHED.with(|kept| {
-        for slot in kept {
-            let (cost, b, product) = slot.get();
-            if cost == d && b == bits {
-                return product;
-            }
-        }
-        let product = d.mul_f64(factor);
-        for i in (1..SCALED_KEPT).rev() {
-            kept[i].set(kept[i - 1].get());
-        }
-        kept[0].set((d, bits, product));
-        product
-    })
+    STRETCHED.with(|kept| kept_product(kept, d, factor.to_bits(), || d.mul_f64(factor)))
 }
 
-/// How many stretched costs [`scale`] keeps.
-const SCALED_KEPT: usize = 4;
+/// How many products [`kept_product`] keeps for one use.
+const KEPT_PRODUCTS: usize = 4;
 
-/// A stretched cost [`scale`] keeps: the cost, the factor's bits and their product.
-type Stretched = std::cell::Cell<(Duration, u64, Duration)>;
+/// Products kept for one use: a duration, the other operand (its bits) and their product,
+/// the newest first.
+type Kept = [std::cell::Cell<(Duration, u64, Duration)>; KEPT_PRODUCTS];
+
+/// `Kept` before any product: the zero duration times an operand of bits 0 (0 bytes, a factor
+/// of +0.0) is the zero duration, as the products would have it.
+const fn no_products() -> Kept {
+    [const { std::cell::Cell::new((Duration::ZERO, 0, Duration::ZERO)) }; KEPT_PRODUCTS]
+}
 
 thread_local! {
-    /// [`scale`]'s last products, the newest first.
-    static STRETCHED: [Stretched; SCALED_KEPT] =
-        const { [const { Stretched::new((Duration::ZERO, 0, Duration::ZERO)) }; SCALED_KEPT] };
+    /// [`per_kib`]'s last products.
+    static PER_KIB: Kept = const { no_products() };
+    /// [`scale`]'s last products.
+    static STRETCHED: Kept = const { no_products() };
+}
+
+/// The product of `d` and the operand whose bits are `operand`: a kept one, else `product()`'s,
+/// which is then kept in place of the oldest. A kept answer is the float product itself, not an
+/// approximation of it, so nothing computed with it changes; the engine is single-threaded, here
+/// and in wasm, and the products are kept per thread.
+fn kept_product(
+    kept: &Kept,
+    d: Duration,
+    operand: u64,
+    product: impl FnOnce() -> Duration,
+) -> Duration {
+    for slot in kept {
+        let (cost, bits, answer) = slot.get();
+        if cost == d && bits == operand {
+            return answer;
+        }
+    }
+    let answer = product();
+    for i in (1..KEPT_PRODUCTS).rev() {
+        kept[i].set(kept[i - 1].get());
+    }
+    kept[0].set((d, operand, answer));
+    answer
 }
 
 impl fmt::Display for SimTime {
