@@ -338,6 +338,47 @@ mod tests {
     }
 
     #[test]
+    fn the_process_gauges_report_what_the_go_runtime_metrics_report() {
+        let scenario = crate::scenario::presets::load_built("flywheel").expect("a preset");
+        let mut process = SimProcess::new(&scenario).expect("its process");
+        assert!(process.start_container(SimTime::ZERO));
+        let owners = [
+            (HeapOwner::InformerStore, 3 << 20),
+            (HeapOwner::ListCopies, 1 << 20),
+        ];
+        process.set_owners(&owners, 4, SimTime::from_millis(5));
+        // garbage enough for a few cycles, so the count and the goal are not their start values
+        for ms in 10..40 {
+            process.alloc_garbage(HeapOwner::ListCopies, 8 << 20, SimTime::from_millis(ms));
+        }
+        let now = SimTime::from_millis(50);
+        let mut seen = std::collections::BTreeMap::new();
+        process.gauges(now, |key, value| {
+            seen.insert(key, value);
+        });
+        let go = process.go.as_ref().expect("running");
+        let m = go.metrics();
+        assert!(m.go_gc_duration_seconds_count > 0, "cycles ran");
+        let expected = [
+            (
+                names::GO_HEAP_ALLOC_BYTES,
+                m.go_memstats_heap_alloc_bytes as f64,
+            ),
+            (names::GO_NEXT_GC_BYTES, m.go_memstats_next_gc_bytes as f64),
+            (names::GO_GOROUTINES, m.go_goroutines as f64),
+            (names::GO_GC_COUNT, m.go_gc_duration_seconds_count as f64),
+            (
+                names::PROCESS_RESIDENT_MEMORY_BYTES,
+                m.process_resident_memory_bytes as f64,
+            ),
+            (names::GC_CPU_FRACTION, go.gc_cpu_fraction(now)),
+        ];
+        for (key, value) in expected {
+            assert_eq!(seen.get(key).copied(), Some(value), "{key}");
+        }
+    }
+
+    #[test]
     fn the_stretch_during_a_mark_is_the_one_its_gc_share_gives_however_often_asked() {
         let scenario = crate::scenario::presets::load_built("flywheel").expect("a preset");
         let mut process = SimProcess::new(&scenario).expect("its process");

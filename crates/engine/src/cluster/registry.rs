@@ -166,6 +166,16 @@ struct HistogramEntry {
 const QUANTILES: [(&str, f64); 3] = [("0.5", 0.5), ("0.9", 0.9), ("0.99", 0.99)];
 
 impl HistogramEntry {
+    /// What it exports, in the order of its keys: `_count`, `_sum`, then the quantiles (0 where
+    /// a quantile is not a number: an empty histogram).
+    fn values(&self) -> [f64; 5] {
+        let h = &self.histogram;
+        let [p50, p90, p99] =
+            h.quantiles(QUANTILES.map(|(_, q)| q))
+                .map(|v| if v.is_finite() { v } else { 0.0 });
+        [h.count() as f64, h.sum(), p50, p90, p99]
+    }
+
     fn new(key: &str, histogram: Histogram) -> HistogramEntry {
         let (name, labels) = split_key(key);
         let [(q1, _), (q2, _), (q3, _)] = QUANTILES;
@@ -393,13 +403,18 @@ impl Registry {
             visit(key, *value);
         }
         for e in self.histograms.values() {
-            let h = &e.histogram;
-            visit(&e.keys[0], h.count() as f64);
-            visit(&e.keys[1], h.sum());
-            let values = h.quantiles(QUANTILES.map(|(_, q)| q));
-            for (key, v) in e.keys[2..].iter().zip(values) {
-                visit(key, if v.is_finite() { v } else { 0.0 });
+            for (key, value) in e.keys.iter().zip(e.values()) {
+                visit(key, value);
             }
+        }
+    }
+
+    /// The values [`Registry::for_each_value`] visits, in its order, without their keys,
+    /// appended to `out`.
+    pub fn values_into(&self, out: &mut Vec<f64>) {
+        out.extend(self.counters.values().chain(self.gauges.values()));
+        for e in self.histograms.values() {
+            out.extend(e.values());
         }
     }
 }

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 
 use serde::Serialize;
 
-use super::registry::KeyOrder;
+use super::registry::{KeyOrder, Registry};
 
 /// Most points a series keeps.
 pub const MAX_POINTS: usize = 2000;
@@ -43,17 +43,22 @@ impl Series {
         }
     }
 
+    /// Merges each two neighbouring points into one (the later time, the larger value) in
+    /// place, and doubles the stride. Rare (a series reaches [`MAX_POINTS`] after thousands of
+    /// samples), so kept out of line: the push every sample makes stays small.
+    #[cold]
+    #[inline(never)]
     fn halve(&mut self) {
-        let merged: Vec<(f64, f64)> = self
-            .points
-            .chunks(2)
-            .map(|c| {
-                c.iter()
-                    .copied()
-                    .fold((0.0, f64::NEG_INFINITY), |a, p| (p.0, a.1.max(p.1)))
-            })
-            .collect();
-        self.points = merged;
+        let n = self.points.len();
+        for j in 0..n / 2 {
+            let ((_, a), (t, b)) = (self.points[2 * j], self.points[2 * j + 1]);
+            self.points[j] = (t, f64::NEG_INFINITY.max(a).max(b));
+        }
+        if n % 2 == 1 {
+            let (t, a) = self.points[n - 1];
+            self.points[n / 2] = (t, f64::NEG_INFINITY.max(a));
+        }
+        self.points.truncate(n.div_ceil(2));
         self.stride = self.stride.max(1) * 2;
     }
 
@@ -148,25 +153,30 @@ impl SeriesSet {
             set: self,
             t,
             visited: 0,
-            trusted: false,
         }
     }
 
-    /// [`SeriesSet::sample`] of the keys of a registry whose keys are in `order`
-    /// ([`Registry::key_order`]). When the last sample visited the same order and no series was
-    /// added since, each value goes to the position the last sample found for it, without
-    /// comparing its key: the same order is the same keys in the same sequence.
-    ///
-    /// [`Registry::key_order`]: super::registry::Registry::key_order
-    pub fn sample_in_order(&mut self, t: f64, order: KeyOrder) -> Sample<'_> {
-        let trusted = self.sampled_order == Some(order);
-        self.sampled_order = Some(order);
-        Sample {
-            set: self,
-            t,
-            visited: 0,
-            trusted,
+    /// Records every value of `reg` at `t`, as [`Registry::for_each_value`] visits them. While
+    /// the registry's keys are in the order the last sample visited ([`Registry::key_order`])
+    /// and no series was added since, the n-th value goes to the last sample's n-th position:
+    /// its values alone are read, in one pass, without their keys. Otherwise each value finds
+    /// its series by its key, and the positions are kept for the next sample.
+    pub fn sample_registry(&mut self, t: f64, reg: &Registry) {
+        let order = reg.key_order();
+        if self.sampled_order == Some(order) {
+            let mut values = Vec::with_capacity(self.last_sample.len());
+            reg.values_into(&mut values);
+            if values.len() == self.last_sample.len() {
+                for (&i, value) in self.last_sample.iter().zip(values) {
+                    self.series[i].1.push(t, value);
+                }
+                return;
+            }
         }
+        let mut sample = self.sample(t);
+        // kept unless a series is added while recording, which moves the positions after it
+        sample.set.sampled_order = Some(order);
+        reg.for_each_value(|key, value| sample.record(key, value));
     }
 
     /// The series of `key`.
@@ -247,8 +257,6 @@ pub struct Sample<'a> {
     set: &'a mut SeriesSet,
     t: f64,
     visited: usize,
-    /// Whether the n-th value goes to the last sample's n-th position unchecked.
-    trusted: bool,
 }
 
 impl Sample<'_> {
@@ -257,13 +265,6 @@ impl Sample<'_> {
         let n = self.visited;
         self.visited += 1;
         let set = &mut *self.set;
-        if self.trusted {
-            if let Some(&i) = set.last_sample.get(n) {
-                debug_assert_eq!(set.series[i].0, key, "the same order visits the same keys");
-                set.series[i].1.push(self.t, value);
-                return;
-            }
-        }
         let i = match set.last_sample.get(n) {
             Some(&i) if set.series.get(i).is_some_and(|(k, _)| k == key) => i,
             _ => {
@@ -302,6 +303,27 @@ mod tests {
             s.points().windows(2).all(|w| w[0].0 < w[1].0),
             "times stay increasing"
         );
+    }
+
+    #[test]
+    fn a_full_series_merges_each_two_neighbours_into_the_later_time_and_the_larger_value() {
+        let value = |i: usize| ((i * 37) % 11) as f64;
+        let mut s = Series::default();
+        for i in 0..MAX_POINTS {
+            s.push(i as f64, value(i));
+        }
+        let expected: Vec<(f64, f64)> = (0..MAX_POINTS / 2)
+            .map(|j| ((2 * j + 1) as f64, value(2 * j).max(value(2 * j + 1))))
+            .collect();
+        assert_eq!(s.points(), expected);
+        assert_eq!(s.stride, 2);
+        // an odd count keeps its last point alone
+        let mut odd = Series {
+            points: vec![(1.0, 4.0), (2.0, 9.0), (3.0, -2.0)],
+            ..Series::default()
+        };
+        odd.halve();
+        assert_eq!(odd.points(), [(2.0, 9.0), (3.0, -2.0)]);
     }
 
     #[test]
@@ -399,8 +421,7 @@ mod tests {
                 8 => in_order.record("bb", f64::from(t), 1.0), // a series added between samples
                 _ => {}
             }
-            let mut sample = in_order.sample_in_order(f64::from(t), reg.key_order());
-            reg.for_each_value(|key, value| sample.record(key, value));
+            in_order.sample_registry(f64::from(t), &reg);
             let mut sample = checked.sample(f64::from(t));
             reg.for_each_value(|key, value| sample.record(key, value));
         }

@@ -225,11 +225,8 @@ impl Cluster {
     pub(super) fn sample(&mut self, ctx: &mut Context<'_, Ev>) {
         self.update_gauges(ctx.now());
         let t = ctx.now().as_secs_f64();
-        let order = self.telemetry.reg.key_order();
-        let mut sample = self.telemetry.series.sample_in_order(t, order);
-        self.telemetry
-            .reg
-            .for_each_value(|key, value| sample.record(key, value));
+        let telemetry = &mut self.telemetry;
+        telemetry.series.sample_registry(t, &telemetry.reg);
         ctx.schedule_in(SAMPLE_INTERVAL, Ev::Sample);
     }
 
