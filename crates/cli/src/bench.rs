@@ -72,9 +72,9 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
          own; keeping key heads in the maps' nodes took two thirds of the comparisons' misses \
          off (6 % of all) but no measurable time, and 34 bytes per cached object. In the \
          ten-object flywheel an event \
-         runs about 2 600 instructions, spread over the API server's update, the watch, the \
-         informer, the workqueue, the Go heap's accounting and the per-second sample of every \
-         metric. What would reach it: at scale, fewer cache lines per event, which no one \
+         runs about 2 500 instructions, spread over the API server's update, the watch, the \
+         informer, the workqueue, the Go heap's accounting after every event (8 %) and the \
+         per-second sample of every metric (9 %). What would reach it: at scale, fewer cache lines per event, which no one \
          structure gives (the store, the watch cache, the informer's cache and the queues laid \
          out together around dense integer ids); for small scenarios, half the instructions \
          of every step (BENCHMARKS.md)",
