@@ -74,10 +74,10 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
          ten-object flywheel an event \
          runs about 2 500 instructions, spread over the API server's update, the watch, the \
          informer, the workqueue, the Go heap's accounting after every event (8 %) and the \
-         per-second sample of every metric (9 %). What would reach it: at scale, fewer cache lines per event, which no one \
-         structure gives (the store, the watch cache, the informer's cache and the queues laid \
-         out together around dense integer ids); for small scenarios, half the instructions \
-         of every step (BENCHMARKS.md)",
+         per-second sample of every metric (9 %). What would reach it: at scale, fewer cache \
+         lines per event, which no one structure gives (the store, the watch cache, the \
+         informer's cache and the queues laid out together around dense integer ids); for \
+         small scenarios, half the instructions of every step (BENCHMARKS.md)",
         bare_ns / ENGINE_RATE_RATIO_TARGET
     )
 }

@@ -167,6 +167,10 @@ impl SeriesSet {
             let mut values = Vec::with_capacity(self.last_sample.len());
             reg.values_into(&mut values);
             if values.len() == self.last_sample.len() {
+                debug_assert!(
+                    self.visits_in_last_order(reg),
+                    "the same order, the same keys"
+                );
                 for (&i, value) in self.last_sample.iter().zip(values) {
                     self.series[i].1.push(t, value);
                 }
@@ -177,6 +181,19 @@ impl SeriesSet {
         // kept unless a series is added while recording, which moves the positions after it
         sample.set.sampled_order = Some(order);
         reg.for_each_value(|key, value| sample.record(key, value));
+    }
+
+    /// Whether `reg`'s n-th value names the series at the last sample's n-th position, for
+    /// every n (a check of [`SeriesSet::sample_registry`]'s shortcut in debug builds).
+    fn visits_in_last_order(&self, reg: &Registry) -> bool {
+        let mut n = 0;
+        let mut same = true;
+        reg.for_each_value(|key, _| {
+            let at = self.last_sample.get(n).and_then(|&i| self.series.get(i));
+            same &= at.is_some_and(|(k, _)| k == key);
+            n += 1;
+        });
+        same && n == self.last_sample.len()
     }
 
     /// The series of `key`.
