@@ -111,8 +111,11 @@ impl Ord for Key {
     }
 }
 
-/// `a == b`, through [`compare_bytes`] in wasm (see there), through `memcmp` natively.
-fn same_text(a: &str, b: &str) -> bool {
+/// `a == b`, through [`compare_bytes`] in wasm (see there), eight bytes at a time natively
+/// ([`same_bytes`]): for the short texts an object holds (keys, kinds, names, uids, JSON member
+/// names and values), a call of `memcmp` costs more than the compare, and wasm's compares a byte
+/// at a time.
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
     same_bytes(a.as_bytes(), b.as_bytes())
 }
 
@@ -144,7 +147,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 /// `a.cmp(b)`, through [`compare_bytes`] in wasm (see there), through `memcmp` natively (where
 /// the C library's vector `memcmp` runs fewer instructions than this word loop).
-fn order_of(a: &str, b: &str) -> Ordering {
+pub(crate) fn order_of(a: &str, b: &str) -> Ordering {
     if cfg!(target_arch = "wasm32") {
         compare_bytes(a.as_bytes(), b.as_bytes())
     } else {

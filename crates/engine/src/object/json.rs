@@ -38,7 +38,7 @@ thread_local! {
 pub(crate) fn shared_text(text: &str) -> Rc<str> {
     SHARED.with(|kept| {
         let mut kept = kept.borrow_mut();
-        if let Some(found) = kept.iter().rev().find(|k| ***k == *text) {
+        if let Some(found) = kept.iter().rev().find(|k| crate::key::same_text(k, text)) {
             return Rc::clone(found);
         }
         let made: Rc<str> = Rc::from(text);
@@ -51,7 +51,7 @@ pub(crate) fn shared_text(text: &str) -> Rc<str> {
 }
 
 /// A JSON value: what an object's `spec` or `status` holds. `Json::Null` when absent.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub enum Json {
     /// `null`, and an absent spec or status.
     #[default]
@@ -80,8 +80,35 @@ impl PartialEq for JsonMap {
     /// Equal members; two copies sharing them are equal without reading them (a JSON number is
     /// never NaN, so a value always equals itself).
     fn eq(&self, other: &JsonMap) -> bool {
-        Rc::ptr_eq(&self.members, &other.members) || self.members == other.members
+        Rc::ptr_eq(&self.members, &other.members)
+            || (self.members.len() == other.members.len()
+                && self
+                    .members
+                    .iter()
+                    .zip(other.members.iter())
+                    .all(|((ka, va), (kb, vb))| same_shared_text(ka, kb) && va == vb))
     }
+}
+
+impl PartialEq for Json {
+    /// The same value (`serde_json::Value`'s equality); texts compared as [`same_shared_text`].
+    fn eq(&self, other: &Json) -> bool {
+        match (self, other) {
+            (Json::Null, Json::Null) => true,
+            (Json::Bool(a), Json::Bool(b)) => a == b,
+            (Json::Number(a), Json::Number(b)) => a == b,
+            (Json::String(a), Json::String(b)) => same_shared_text(a, b),
+            (Json::Array(a), Json::Array(b)) => a == b,
+            (Json::Object(a), Json::Object(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Whether two shared texts are equal: one allocation without reading it, else by
+/// [`crate::key::same_text`] (a word at a time, where wasm's `memcmp` reads a byte at a time).
+fn same_shared_text(a: &Rc<str>, b: &Rc<str>) -> bool {
+    Rc::ptr_eq(a, b) || crate::key::same_text(a, b)
 }
 
 impl JsonMap {
@@ -139,7 +166,8 @@ impl JsonMap {
     }
 
     fn position(&self, key: &str) -> Result<usize, usize> {
-        self.members.binary_search_by(|(k, _)| (**k).cmp(key))
+        self.members
+            .binary_search_by(|(k, _)| crate::key::order_of(k, key))
     }
 }
 
@@ -421,6 +449,26 @@ mod tests {
             assert_eq!(format!("{json:?}"), format!("{value:?}"));
             let back: Json = serde_json::from_str(&text).expect("its own JSON parses");
             assert_eq!(back, json);
+        }
+    }
+
+    #[test]
+    fn two_values_built_apart_are_equal_exactly_when_serde_json_finds_them_equal() {
+        let mut values = samples();
+        values.extend([
+            json!("Runnin"),
+            json!("2024-05-01T09:00:04Z"),
+            json!([1, "a", null, {"b": [false]}]),
+            json!({"z": 1, "a": {"m": "x", "b": [2, 3]}, "lastUpdated": "2024-05-01T09:00:04Z"}),
+            json!({"z": 1, "a": {"m": "x", "b": [2, 3]}, "lastUpdatee": "2024-05-01T09:00:03Z"}),
+            json!({"replicas": 1.0}),
+        ]);
+        for x in &values {
+            for y in &values {
+                // converted separately: no text or member list is shared between the two
+                let (a, b) = (Json::from(x.clone()), Json::from(y.clone()));
+                assert_eq!(a == b, x == y, "{x} against {y}");
+            }
         }
     }
 

@@ -8,15 +8,19 @@
 //! and serializes exactly as its text does.
 
 use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::rc::Rc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::key::{order_of, same_text};
+
 /// Immutable text shared between copies (reference-counted without atomics: a run lives on one
 /// thread).
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone)]
 pub struct Text(Rc<str>);
 
 impl Text {
@@ -82,39 +86,68 @@ impl From<Text> for String {
     }
 }
 
+impl PartialEq for Text {
+    /// The same text: two copies of one text without reading it ([`same_text`] otherwise).
+    fn eq(&self, other: &Text) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || same_text(&self.0, &other.0)
+    }
+}
+
+impl Eq for Text {}
+
+impl Hash for Text {
+    /// As its text hashes (so `Borrow<str>` lookups in hashed collections agree).
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (*self.0).hash(state);
+    }
+}
+
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Text) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Text {
+    /// The texts' byte order ([`order_of`]).
+    fn cmp(&self, other: &Text) -> Ordering {
+        order_of(&self.0, &other.0)
+    }
+}
+
 impl PartialEq<str> for Text {
     fn eq(&self, other: &str) -> bool {
-        &*self.0 == other
+        same_text(&self.0, other)
     }
 }
 
 impl PartialEq<&str> for Text {
     fn eq(&self, other: &&str) -> bool {
-        &*self.0 == *other
+        same_text(&self.0, other)
     }
 }
 
 impl PartialEq<String> for Text {
     fn eq(&self, other: &String) -> bool {
-        &*self.0 == other.as_str()
+        same_text(&self.0, other)
     }
 }
 
 impl PartialEq<Text> for str {
     fn eq(&self, other: &Text) -> bool {
-        self == &*other.0
+        same_text(self, &other.0)
     }
 }
 
 impl PartialEq<Text> for &str {
     fn eq(&self, other: &Text) -> bool {
-        *self == &*other.0
+        same_text(self, &other.0)
     }
 }
 
 impl PartialEq<Text> for String {
     fn eq(&self, other: &Text) -> bool {
-        self.as_str() == &*other.0
+        same_text(self, &other.0)
     }
 }
 
@@ -166,6 +199,41 @@ mod tests {
         let (a, b) = (Text::from("a"), Text::from("b"));
         assert!(a < b, "ordered as the text");
         assert_eq!(Text::default(), "");
+    }
+
+    #[test]
+    fn texts_apart_compare_order_and_hash_as_their_strings_do() {
+        use std::hash::BuildHasher;
+        let words = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "ns-1",
+            "ns-1/demo-10",
+            "ns-1/demo-1",
+            "ns-1/demo-10x",
+            "ns-10/demo-1",
+            "00000001-0000-4000-8000-000000000001",
+            "00000001-0000-4000-8000-000000000002",
+            "MyCRD",
+            "MyCRE",
+            "ß",
+            "é",
+        ];
+        let hasher = std::collections::hash_map::RandomState::new();
+        for x in words {
+            for y in words {
+                // separate allocations: the compare reads the bytes
+                let (a, b) = (Text::from(x), Text::from(y));
+                assert_eq!(a == b, x == y, "{x:?} == {y:?}");
+                assert_eq!(a == *y, x == y, "{x:?} == str {y:?}");
+                let owned = String::from(y);
+                assert_eq!(a == owned, x == y, "{x:?} == String {y:?}");
+                assert_eq!(a.cmp(&b), x.cmp(y), "{x:?} against {y:?}");
+            }
+            assert_eq!(hasher.hash_one(Text::from(x)), hasher.hash_one(x), "{x:?}");
+        }
     }
 
     #[test]

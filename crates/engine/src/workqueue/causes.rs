@@ -5,11 +5,15 @@
 //! events whose adds merged into it since it was last handed out, so a Reconcile can name every
 //! add it answers. Not part of upstream's queue: it changes nothing the queue does.
 
+use std::rc::Rc;
+
 use crate::sim::EventId;
 
 /// The adds of one item, oldest first: none, one inline, or several in a list. Two words, so
 /// that the workqueue's entry of a queued item, which holds it, stays small: the queue keeps one
-/// per queued item, 150 000 at the incident's scale.
+/// per queued item, 150 000 at the incident's scale. The list is shared by its copies (the
+/// queue's `get` copies the entry it hands out, and a checkpoint copies the dirty set) and
+/// copied on a push only while a copy holds it.
 #[derive(Clone, Debug, Default)]
 pub enum CauseIds {
     /// No add.
@@ -18,7 +22,7 @@ pub enum CauseIds {
     /// One add, without an allocation.
     One(EventId),
     /// Several adds.
-    Many(Box<Vec<EventId>>),
+    Many(Rc<Vec<EventId>>),
 }
 
 impl CauseIds {
@@ -31,8 +35,8 @@ impl CauseIds {
     pub fn push(&mut self, id: EventId) {
         match self {
             CauseIds::None => *self = CauseIds::One(id),
-            CauseIds::One(first) => *self = CauseIds::Many(Box::new(vec![*first, id])),
-            CauseIds::Many(ids) => ids.push(id),
+            CauseIds::One(first) => *self = CauseIds::Many(Rc::new(vec![*first, id])),
+            CauseIds::Many(ids) => Rc::make_mut(ids).push(id),
         }
     }
 
@@ -41,7 +45,7 @@ impl CauseIds {
         match self {
             CauseIds::None => Vec::new(),
             CauseIds::One(id) => vec![id],
-            CauseIds::Many(ids) => *ids,
+            CauseIds::Many(ids) => Rc::unwrap_or_clone(ids),
         }
     }
 }
@@ -52,7 +56,7 @@ impl From<Vec<EventId>> for CauseIds {
         match ids.as_slice() {
             [] => CauseIds::None,
             [id] => CauseIds::One(*id),
-            _ => CauseIds::Many(Box::new(ids)),
+            _ => CauseIds::Many(Rc::new(ids)),
         }
     }
 }
@@ -95,5 +99,23 @@ mod tests {
         assert_eq!(CauseIds::from(vec![EventId(4)]), none);
         assert_eq!(CauseIds::from(Vec::new()), CauseIds::None);
         assert_eq!(std::mem::size_of::<CauseIds>(), 16, "two words");
+    }
+
+    #[test]
+    fn a_copy_shares_the_list_and_a_push_to_either_leaves_the_other_as_it_was() {
+        let mut ids = CauseIds::from(vec![EventId(1), EventId(2)]);
+        let copy = ids.clone();
+        ids.push(EventId(3));
+        assert_eq!(*ids, [EventId(1), EventId(2), EventId(3)]);
+        assert_eq!(*copy, [EventId(1), EventId(2)], "the copy keeps its adds");
+        let mut second = copy.clone();
+        second.push(EventId(9));
+        assert_eq!(*copy, [EventId(1), EventId(2)]);
+        assert_eq!(second.into_vec(), [EventId(1), EventId(2), EventId(9)]);
+        assert_eq!(
+            copy.into_vec(),
+            [EventId(1), EventId(2)],
+            "the last holder's list itself"
+        );
     }
 }
