@@ -163,7 +163,13 @@ pub(crate) fn order_of(a: &str, b: &str) -> Ordering {
 fn compare_bytes(a: &[u8], b: &[u8]) -> Ordering {
     let common = a.len().min(b.len());
     if common < 8 {
-        return a.cmp(b);
+        // a byte at a time, in line: `[u8]::cmp` would call wasm's `memcmp` for as much
+        for (x, y) in a.iter().zip(b) {
+            if x != y {
+                return x.cmp(y);
+            }
+        }
+        return a.len().cmp(&b.len());
     }
     let mut at = 0;
     loop {

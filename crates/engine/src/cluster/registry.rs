@@ -253,7 +253,7 @@ impl Registry {
         let n = self.gauge_pass.at;
         self.gauge_pass.at += 1;
         if let Some((text, v)) = self.pass_slot(n).and_then(|i| self.gauges.entry_at_mut(i)) {
-            if text == key {
+            if crate::key::same_text(text, key) {
                 *v = value;
                 self.gauge_pass.constants[n] = by;
                 return;

@@ -199,7 +199,7 @@ impl SeriesSet {
     /// The series of `key`.
     pub fn get(&self, key: &str) -> Option<&Series> {
         self.series
-            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .binary_search_by(|(k, _)| crate::key::order_of(k, key))
             .ok()
             .map(|i| &self.series[i].1)
     }
@@ -283,7 +283,14 @@ impl Sample<'_> {
         self.visited += 1;
         let set = &mut *self.set;
         let i = match set.last_sample.get(n) {
-            Some(&i) if set.series.get(i).is_some_and(|(k, _)| k == key) => i,
+            Some(&i)
+                if set
+                    .series
+                    .get(i)
+                    .is_some_and(|(k, _)| crate::key::same_text(k, key)) =>
+            {
+                i
+            }
             _ => {
                 let i = set.position(key);
                 set.last_sample.truncate(n);
