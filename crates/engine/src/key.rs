@@ -90,7 +90,7 @@ impl AsRef<str> for Key {
 
 impl PartialEq for Key {
     fn eq(&self, other: &Key) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) || same_text(&self.0, &other.0)
+        same_shared_text(&self.0, &other.0)
     }
 }
 
@@ -109,6 +109,12 @@ impl Ord for Key {
         }
         order_of(&self.0, &other.0)
     }
+}
+
+/// `a == b` for shared texts: one allocation is equal to itself without reading it, else
+/// [`same_text`]. Keys, an object's [`crate::object::Text`]s and JSON texts compare this way.
+pub(crate) fn same_shared_text(a: &Rc<str>, b: &Rc<str>) -> bool {
+    Rc::ptr_eq(a, b) || same_text(a, b)
 }
 
 /// `a == b`, through [`compare_bytes`] in wasm (see there), eight bytes at a time natively

@@ -23,6 +23,8 @@ use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Number, Value};
 
+use crate::key::same_shared_text;
+
 /// How many texts [`shared_text`] keeps.
 const SHARED_TEXTS: usize = 16;
 
@@ -103,12 +105,6 @@ impl PartialEq for Json {
             _ => false,
         }
     }
-}
-
-/// Whether two shared texts are equal: one allocation without reading it, else by
-/// [`crate::key::same_text`] (a word at a time, where wasm's `memcmp` reads a byte at a time).
-fn same_shared_text(a: &Rc<str>, b: &Rc<str>) -> bool {
-    Rc::ptr_eq(a, b) || crate::key::same_text(a, b)
 }
 
 impl JsonMap {

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::key::{order_of, same_text};
+use crate::key::{order_of, same_shared_text, same_text};
 
 /// Immutable text shared between copies (reference-counted without atomics: a run lives on one
 /// thread).
@@ -87,9 +87,9 @@ impl From<Text> for String {
 }
 
 impl PartialEq for Text {
-    /// The same text: two copies of one text without reading it ([`same_text`] otherwise).
+    /// The same text: two copies of one text without reading it ([`same_shared_text`]).
     fn eq(&self, other: &Text) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) || same_text(&self.0, &other.0)
+        same_shared_text(&self.0, &other.0)
     }
 }
 
