@@ -68,8 +68,15 @@ pub struct Store {
 
 /// Whether two objects encode to the same stored bytes: everything but resourceVersion (not
 /// stored) and `size_bytes` (simulation bookkeeping).
+/// The cheapest differences are looked at first: generation (a write that changed spec or, without
+/// `/status`, status has bumped it), then status, which a controller's write changes far more often
+/// than spec.
 pub fn same_stored_content(a: &Object, b: &Object) -> bool {
-    a.kind == b.kind && a.spec == b.spec && a.status == b.status && meta_without_rv_equal(a, b)
+    a.metadata.generation == b.metadata.generation
+        && a.status == b.status
+        && a.spec == b.spec
+        && a.kind == b.kind
+        && meta_without_rv_equal(a, b)
 }
 
 fn meta_without_rv_equal(a: &Object, b: &Object) -> bool {

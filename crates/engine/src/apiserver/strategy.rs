@@ -90,7 +90,9 @@ pub fn prepare_for_update(kind: &ResourceKind, new: &mut Object, old: &Object) {
     if kind.family == KindFamily::Namespace {
         new.spec = old.spec.clone();
     }
-    if kind.tracks_generation && (new.spec != old.spec || new.status != old.status) {
+    // status first: a controller's write changes status far more often than spec, and the
+    // first difference found settles it
+    if kind.tracks_generation && (new.status != old.status || new.spec != old.spec) {
         new.metadata.generation = old.metadata.generation.saturating_add(1);
     }
 }
