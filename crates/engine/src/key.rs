@@ -139,7 +139,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
         return compare_bytes(a, b) == Ordering::Equal;
     }
     if n < 8 {
-        return a.iter().zip(b).all(|(x, y)| x == y);
+        return same_short(a, b);
     }
     let mut at = 0;
     while at + 8 < n {
@@ -169,13 +169,8 @@ pub(crate) fn order_of(a: &str, b: &str) -> Ordering {
 fn compare_bytes(a: &[u8], b: &[u8]) -> Ordering {
     let common = a.len().min(b.len());
     if common < 8 {
-        // a byte at a time, in line: `[u8]::cmp` would call wasm's `memcmp` for as much
-        for (x, y) in a.iter().zip(b) {
-            if x != y {
-                return x.cmp(y);
-            }
-        }
-        return a.len().cmp(&b.len());
+        // in line: `[u8]::cmp` would call wasm's `memcmp` for as much
+        return compare_short(&a[..common], &b[..common]).then(a.len().cmp(&b.len()));
     }
     let mut at = 0;
     loop {
@@ -190,6 +185,46 @@ fn compare_bytes(a: &[u8], b: &[u8]) -> Ordering {
         }
         at = start + 8;
     }
+}
+
+/// `a == b` for two byte strings of one length under eight: from four bytes on, as two four-byte
+/// words (the second ending at the end, overlapping the first), else a byte at a time.
+fn same_short(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n >= 4 {
+        return half_at(a, 0) == half_at(b, 0) && half_at(a, n - 4) == half_at(b, n - 4);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// `a.cmp(b)` for two byte strings of one length under eight, as [`same_short`] reads them; where
+/// two words differ, the lowest set bit of their difference falls in the first byte that differs
+/// (as in [`compare_bytes`]).
+fn compare_short(a: &[u8], b: &[u8]) -> Ordering {
+    let len = a.len();
+    if len >= 4 {
+        for start in [0, len - 4] {
+            let differ = half_at(a, start) ^ half_at(b, start);
+            if differ != 0 {
+                let byte = start + differ.trailing_zeros() as usize / 8;
+                return a[byte].cmp(&b[byte]);
+            }
+        }
+        return Ordering::Equal;
+    }
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    Ordering::Equal
+}
+
+/// The four bytes of `bytes` from `start`, little-endian.
+fn half_at(bytes: &[u8], start: usize) -> u32 {
+    let mut word = [0u8; 4];
+    word.copy_from_slice(&bytes[start..start + 4]);
+    u32::from_le_bytes(word)
 }
 
 /// The eight bytes of `bytes` from `start`, little-endian.
@@ -388,6 +423,34 @@ mod tests {
                 assert_eq!(kx == ky, x == y, "{x:?} against {y:?}");
                 let words = compare_bytes(x.as_bytes(), y.as_bytes());
                 assert_eq!(words, x.cmp(y), "{x:?} against {y:?}, a word at a time");
+            }
+        }
+    }
+
+    #[test]
+    fn texts_compared_a_word_at_a_time_order_as_their_first_differing_byte() {
+        for len in 0..=20 {
+            let text: Vec<u8> = (0..len).map(|i| b'c' + (i % 20) as u8).collect();
+            assert_eq!(compare_bytes(&text, &text.clone()), Ordering::Equal);
+            for at in 0..len {
+                for byte in [b'a', b'~'] {
+                    let mut other = text.clone();
+                    other[at] = byte;
+                    // a later byte that differs the other way must not decide
+                    if at + 1 < len {
+                        other[at + 1] = if byte == b'a' { b'~' } else { b'a' };
+                    }
+                    assert_eq!(
+                        compare_bytes(&text, &other),
+                        text.cmp(&other),
+                        "length {len}, byte {at} set to {byte}"
+                    );
+                    assert_eq!(compare_bytes(&other, &text), other.cmp(&text));
+                }
+            }
+            for shorter in 0..len {
+                assert_eq!(compare_bytes(&text[..shorter], &text), Ordering::Less);
+                assert_eq!(compare_bytes(&text, &text[..shorter]), Ordering::Greater);
             }
         }
     }
