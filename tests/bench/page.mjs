@@ -274,7 +274,7 @@ async function sizeAndStart(site) {
     'the one module carries the whole engine (API server, client-go, controller-runtime and Go '
     + 'runtime models, compiled for speed: at opt-level "s" it runs 12 % slower natively, at "z" '
     + 'it is 80 KB smaller and 60 % slower in V8), already through wasm-opt -Oz; the engine '
-    + 'alone, with nothing exported but a headless run, is 465 KB gzipped (2026-12-06, '
+    + 'alone, with nothing exported but a headless run, is 466 KB gzipped (2026-12-06, '
     + 'www/tools/engine-size.sh), so no change on the page\'s side (Yew, the page\'s components '
     + 'and texts: the other 188 KB) can reach 300 KB. What would reach it: an engine a fraction '
     + 'of its compiled size (about 112 KB beside today\'s page) — the small maps are sorted '
