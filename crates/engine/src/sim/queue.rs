@@ -16,12 +16,41 @@ use std::collections::{BinaryHeap, VecDeque};
 use crate::time::SimTime;
 
 /// A pending event's place in the order: due at `at`, scheduled as the `seq`-th event of the
-/// run, its payload in `slot`. `(at, seq)` is unique, so the slot never decides the order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// run, its payload in `slot`. `(at, seq)` is unique, so the slot never decides the order: keys
+/// are ordered (and equal) by [`Key::order`] alone.
+#[derive(Clone, Copy, Debug)]
 struct Key {
     at: SimTime,
     seq: u64,
     slot: u32,
+}
+
+impl Key {
+    /// `(at, seq)` as one number, the time in the high half: the heap's sifting compares one
+    /// 128-bit number (two words, without a branch between them) instead of two fields in turn.
+    fn order(self) -> u128 {
+        (u128::from(self.at.as_nanos()) << 64) | u128::from(self.seq)
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.order() == other.order()
+    }
+}
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Key) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Key) -> std::cmp::Ordering {
+        self.order().cmp(&other.order())
+    }
 }
 
 /// The most keys the front line holds; an event that would sort there when it is full goes into
