@@ -68,6 +68,7 @@ pub struct Store {
 
 /// Whether two objects encode to the same stored bytes: everything but resourceVersion (not
 /// stored) and `size_bytes` (simulation bookkeeping).
+///
 /// The cheapest differences are looked at first: generation (a write that changed spec or, without
 /// `/status`, status has bumped it), then status, which a controller's write changes far more often
 /// than spec.
