@@ -20,6 +20,7 @@ mod rng;
 pub(crate) mod seq_index;
 pub mod shared;
 mod trace;
+pub(crate) mod wide;
 
 use std::time::Duration;
 

@@ -52,8 +52,9 @@ impl Rng {
         if bound == 0 {
             return 0;
         }
-        // Lemire's multiply-shift; the tiny bias is irrelevant for a simulation.
-        ((u128::from(self.next_u64()) * u128::from(bound)) >> 64) as u64
+        // Lemire's multiply-shift (the high word of the product); the tiny bias is irrelevant
+        // for a simulation.
+        super::wide::wide_product(self.next_u64(), bound).1
     }
 
     /// `true` with probability `p` (clamped to `[0, 1]`).
