@@ -88,6 +88,9 @@ pub struct SeriesSet {
     /// The positions of the series each labeled rate asked for sums, found once while no series
     /// is added ([`SeriesSet::labeled_rate`]).
     labeled: RefCell<Vec<LabeledSeries>>,
+    /// The values of the sample being recorded ([`SeriesSet::sample_registry`]), kept for the
+    /// next sample so that a sample allocates nothing.
+    values: Vec<f64>,
 }
 
 /// The series of metric `name` with labels holding `part`: their positions, in key order.
@@ -164,16 +167,21 @@ impl SeriesSet {
     pub fn sample_registry(&mut self, t: f64, reg: &Registry) {
         let order = reg.key_order();
         if self.sampled_order == Some(order) {
-            let mut values = Vec::with_capacity(self.last_sample.len());
+            let mut values = std::mem::take(&mut self.values);
+            values.clear();
             reg.values_into(&mut values);
-            if values.len() == self.last_sample.len() {
+            let same_count = values.len() == self.last_sample.len();
+            if same_count {
                 debug_assert!(
                     self.visits_in_last_order(reg),
                     "the same order, the same keys"
                 );
-                for (&i, value) in self.last_sample.iter().zip(values) {
+                for (&i, &value) in self.last_sample.iter().zip(&values) {
                     self.series[i].1.push(t, value);
                 }
+            }
+            self.values = values;
+            if same_count {
                 return;
             }
         }

@@ -431,10 +431,7 @@ const EPOCH_DAYS_FROM_1970: u64 = 20_454;
 
 /// `metav1.Time` as JSON: RFC 3339 with whole seconds.
 pub fn rfc3339_seconds(t: SimTime) -> String {
-    let mut out = String::with_capacity(20);
-    push_date_time(&mut out, t);
-    out.push('Z');
-    out
+    String::from(stamp_text(&seconds_stamp(t)))
 }
 
 /// [`rfc3339_seconds`] as a shared string: every status write within one simulated second
@@ -450,7 +447,8 @@ fn shared_rfc3339_seconds(t: SimTime) -> Rc<str> {
         match &*last {
             Some((s, text)) if *s == second => Rc::clone(text),
             _ => {
-                let text: Rc<str> = Rc::from(rfc3339_seconds(t));
+                // built in place and copied once, into the `Rc`'s own allocation
+                let text: Rc<str> = Rc::from(stamp_text(&seconds_stamp(t)));
                 *last = Some((second, Rc::clone(&text)));
                 text
             }
@@ -470,15 +468,15 @@ pub fn rfc3339_micros(t: SimTime) -> String {
     out
 }
 
-/// Writes `YYYY-MM-DDTHH:MM:SS` of `t` (whole seconds) without the formatting machinery: a
-/// status write stamps a time on every Reconcile of a large run.
-fn push_date_time(out: &mut String, t: SimTime) {
+/// `YYYY-MM-DDTHH:MM:SSZ` of `t` (whole seconds) as ASCII bytes, without the formatting
+/// machinery: a status write stamps a time on every Reconcile of a large run.
+fn seconds_stamp(t: SimTime) -> [u8; 20] {
     let secs = t.as_nanos() / 1_000_000_000;
     let (days, rem) = (secs / 86_400, secs % 86_400);
     let (y, m, d) = civil_from_days(EPOCH_DAYS_FROM_1970 + days);
     // the fields written into their places in one buffer; a run's clock (`u64` nanoseconds
     // from 2026) ends in the year 2610, well within four digits
-    let mut text = *b"0000-00-00T00:00:00";
+    let mut text = *b"0000-00-00T00:00:00Z";
     let fields = [
         (0..4, y),
         (5..7, m),
@@ -490,7 +488,12 @@ fn push_date_time(out: &mut String, t: SimTime) {
     for (place, n) in fields {
         put_decimal(&mut text[place], n);
     }
-    out.push_str(std::str::from_utf8(&text).unwrap_or_default());
+    text
+}
+
+/// A stamp's text (ASCII digits and separators: always UTF-8).
+fn stamp_text(stamp: &[u8; 20]) -> &str {
+    std::str::from_utf8(stamp).unwrap_or_default()
 }
 
 /// Writes the last `place.len()` decimal digits of `n` into `place`.
