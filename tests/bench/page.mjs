@@ -273,18 +273,18 @@ async function sizeAndStart(site) {
   row('wasm size, gzipped', gz / 1024, 'KiB', 300 * 1000 / 1024, '≤ 300 KB', gz <= 300 * 1000,
     'the one module carries the whole engine (API server, client-go, controller-runtime and Go '
     + 'runtime models, compiled for speed: at opt-level "s" it runs 12 % slower natively, at "z" '
-    + 'it is 80 KB smaller and 60 % slower in V8), already through wasm-opt -Oz; the engine '
-    + 'alone, with nothing exported but a headless run, is 466 KB gzipped (2026-12-06, '
-    + 'www/tools/engine-size.sh), so no change on the page\'s side (Yew, the page\'s components '
-    + 'and texts: the other 188 KB) can reach 300 KB. What would reach it: an engine a fraction '
-    + 'of its compiled size (about 112 KB beside today\'s page) — the small maps are sorted '
-    + 'vectors since (38 KB off), eight of ten stable sorts are gone (16 KB off), code compiled '
-    + 'twice for one purpose is being merged (12 KB off in the twentieth round), and what a few '
-    + 'callers pulled in is gone (plotters, the trigonometric and 128-bit helpers: 16 KB off in '
-    + 'the twenty-first), and the persistent maps are the engine\'s own (11 KB off in the '
-    + 'twenty-second); left: the code of each map compiled per type it holds, and '
-    + 'serde_json::Value in the page\'s engine (the wire form, merge patches and settings still '
-    + 'use it) (BENCHMARKS.md)');
+    + 'it is 80 KB smaller and 60 % slower in V8), already through wasm-opt -Oz. The engine '
+    + 'alone, a headless run with the page\'s features (the presets built as values, no TOML '
+    + 'parser), is 269 KB gzipped (2026-12-06, www/tools/engine-size.sh; it read 466 KB before, '
+    + 'built with the TOML parser the page leaves out); the other 385 KB are the page\'s side: '
+    + 'Yew and the page\'s components, and the engine\'s parts that only the page calls (the '
+    + 'timeline\'s checkpoint copies, the settings, the tours, the Go code view, sizing, the '
+    + 'causal queries, the wire form). No engine fits beside today\'s page side, and the page\'s '
+    + 'side would have to fit in 31 KB beside today\'s engine. What would reach it: both '
+    + 'smaller, e.g. a page side of 150 KB (a '
+    + 'smaller framework than Yew, the rarely used panels in a module loaded when opened) beside '
+    + 'an engine of half its compiled size (the code of each map compiled per type it holds, '
+    + 'serde_json::Value in the wire form, merge patches and settings) (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();

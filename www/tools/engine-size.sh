@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures the engine alone as the page would ship it: a module that exports nothing but a
 # headless run of a preset (`Run::new`, `advance`, `report`), built with the page's profile and
-# wasm-opt flags, without Yew or any of the page. It says how much of `dist/`'s module is the
+# wasm-opt flags and the page's engine features (no `toml`: the presets built as values), without
+# Yew or any of the page. It says how much of `dist/`'s module is the
 # engine's and how much the page's (BENCHMARKS.md, "Wasm size"). Not part of the build or the
 # tests; takes about five minutes.
 #
@@ -35,7 +36,7 @@ publish = false
 crate-type = ["cdylib"]
 
 [dependencies]
-flywheel-engine = { path = "$ROOT/crates/engine" }
+flywheel-engine = { path = "$ROOT/crates/engine", default-features = false }
 wasm-bindgen = "=$(wasm_bindgen_version)"
 
 $profiles
