@@ -281,10 +281,10 @@ async function sizeAndStart(site) {
     + 'timeline\'s checkpoint copies, the settings, the tours, the Go code view, sizing, the '
     + 'causal queries, the wire form). No engine fits beside today\'s page side, and the page\'s '
     + 'side would have to fit in 31 KB beside today\'s engine. What would reach it: both '
-    + 'smaller, e.g. a page side of 150 KB (a '
-    + 'smaller framework than Yew, the rarely used panels in a module loaded when opened) beside '
-    + 'an engine of half its compiled size (the code of each map compiled per type it holds, '
-    + 'serde_json::Value in the wire form, merge patches and settings) (BENCHMARKS.md)');
+    + 'smaller, e.g. a page side of 150 KB (a smaller framework than Yew, the rarely used panels '
+    + 'in a module loaded when opened) beside an engine of half its compiled size (the code of '
+    + 'each map compiled per type it holds, serde_json::Value in the wire form, merge patches and '
+    + 'settings) (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();

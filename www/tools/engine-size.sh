@@ -2,9 +2,9 @@
 # Measures the engine alone as the page would ship it: a module that exports nothing but a
 # headless run of a preset (`Run::new`, `advance`, `report`), built with the page's profile and
 # wasm-opt flags and the page's engine features (no `toml`: the presets built as values), without
-# Yew or any of the page. It says how much of `dist/`'s module is the
-# engine's and how much the page's (BENCHMARKS.md, "Wasm size"). Not part of the build or the
-# tests; takes about five minutes.
+# Yew or any of the page. It says how much of `dist/`'s module is the engine's and how much the
+# page's (BENCHMARKS.md, "Wasm size"). Not part of the build or the tests; takes about five
+# minutes.
 #
 #   bash www/tools/engine-size.sh                          the size
 #   bash www/tools/engine-size.sh --time [PRESET [SECONDS [ROUNDS]]]
