@@ -149,7 +149,13 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let found = self.shard(hash).find(hash, |(k, _)| k.borrow() == key);
+        let shard = self.shard(hash);
+        // an empty shard (a set of the few items being processed, or parked) answers before
+        // the table's probe
+        if shard.is_empty() {
+            return None;
+        }
+        let found = shard.find(hash, |(k, _)| k.borrow() == key);
         found.map(|(_, v)| v)
     }
 
@@ -166,9 +172,11 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let found = self
-            .shard_mut(hash)
-            .find_mut(hash, |(k, _)| k.borrow() == key);
+        let shard = self.shard_mut(hash);
+        if shard.is_empty() {
+            return None;
+        }
+        let found = shard.find_mut(hash, |(k, _)| k.borrow() == key);
         found.map(|(_, v)| v)
     }
 
@@ -209,9 +217,11 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let found = self
-            .shard_mut(hash)
-            .find_entry(hash, |(k, _)| k.borrow() == key);
+        let shard = self.shard_mut(hash);
+        if shard.is_empty() {
+            return None;
+        }
+        let found = shard.find_entry(hash, |(k, _)| k.borrow() == key);
         found.ok().map(|entry| entry.remove().0 .1)
     }
 
@@ -448,6 +458,26 @@ mod tests {
         assert_eq!(map.get("ns-1/demo-4"), Some(&5));
         assert_eq!(map.insert(Key::of("ns-1", "demo-4"), 7), Some(5));
         assert_eq!(map.len(), 2);
+    }
+
+    #[test]
+    fn lookups_answer_alike_in_empty_and_filled_shards() {
+        // three keys fill at most three of the sixteen shards: every other key's shard is empty
+        let held = ["ns-0/demo-1", "ns-0/demo-2", "ns-1/demo-3"];
+        let mut map: ItemMap<Key, usize> = held.iter().map(|k| Key::from(*k)).zip(0..).collect();
+        let empty_shards = map.shards().iter().filter(|s| s.is_empty()).count();
+        assert!(empty_shards >= SHARDS - held.len());
+        for i in 0..200 {
+            let key = format!("ns-{}/demo-{i}", i % 3);
+            let at = held.iter().position(|k| *k == key);
+            assert_eq!(map.get(key.as_str()).copied(), at, "{key}");
+            assert_eq!(map.get_mut(key.as_str()).copied(), at, "{key}");
+        }
+        for (at, key) in held.iter().enumerate() {
+            assert_eq!(map.remove(*key), Some(at));
+            assert_eq!(map.remove(*key), None, "{key} is gone");
+        }
+        assert!(map.is_empty());
     }
 
     #[test]
