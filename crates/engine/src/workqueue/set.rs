@@ -126,6 +126,20 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
         &mut self.shards[shard_of(hash)].0
     }
 
+    /// The shard of a key of hash `hash`, unless it is empty: the sets of the few items being
+    /// processed or parked leave most shards empty, and an empty one answers "absent" before
+    /// the table's probe.
+    fn filled_shard(&self, hash: u64) -> Option<&HashTable<(K, V)>> {
+        let shard = self.shard(hash);
+        (!shard.is_empty()).then_some(shard)
+    }
+
+    /// [`ItemMap::filled_shard`], to change.
+    fn filled_shard_mut(&mut self, hash: u64) -> Option<&mut HashTable<(K, V)>> {
+        let shard = self.shard_mut(hash);
+        (!shard.is_empty()).then_some(shard)
+    }
+
     /// The number of entries.
     pub(crate) fn len(&self) -> usize {
         self.shards.iter().map(Shard::len).sum()
@@ -149,13 +163,9 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let shard = self.shard(hash);
-        // an empty shard (a set of the few items being processed, or parked) answers before
-        // the table's probe
-        if shard.is_empty() {
-            return None;
-        }
-        let found = shard.find(hash, |(k, _)| k.borrow() == key);
+        let found = self
+            .filled_shard(hash)?
+            .find(hash, |(k, _)| k.borrow() == key);
         found.map(|(_, v)| v)
     }
 
@@ -172,11 +182,9 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let shard = self.shard_mut(hash);
-        if shard.is_empty() {
-            return None;
-        }
-        let found = shard.find_mut(hash, |(k, _)| k.borrow() == key);
+        let found = self
+            .filled_shard_mut(hash)?
+            .find_mut(hash, |(k, _)| k.borrow() == key);
         found.map(|(_, v)| v)
     }
 
@@ -217,11 +225,9 @@ impl<K: Hash + Eq, V> ItemMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let shard = self.shard_mut(hash);
-        if shard.is_empty() {
-            return None;
-        }
-        let found = shard.find_entry(hash, |(k, _)| k.borrow() == key);
+        let found = self
+            .filled_shard_mut(hash)?
+            .find_entry(hash, |(k, _)| k.borrow() == key);
         found.ok().map(|entry| entry.remove().0 .1)
     }
 
