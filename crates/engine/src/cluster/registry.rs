@@ -165,10 +165,13 @@ struct HistogramEntry {
 
 const QUANTILES: [(&str, f64); 3] = [("0.5", 0.5), ("0.9", 0.9), ("0.99", 0.99)];
 
+/// How many values a histogram exports ([`HistogramEntry::values`]).
+pub const HISTOGRAM_VALUES: usize = 5;
+
 impl HistogramEntry {
     /// What it exports, in the order of its keys: `_count`, `_sum`, then the quantiles (0 where
     /// a quantile is not a number: an empty histogram).
-    fn values(&self) -> [f64; 5] {
+    fn values(&self) -> [f64; HISTOGRAM_VALUES] {
         let h = &self.histogram;
         let [p50, p90, p99] =
             h.quantiles(QUANTILES.map(|(_, q)| q))
@@ -409,13 +412,27 @@ impl Registry {
         }
     }
 
-    /// The values [`Registry::for_each_value`] visits, in its order, without their keys,
-    /// appended to `out`.
-    pub fn values_into(&self, out: &mut Vec<f64>) {
-        out.extend(self.counters.values().chain(self.gauges.values()));
-        for e in self.histograms.values() {
-            out.extend(e.values());
-        }
+    /// How many values [`Registry::for_each_value`] visits.
+    pub fn value_count(&self) -> usize {
+        self.scalar_count() + HISTOGRAM_VALUES * self.histograms.len()
+    }
+
+    /// How many counters and gauges there are: the values [`Registry::for_each_value`] visits
+    /// before the histograms'.
+    pub fn scalar_count(&self) -> usize {
+        self.counters.len() + self.gauges.len()
+    }
+
+    /// The counters' and gauges' values, in [`Registry::for_each_value`]'s order: the values
+    /// it visits before the histograms'.
+    pub fn scalar_values(&self) -> impl Iterator<Item = f64> + '_ {
+        self.counters.values().chain(self.gauges.values()).copied()
+    }
+
+    /// The histograms' values, in [`Registry::for_each_value`]'s order: the values it visits
+    /// after the counters' and gauges'.
+    pub fn histogram_values(&self) -> impl Iterator<Item = [f64; HISTOGRAM_VALUES]> + '_ {
+        self.histograms.values().map(HistogramEntry::values)
     }
 }
 

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 
 use serde::Serialize;
 
-use super::registry::{KeyOrder, Registry};
+use super::registry::{KeyOrder, Registry, HISTOGRAM_VALUES};
 
 /// Most points a series keeps.
 pub const MAX_POINTS: usize = 2000;
@@ -24,8 +24,24 @@ pub struct Series {
 
 impl Series {
     /// Appends a sample (kept or folded into the next kept one, per the current stride).
+    #[inline]
     pub fn push(&mut self, t: f64, v: f64) {
-        let stride = self.stride.max(1);
+        if self.stride > 1 {
+            self.push_strided(t, v);
+            return;
+        }
+        // every sample kept (a series' first MAX_POINTS samples): nothing is pending
+        debug_assert!(self.pending_max.is_none() && self.skipped == 0);
+        self.points.push((t, v));
+        if self.points.len() >= MAX_POINTS {
+            self.halve();
+        }
+    }
+
+    /// [`Series::push`] once the stride is above one: the sample is kept or folded into the
+    /// next kept one.
+    fn push_strided(&mut self, t: f64, v: f64) {
+        let stride = self.stride;
         let merged = match self.pending_max {
             Some((_, pv)) if pv > v => (t, pv),
             _ => (t, v),
@@ -88,9 +104,6 @@ pub struct SeriesSet {
     /// The positions of the series each labeled rate asked for sums, found once while no series
     /// is added ([`SeriesSet::labeled_rate`]).
     labeled: RefCell<Vec<LabeledSeries>>,
-    /// The values of the sample being recorded ([`SeriesSet::sample_registry`]), kept for the
-    /// next sample so that a sample allocates nothing.
-    values: Vec<f64>,
 }
 
 /// The series of metric `name` with labels holding `part`: their positions, in key order.
@@ -166,24 +179,25 @@ impl SeriesSet {
     /// its series by its key, and the positions are kept for the next sample.
     pub fn sample_registry(&mut self, t: f64, reg: &Registry) {
         let order = reg.key_order();
-        if self.sampled_order == Some(order) {
-            let mut values = std::mem::take(&mut self.values);
-            values.clear();
-            reg.values_into(&mut values);
-            let same_count = values.len() == self.last_sample.len();
-            if same_count {
-                debug_assert!(
-                    self.visits_in_last_order(reg),
-                    "the same order, the same keys"
-                );
-                for (&i, &value) in self.last_sample.iter().zip(&values) {
-                    self.series[i].1.push(t, value);
+        if self.sampled_order == Some(order) && reg.value_count() == self.last_sample.len() {
+            debug_assert!(
+                self.visits_in_last_order(reg),
+                "the same order, the same keys"
+            );
+            let series = &mut self.series;
+            let (scalars, rest) = self.last_sample.split_at(reg.scalar_count());
+            for (&i, value) in scalars.iter().zip(reg.scalar_values()) {
+                series[i].1.push(t, value);
+            }
+            for (at, values) in rest
+                .chunks_exact(HISTOGRAM_VALUES)
+                .zip(reg.histogram_values())
+            {
+                for (&i, value) in at.iter().zip(values) {
+                    series[i].1.push(t, value);
                 }
             }
-            self.values = values;
-            if same_count {
-                return;
-            }
+            return;
         }
         let mut sample = self.sample(t);
         // kept unless a series is added while recording, which moves the positions after it
@@ -445,6 +459,12 @@ mod tests {
         for t in 0..12 {
             reg.inc("b_total", 1.0);
             reg.set("d", f64::from(t));
+            // a histogram's five values follow the counters' and gauges'
+            let buckets = || crate::metrics::Histogram::new(vec![0.5, 2.0, 8.0]);
+            reg.observe("e_seconds", f64::from(t) / 2.0, buckets);
+            if t == 5 {
+                reg.observe("ab_seconds", 1.0, buckets); // a histogram that sorts first
+            }
             if t >= 3 {
                 reg.inc("a_total", 2.0); // a counter that sorts first appears at 3
             }
@@ -463,6 +483,14 @@ mod tests {
         assert_eq!(
             in_order.get("a_total").map(Series::last),
             Some(Some(2.0 * 9.0))
+        );
+        assert_eq!(
+            in_order.get("e_seconds_count").map(Series::last),
+            Some(Some(12.0))
+        );
+        assert_eq!(
+            in_order.get("ab_seconds_sum").map(|s| s.points().len()),
+            Some(7)
         );
     }
 }
