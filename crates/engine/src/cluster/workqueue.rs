@@ -70,6 +70,19 @@ impl LargeParts for QueuePart {
     }
 }
 
+/// Runs `$body` with `$q` bound to the queue of whichever kind `$queue` holds: each kind's own
+/// method, called directly rather than through a `dyn RateLimitingInterface` (the Go heap's
+/// accounting asks the queue's lengths after every event, and a worker's cycle reaches the queue
+/// several times).
+macro_rules! on_each_kind {
+    ($queue:expr, $q:ident => $body:expr) => {
+        match $queue {
+            Kind::Classic($q) => $body,
+            Kind::Priority($q) => $body,
+        }
+    };
+}
+
 /// The queue itself.
 #[derive(Clone)]
 pub(super) enum Kind {
@@ -162,20 +175,6 @@ impl WorkQueue {
         }
     }
 
-    fn q(&mut self) -> &mut dyn RateLimitingInterface<Key> {
-        match &mut self.queue {
-            Kind::Classic(q) => q,
-            Kind::Priority(q) => q,
-        }
-    }
-
-    fn r(&self) -> &dyn RateLimitingInterface<Key> {
-        match &self.queue {
-            Kind::Classic(q) => q,
-            Kind::Priority(q) => q,
-        }
-    }
-
     /// Adds a key from an event handler, an add made by event `cause` (kept with the key's
     /// entry while causes are kept). With the priority queue, `low_priority` events (the
     /// initial list's creates and resyncs) get `LowPriority` (controller-runtime
@@ -207,12 +206,12 @@ impl WorkQueue {
 
     /// `AddRateLimited`.
     pub fn add_rate_limited(&mut self, key: Key, now: SimTime) {
-        self.q().add_rate_limited(key, now);
+        on_each_kind!(&mut self.queue, q => q.add_rate_limited(key, now));
     }
 
     /// `AddAfter`.
     pub fn add_after(&mut self, key: Key, after: Duration, now: SimTime) {
-        self.q().add_after(key, after, now);
+        on_each_kind!(&mut self.queue, q => q.add_after(key, after, now));
     }
 
     /// `AddWithOpts{RateLimited: true, Priority: &priority}` (controller-runtime
@@ -273,7 +272,7 @@ impl WorkQueue {
 
     /// `NumRequeues`: the rate limiter's count for `key`.
     pub fn num_requeues(&self, key: &Key) -> u32 {
-        self.r().num_requeues(key)
+        on_each_kind!(&self.queue, q => q.num_requeues(key))
     }
 
     /// The priority of `key`'s entry in the priority queue (ready or waiting); `None` when it has
@@ -292,7 +291,7 @@ impl WorkQueue {
 
     /// `Forget`.
     pub fn forget(&mut self, key: &Key) {
-        self.q().forget(key);
+        on_each_kind!(&mut self.queue, q => q.forget(key));
     }
 
     /// `GetWithPriority` (non-blocking), after moving due items in, with the causes of the adds
@@ -330,7 +329,7 @@ impl WorkQueue {
     /// Makes room for `additional` keys at once: a queue that will hold every object of a large
     /// scenario never rehashes its item maps inside one event.
     pub fn reserve(&mut self, additional: usize) {
-        self.q().reserve(additional);
+        on_each_kind!(&mut self.queue, q => q.reserve(additional));
     }
 
     /// Keeps the causes of pending adds (`on`, the default) or nothing (the causal ring is off).
@@ -347,24 +346,25 @@ impl WorkQueue {
         if !self.handed_out.is_empty() {
             self.handed_out.remove(key);
         }
-        let q = self.q();
-        q.advance(now);
-        q.done(key);
+        on_each_kind!(&mut self.queue, q => {
+            q.advance(now);
+            q.done(key);
+        });
     }
 
     /// Moves due items in.
     pub fn advance(&mut self, now: SimTime) {
-        self.q().advance(now);
+        on_each_kind!(&mut self.queue, q => q.advance(now));
     }
 
     /// When the next waiting item becomes ready.
     pub fn next_ready_at(&self) -> Option<SimTime> {
-        self.r().next_ready_at()
+        on_each_kind!(&self.queue, q => q.next_ready_at())
     }
 
     /// Ready items (`Len`).
     pub fn len(&self) -> usize {
-        self.r().len()
+        on_each_kind!(&self.queue, q => q.len())
     }
 
     /// Whether nothing is ready.
@@ -374,20 +374,17 @@ impl WorkQueue {
 
     /// Items waiting for their delay.
     pub fn waiting_len(&self) -> usize {
-        match &self.queue {
-            Kind::Classic(q) => q.waiting_len(),
-            Kind::Priority(q) => q.waiting_len(),
-        }
+        on_each_kind!(&self.queue, q => q.waiting_len())
     }
 
     /// The queue's metrics.
     pub fn metrics(&self) -> &QueueMetrics {
-        self.r().metrics()
+        on_each_kind!(&self.queue, q => q.metrics())
     }
 
     /// `ShutDown`.
     pub fn shut_down(&mut self) {
-        self.q().shut_down();
+        on_each_kind!(&mut self.queue, q => q.shut_down());
     }
 }
 
