@@ -93,7 +93,9 @@ impl KindObjects {
             return Ok(Ok(Updated::Stored(UpdateOutcome::NoOp(stored))));
         }
         *revision += 1;
-        ObjectRef::make_mut(&mut object).metadata.resource_version = *revision;
+        crate::sim::cow::make_mut(&mut object)
+            .metadata
+            .resource_version = *revision;
         let old = std::mem::replace(&mut slot.object, ObjectRef::clone(&object));
         self.count(&object, true);
         self.count(&old, false);

@@ -223,7 +223,7 @@ impl ApiServer {
             return Err(ApiError::endpoint_not_found());
         }
         if !kind.namespaced && !obj.metadata.namespace.is_empty() {
-            ObjectRef::make_mut(&mut obj).metadata.namespace = Text::default();
+            crate::sim::cow::make_mut(&mut obj).metadata.namespace = Text::default();
         }
         let key = Self::object_key(&kind, &obj)?;
         // one lookup: the checks and the strategy run on the stored entry, and the write lands
@@ -430,7 +430,9 @@ fn try_update(
                 ],
             ));
         }
-        ObjectRef::make_mut(&mut new).metadata.resource_version = stored_rv;
+        crate::sim::cow::make_mut(&mut new)
+            .metadata
+            .resource_version = stored_rv;
     }
     if new.metadata.resource_version != stored_rv {
         return Err(ApiError::conflict(
@@ -439,7 +441,7 @@ fn try_update(
             OPTIMISTIC_LOCK_ERROR_MSG,
         ));
     }
-    let body = ObjectRef::make_mut(&mut new);
+    let body = crate::sim::cow::make_mut(&mut new);
     if body.kind != kind.name {
         body.kind = Text::from(&kind.name);
     }

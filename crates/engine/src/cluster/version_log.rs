@@ -78,7 +78,7 @@ impl VersionLog {
         }
         match self.find(rv) {
             Ok((c, i)) => {
-                let entry = &mut Rc::make_mut(&mut self.chunks[c])[i];
+                let entry = &mut crate::sim::cow::make_mut(&mut self.chunks[c])[i];
                 if entry.1 == REMOVED {
                     self.held += 1;
                     self.removed -= 1;
@@ -95,7 +95,7 @@ impl VersionLog {
     /// Takes version `rv` out; returns its event.
     pub fn remove(&mut self, rv: u64) -> Option<EventId> {
         let (c, i) = self.find(rv).ok()?;
-        let entry = &mut Rc::make_mut(&mut self.chunks[c])[i];
+        let entry = &mut crate::sim::cow::make_mut(&mut self.chunks[c])[i];
         if entry.1 == REMOVED {
             return None;
         }
@@ -122,7 +122,7 @@ impl VersionLog {
     fn push_back(&mut self, entry: Entry) {
         match (self.chunks.back_mut(), self.lasts.last_mut()) {
             (Some(chunk), Some(last)) if chunk.len() < CHUNK => {
-                Rc::make_mut(chunk).push(entry);
+                crate::sim::cow::make_mut(chunk).push(entry);
                 *last = entry.0;
             }
             _ => {
@@ -139,9 +139,9 @@ impl VersionLog {
         if c == 0 && i == self.front && self.front > 0 {
             // before the first held entry: the place of a forgotten one is free
             self.front -= 1;
-            Rc::make_mut(&mut self.chunks[0])[self.front] = entry;
+            crate::sim::cow::make_mut(&mut self.chunks[0])[self.front] = entry;
         } else {
-            Rc::make_mut(&mut self.chunks[c]).insert(i, entry);
+            crate::sim::cow::make_mut(&mut self.chunks[c]).insert(i, entry);
         }
     }
 

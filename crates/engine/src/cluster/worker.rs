@@ -204,7 +204,7 @@ impl Job {
     }
 
     fn set_status(&mut self, field: &str, value: &StatusValue, now: SimTime) {
-        let Some(obj) = self.obj.as_mut().map(ObjectRef::make_mut) else {
+        let Some(obj) = self.obj.as_mut().map(crate::sim::cow::make_mut) else {
             return;
         };
         let generation = obj.metadata.generation;
@@ -288,7 +288,7 @@ impl Job {
                 if has {
                     return StepOutcome::Continue;
                 }
-                ObjectRef::make_mut(obj)
+                crate::sim::cow::make_mut(obj)
                     .metadata
                     .finalizers
                     .push(name.to_owned());
@@ -309,7 +309,7 @@ impl Job {
                 }
                 self.pc -= 1;
                 self.finalize_phase = 2;
-                ObjectRef::make_mut(obj)
+                crate::sim::cow::make_mut(obj)
                     .metadata
                     .finalizers
                     .retain(|f| f != name);
@@ -333,11 +333,11 @@ impl Job {
         };
         let has = obj.metadata.finalizers.iter().any(|f| f == name);
         match (add, has) {
-            (true, false) => ObjectRef::make_mut(obj)
+            (true, false) => crate::sim::cow::make_mut(obj)
                 .metadata
                 .finalizers
                 .push(name.to_owned()),
-            (false, true) => ObjectRef::make_mut(obj)
+            (false, true) => crate::sim::cow::make_mut(obj)
                 .metadata
                 .finalizers
                 .retain(|f| f != name),

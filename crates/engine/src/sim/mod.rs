@@ -12,6 +12,7 @@
 
 mod causal;
 pub(crate) mod chunked;
+pub(crate) mod cow;
 pub(crate) mod id_map;
 pub(crate) mod large;
 mod queue;

@@ -165,12 +165,12 @@ impl<K: Ord + Clone, V: Clone> SharedMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        let mut node = Rc::make_mut(self.root.as_mut()?);
+        let mut node = crate::sim::cow::make_mut(self.root.as_mut()?);
         loop {
             match node {
                 Node::Branch(b) => {
                     let i = b.child_for(key);
-                    node = Rc::make_mut(&mut b.children[i]);
+                    node = crate::sim::cow::make_mut(&mut b.children[i]);
                 }
                 Node::Leaf(entries) => {
                     let i = search(entries, key).ok()?;
@@ -188,7 +188,7 @@ impl<K: Ord + Clone, V: Clone> SharedMap<K, V> {
             self.len = 1;
             return None;
         };
-        let split = match Rc::make_mut(root).insert(key, value) {
+        let split = match crate::sim::cow::make_mut(root).insert(key, value) {
             Inserted::Replaced(old) => return Some(old),
             Inserted::Added(split) => split,
         };
@@ -220,10 +220,10 @@ impl<K: Ord + Clone, V: Clone> SharedMap<K, V> {
         K: Borrow<Q>,
         Q: Ord + ?Sized,
     {
-        let removed = Rc::make_mut(self.root.as_mut()?).remove(key)?;
+        let removed = crate::sim::cow::make_mut(self.root.as_mut()?).remove(key)?;
         self.len -= 1;
         while let Some(root) = self.root.as_mut() {
-            match Rc::make_mut(root) {
+            match crate::sim::cow::make_mut(root) {
                 Node::Leaf(entries) if entries.is_empty() => self.root = None,
                 Node::Branch(b) if b.children.len() == 1 => self.root = b.children.pop(),
                 _ => break,
@@ -258,7 +258,7 @@ impl<K: Ord + Clone, V: Clone> Node<K, V> {
             },
             Node::Branch(b) => {
                 let i = b.child_for(&key);
-                match Rc::make_mut(&mut b.children[i]).insert(key, value) {
+                match crate::sim::cow::make_mut(&mut b.children[i]).insert(key, value) {
                     Inserted::Added(Some((sep, right))) => {
                         insert_within_capacity(&mut b.seps, i, sep);
                         insert_within_capacity(&mut b.children, i + 1, right);
@@ -280,7 +280,7 @@ impl<K: Ord + Clone, V: Clone> Node<K, V> {
             Node::Leaf(entries) => search(entries, key).ok().map(|i| entries.remove(i)),
             Node::Branch(b) => {
                 let i = b.child_for(key);
-                let removed = Rc::make_mut(&mut b.children[i]).remove(key)?;
+                let removed = crate::sim::cow::make_mut(&mut b.children[i]).remove(key)?;
                 b.mend(i);
                 Some(removed)
             }
@@ -355,7 +355,7 @@ impl<K: Ord + Clone, V: Clone> Branch<K, V> {
         }
         let right = self.children.remove(l + 1);
         let sep = self.seps.remove(l);
-        Rc::make_mut(&mut self.children[l]).absorb(sep, right);
+        crate::sim::cow::make_mut(&mut self.children[l]).absorb(sep, right);
     }
 }
 

@@ -36,7 +36,7 @@ impl CauseIds {
         match self {
             CauseIds::None => *self = CauseIds::One(id),
             CauseIds::One(first) => *self = CauseIds::Many(Rc::new(vec![*first, id])),
-            CauseIds::Many(ids) => Rc::make_mut(ids).push(id),
+            CauseIds::Many(ids) => crate::sim::cow::make_mut(ids).push(id),
         }
     }
 
