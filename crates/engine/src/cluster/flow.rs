@@ -70,8 +70,23 @@ impl Cluster {
     }
 
     /// Starts the workers once the controller's source has synced (`WaitForSync` returned):
-    /// "Starting workers" in controller-runtime's log.
+    /// "Starting workers" in controller-runtime's log. Asked after every informer pop and handler run, so the answer once the workers run (or
+    /// while no process does) is read in line, the rest out of line.
+    #[inline]
     pub(super) fn check_cache_sync(&mut self, ctx: &mut Context<'_, Ev>) {
+        if self
+            .operator
+            .running
+            .as_ref()
+            .is_some_and(|op| !op.workers_started)
+        {
+            self.start_workers_once_synced(ctx);
+        }
+    }
+
+    /// [`Cluster::check_cache_sync`] before the workers started.
+    #[inline(never)]
+    fn start_workers_once_synced(&mut self, ctx: &mut Context<'_, Ev>) {
         let profile = self.scenario.profile;
         let Some(op) = self.operator.running.as_mut() else {
             return;
