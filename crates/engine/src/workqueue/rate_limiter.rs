@@ -158,9 +158,12 @@ impl<T: Ord + Clone + Hash + 'static> RateLimiter<T> for ItemExponentialFailureR
         self.backoff(exponent)
     }
 
-    /// Deletes the failure count.
+    /// Deletes the failure count. Every successful reconcile forgets its key, and most keys
+    /// never failed: while none has a count, there is nothing to hash the key for.
     fn forget(&mut self, item: &T) {
-        self.failures.remove(item);
+        if !self.failures.is_empty() {
+            self.failures.remove(item);
+        }
     }
 
     /// The failure count.
@@ -220,9 +223,12 @@ impl<T: Ord + Clone + Hash + 'static> RateLimiter<T> for ItemFastSlowRateLimiter
         }
     }
 
-    /// Deletes the failure count.
+    /// Deletes the failure count. Every successful reconcile forgets its key, and most keys
+    /// never failed: while none has a count, there is nothing to hash the key for.
     fn forget(&mut self, item: &T) {
-        self.failures.remove(item);
+        if !self.failures.is_empty() {
+            self.failures.remove(item);
+        }
     }
 
     /// The failure count.
