@@ -70,8 +70,9 @@ impl Cluster {
     }
 
     /// Starts the workers once the controller's source has synced (`WaitForSync` returned):
-    /// "Starting workers" in controller-runtime's log. Asked after every informer pop and handler run, so the answer once the workers run (or
-    /// while no process does) is read in line, the rest out of line.
+    /// "Starting workers" in controller-runtime's log. It is asked after every informer pop and
+    /// handler run, so the answer once the workers run (or while no process does) is read in
+    /// line, the rest out of line.
     #[inline]
     pub(super) fn check_cache_sync(&mut self, ctx: &mut Context<'_, Ev>) {
         if self
