@@ -5,7 +5,7 @@
 //! they are built the first time a label set is seen and looked up after. Each keeps where the
 //! registry holds it ([`SlottedKey`]), so bumping it does not search the registry either.
 
-use super::registry::{constant, metric_key, SlottedKey};
+use super::registry::{constant, metric_key, Constant, SlottedKey};
 use crate::metrics::names;
 
 /// The hot metrics whose key is fixed (no label taken at run time), each with a slot of its own.
@@ -53,6 +53,10 @@ impl Fixed {
 pub(super) struct MetricKeys {
     /// `apiserver_request_total` by `(verb, code)`.
     requests: Vec<(&'static str, u16, SlottedKey)>,
+    /// The verb (by address and length), code and place in `requests` of the last request
+    /// counted: a run answers one verb and code many times in a row (a reconcile's `PUT` and
+    /// its 200, a creation's `POST`s), and each such count then finds its key without a scan.
+    last_request: Option<(Constant, u16, usize)>,
     /// `controller_runtime_reconcile_total` by `result`.
     reconcile_results: Vec<(&'static str, SlottedKey)>,
     /// The reconcile counters and histogram that carry only the controller's label, by name.
@@ -65,6 +69,7 @@ impl Default for MetricKeys {
     fn default() -> MetricKeys {
         MetricKeys {
             requests: Vec::new(),
+            last_request: None,
             reconcile_results: Vec::new(),
             per_controller: Vec::new(),
             fixed: Fixed::ALL.map(|f| SlottedKey::new(f.key().to_owned())),
@@ -75,6 +80,12 @@ impl Default for MetricKeys {
 impl MetricKeys {
     /// The key of `apiserver_request_total{code, verb}`.
     pub(super) fn request(&mut self, verb: &'static str, code: u16) -> &mut SlottedKey {
+        let by_address = constant(verb);
+        if let Some((v, c, i)) = self.last_request {
+            if v == by_address && c == code {
+                return &mut self.requests[i].2;
+            }
+        }
         let verbs = self
             .requests
             .iter()
@@ -91,6 +102,7 @@ impl MetricKeys {
                 self.requests.len() - 1
             }
         };
+        self.last_request = Some((by_address, code, i));
         &mut self.requests[i].2
     }
 
@@ -181,7 +193,13 @@ mod tests {
             "apiserver_request_total{code=\"429\",verb=\"PUT\"}"
         );
         assert_eq!(keys.request("PUT", 200).text, put);
-        assert_eq!(keys.requests.len(), 2);
+        // the same request twice (found as the last one counted), then another verb and back
+        assert_eq!(keys.request("PUT", 200).text, put);
+        let post = "apiserver_request_total{code=\"201\",verb=\"POST\"}";
+        assert_eq!(keys.request("POST", 201).text, post);
+        assert_eq!(keys.request("POST", 201).text, post);
+        assert_eq!(keys.request("PUT", 200).text, put);
+        assert_eq!(keys.requests.len(), 3);
         assert_eq!(
             keys.reconcile_result("flywheel", "success").text,
             metric_key(

@@ -507,3 +507,31 @@ fn an_update_stores_a_body_no_one_else_holds_without_copying_it_and_copies_a_sha
         stored.metadata.resource_version + 1
     );
 }
+
+#[test]
+fn request_totals_count_each_verb_and_code_whatever_order_they_come_in() {
+    let mut s = server(true);
+    let before: Vec<_> = s.request_total().iter().map(|(k, v)| (*k, *v)).collect();
+    // runs of one key, keys that sort before the last one counted, and back again
+    let calls = [
+        (Verb::Update, 200),
+        (Verb::Update, 200),
+        (Verb::Create, 201),
+        (Verb::Get, 200),
+        (Verb::Update, 200),
+        (Verb::Update, 409),
+        (Verb::Get, 404),
+        (Verb::Update, 200),
+        (Verb::Create, 201),
+    ];
+    let mut expected = std::collections::BTreeMap::new();
+    for (key, count) in before {
+        expected.insert(key, count);
+    }
+    for (verb, code) in calls {
+        s.record_request(verb, code);
+        *expected.entry((verb, code)).or_insert(0) += 1;
+    }
+    let counted: Vec<_> = s.request_total().iter().map(|(k, v)| (*k, *v)).collect();
+    assert_eq!(counted, expected.into_iter().collect::<Vec<_>>());
+}
