@@ -298,6 +298,25 @@ impl<K: Ord, V> VecMap<K, V> {
     {
         self.get_or_insert_with(key, V::default)
     }
+
+    /// [`VecMap::get_or_default`] for a caller that asks for the same key many times in a
+    /// row: the entry at `*near` is tried first (its key compared, since an insert before it
+    /// moves it), and `*near` is left where `key` is.
+    pub fn get_or_default_near(&mut self, near: &mut usize, key: K) -> &mut V
+    where
+        V: Default,
+    {
+        if self.entries.get(*near).is_none_or(|(k, _)| *k != key) {
+            *near = match self.search(&key) {
+                Ok(i) => i,
+                Err(i) => {
+                    self.entries.insert(i, (key, V::default()));
+                    i
+                }
+            };
+        }
+        &mut self.entries[*near].1
+    }
 }
 
 impl<K, V> Default for VecMap<K, V> {
@@ -569,6 +588,24 @@ mod tests {
             ("a".to_owned(), 1),
             ("c".to_owned(), 3),
         ])
+    }
+
+    #[test]
+    fn a_count_near_the_last_place_lands_on_its_own_key_whatever_was_inserted_before_it() {
+        let mut map: VecMap<u32, u64> = VecMap::new();
+        let mut near = 0;
+        let mut expected = BTreeMap::new();
+        // runs of one key, keys that sort before the remembered place, and a stale place
+        for key in [5, 5, 3, 5, 1, 1, 9, 5, 3, 3, 0, 9] {
+            *map.get_or_default_near(&mut near, key) += 1;
+            assert_eq!(map.entry_at(near).map(|(k, _)| *k), Some(key));
+            *expected.entry(key).or_insert(0) += 1;
+        }
+        near = 99;
+        *map.get_or_default_near(&mut near, 1) += 1;
+        *expected.entry(1).or_insert(0) += 1;
+        let counted: Vec<_> = map.iter().map(|(k, v)| (*k, *v)).collect();
+        assert_eq!(counted, expected.into_iter().collect::<Vec<_>>());
     }
 
     #[test]

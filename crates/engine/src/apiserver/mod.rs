@@ -99,7 +99,7 @@ pub struct ApiServer {
     request_total: VecMap<(Verb, u16), u64>,
     /// Where in `request_total` the last request was counted: most requests repeat the verb
     /// and code of the one before (a reconcile's `PUT` answered 200, a creation's `POST`s), so
-    /// the place is tried first, its key checked (a new key inserted before it moves it).
+    /// the place is tried first ([`VecMap::get_or_default_near`]).
     last_counted_at: usize,
 }
 
@@ -210,15 +210,8 @@ impl ApiServer {
     /// Counts one request outcome in `apiserver_request_total` (for requests the simulation answers
     /// without calling an operation, e.g. a client-side timeout it models).
     pub fn record_request(&mut self, verb: Verb, code: u16) {
-        let key = (verb, code);
-        if let Some((at, count)) = self.request_total.entry_at_mut(self.last_counted_at) {
-            if *at == key {
-                *count += 1;
-                return;
-            }
-        }
-        *self.request_total.get_or_default(key) += 1;
-        self.last_counted_at = self.request_total.index_of(&key).unwrap_or(0);
+        let near = &mut self.last_counted_at;
+        *self.request_total.get_or_default_near(near, (verb, code)) += 1;
     }
 
     /// POST (apiserver `pkg/registry/generic/registry/store.go` `Create`): `NamespaceLifecycle`
