@@ -208,7 +208,9 @@ impl Registry {
     }
 
     /// [`Registry::inc`] of `key.text`, found through `key`'s slot while the counters' order
-    /// is the one it was taken in.
+    /// is the one it was taken in. The slot's add is in line at each caller; a key without a
+    /// slot of the counters' order is found out of line.
+    #[inline]
     pub fn inc_at(&mut self, key: &mut SlottedKey, by: f64) {
         if key.slot.layout == Some(self.counter_layout) {
             if let Some((text, value)) = self.counters.entry_at_mut(key.slot.index) {
@@ -217,6 +219,13 @@ impl Registry {
                 return;
             }
         }
+        self.inc_finding_slot(key, by);
+    }
+
+    /// [`Registry::inc_at`] of a key whose slot is not of the counters' order: found by its
+    /// text, its slot taken for the next time.
+    #[inline(never)]
+    fn inc_finding_slot(&mut self, key: &mut SlottedKey, by: f64) {
         self.inc(&key.text, by);
         key.slot = Slot::of(&self.counters, self.counter_layout, &key.text);
     }

@@ -163,8 +163,17 @@ impl<V> IdMap<V> {
     }
 
     /// Moves the window's front entries to the overflow while the window is more than twice as
-    /// long as what it holds.
+    /// long as what it holds. The check is in line at each insert; the move, rare, is not.
+    #[inline]
     fn keep_window_dense(&mut self) {
+        if self.window.len() > 2 * self.in_window + SLACK {
+            self.thin_window();
+        }
+    }
+
+    /// [`IdMap::keep_window_dense`]'s move, once the window is too sparse.
+    #[inline(never)]
+    fn thin_window(&mut self) {
         while self.window.len() > 2 * self.in_window + SLACK {
             if let Some(Some(v)) = self.window.pop_front() {
                 self.overflow.insert(self.base, v);

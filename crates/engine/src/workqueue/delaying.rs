@@ -98,8 +98,18 @@ impl<T: Ord + Clone + Hash> DelayingQueue<T> {
 
     /// Moves the clock to `now` and adds every waiting item whose deadline is not after `now`,
     /// earliest first (client-go `delaying_queue.go` `waitingLoop`). Nothing moves after shutdown.
+    #[inline]
     pub fn advance(&mut self, now: SimTime) {
         self.queue.set_now(now);
+        if !self.waiting.is_empty() {
+            self.add_ready();
+        }
+    }
+
+    /// [`DelayingQueue::advance`]'s adds, when some item waits (the check is in line at each
+    /// caller: in most runs nothing waits at most instants).
+    #[inline(never)]
+    fn add_ready(&mut self) {
         let now = self.queue.now();
         while let Some(&((ready_at, sequence), _)) = self.waiting.get_min() {
             if ready_at > now {

@@ -112,6 +112,7 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
 
     /// Moves the clock forward (an earlier instant is ignored) and runs the unfinished-work
     /// ticks that fell due, the last one at the latest multiple of 500 ms not after `now`.
+    #[inline]
     pub(crate) fn set_now(&mut self, now: SimTime) {
         if now <= self.now {
             return;
@@ -120,6 +121,12 @@ impl<T: Ord + Clone + Hash> MetricsRecorder<T> {
         if self.stopped || now < self.next_update_at {
             return;
         }
+        self.tick_unfinished_work(now);
+    }
+
+    /// [`MetricsRecorder::set_now`]'s ticks, once one fell due (every 500 ms at most).
+    #[inline(never)]
+    fn tick_unfinished_work(&mut self, now: SimTime) {
         let period_nanos = duration_nanos(UNFINISHED_WORK_UPDATE_PERIOD);
         let missed = (now.as_nanos() - self.next_update_at.as_nanos()) / period_nanos;
         let tick = SimTime::from_nanos(

@@ -262,6 +262,7 @@ impl<T: Ord + Clone + Hash> Queue<T> {
     /// Moves the queue's clock to `now`, the equivalent of upstream's injected clock: it stamps
     /// add/processing times and runs the 500 ms unfinished-work ticks that fell due. The clock
     /// never goes backwards; an earlier instant is ignored.
+    #[inline]
     pub fn set_now(&mut self, now: SimTime) {
         self.metrics.set_now(now);
     }
