@@ -107,16 +107,26 @@ impl VersionLog {
     }
 
     /// The lowest version held and its event.
-    pub fn first(&self) -> Option<(u64, EventId)> {
+    #[cfg(test)]
+    fn first(&self) -> Option<(u64, EventId)> {
         let &(rv, id) = self.chunks.front()?.get(self.front)?;
         Some((rv, EventId(id)))
     }
 
-    /// Forgets the lowest version held.
+    /// Forgets the lowest version held: the entry at the front, marked where it lies without a
+    /// search for its version.
     pub fn remove_first(&mut self) {
-        if let Some((rv, _)) = self.first() {
-            self.remove(rv);
+        let front = self.front;
+        let Some(chunk) = self.chunks.front_mut() else {
+            return;
+        };
+        if chunk.get(front).is_none_or(|&(_, id)| id == REMOVED) {
+            return;
         }
+        crate::sim::cow::make_mut(chunk)[front].1 = REMOVED;
+        self.held -= 1;
+        self.removed += 1;
+        self.settle();
     }
 
     fn push_back(&mut self, entry: Entry) {
