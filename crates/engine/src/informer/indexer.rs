@@ -455,6 +455,11 @@ impl Indexer {
     /// Moves `key` from `old`'s index values to `new`'s in every index (client-go
     /// `tools/cache/thread_safe_store.go` `updateIndices`).
     fn update_indices(&mut self, old: Option<&Object>, new: Option<&Object>, key: &Key) {
+        if self.namespace_in_key_order && self.indexers.len() == 1 {
+            // the namespace index alone, read from the key order: nothing is kept to update
+            // (an informer as controller-runtime creates it, without field indexes)
+            return;
+        }
         for (name, func) in &self.indexers {
             if self.namespace_in_key_order && name == NAMESPACE_INDEX {
                 continue;
