@@ -266,27 +266,23 @@ impl SimApiServer {
                 object,
                 status: true,
             } => self.server.update_status(object, now).map(Reply::Object),
-            Call::Patch {
-                namespace,
-                name,
-                patch,
-                status: false,
-            } => self
+            Call::Patch(p) if !p.status => self
                 .server
-                .patch(kind, &namespace, &name, &patch, now)
+                .patch(kind, &p.namespace, &p.name, &p.patch, now)
                 .map(Reply::Object),
-            Call::Patch {
-                namespace,
-                name,
-                patch,
-                status: true,
-            } => self
+            Call::Patch(p) => self
                 .server
-                .patch_status(kind, &namespace, &name, &patch, now)
+                .patch_status(kind, &p.namespace, &p.name, &p.patch, now)
                 .map(Reply::Object),
-            Call::Delete { namespace, name } => self
+            Call::Delete(target) => self
                 .server
-                .delete(kind, &namespace, &name, &DeleteOptions::default(), now)
+                .delete(
+                    kind,
+                    &target.namespace,
+                    &target.name,
+                    &DeleteOptions::default(),
+                    now,
+                )
                 .map(|_| Reply::Deleted),
             Call::List(_) => self
                 .server

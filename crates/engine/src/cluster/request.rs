@@ -26,7 +26,9 @@ pub enum Origin {
     User,
 }
 
-/// What is asked of the API server.
+/// What is asked of the API server. The rare requests with names and a body (a PATCH, a
+/// DELETE) keep them behind a box, so that every request in flight, and a worker's step that
+/// sends one, is a few words: a PUT's object pointer, not a PATCH's two names and document.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Call {
     /// POST.
@@ -39,28 +41,36 @@ pub enum Call {
         status: bool,
     },
     /// PATCH (JSON merge patch) of the object or of its `/status`.
-    Patch {
-        /// Namespace.
-        namespace: String,
-        /// Name.
-        name: String,
-        /// The patch.
-        patch: Value,
-        /// Whether to `/status`.
-        status: bool,
-    },
+    Patch(Box<PatchCall>),
     /// DELETE.
-    Delete {
-        /// Namespace.
-        namespace: String,
-        /// Name.
-        name: String,
-    },
+    Delete(Box<ObjectName>),
     /// LIST of the custom resource kind.
     List(ListRv),
     /// WATCH of the custom resource kind with `sendInitialEvents=true`,
     /// `resourceVersionMatch=NotOlderThan` and `allowWatchBookmarks=true` (a watch-list).
     WatchList(ListRv),
+}
+
+/// A PATCH: its object, its JSON merge patch and whether it is of `/status`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatchCall {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// The patch.
+    pub patch: Value,
+    /// Whether to `/status`.
+    pub status: bool,
+}
+
+/// An object's namespace and name (controller-runtime's `types.NamespacedName`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectName {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
 }
 
 impl Call {
@@ -69,8 +79,8 @@ impl Call {
         match self {
             Call::Create(_) => Verb::Create,
             Call::Put { .. } => Verb::Update,
-            Call::Patch { .. } => Verb::Patch,
-            Call::Delete { .. } => Verb::Delete,
+            Call::Patch(_) => Verb::Patch,
+            Call::Delete(_) => Verb::Delete,
             Call::List(_) => Verb::List,
             Call::WatchList(_) => Verb::Watch,
         }
@@ -86,8 +96,8 @@ impl Call {
         match self {
             Call::Create(o) => o.size_bytes,
             Call::Put { object, .. } => object.size_bytes,
-            Call::Patch { patch, .. } => patch.to_string().len() as u64,
-            Call::Delete { .. } | Call::List(_) | Call::WatchList(_) => 0,
+            Call::Patch(p) => p.patch.to_string().len() as u64,
+            Call::Delete(_) | Call::List(_) | Call::WatchList(_) => 0,
         }
     }
 }

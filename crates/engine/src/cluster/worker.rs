@@ -18,7 +18,7 @@ use crate::scenario::FinalizerMode;
 use crate::sim::Rng;
 use crate::time::SimTime;
 
-use super::request::Call;
+use super::request::{Call, PatchCall};
 
 /// What the cluster must do after a step.
 #[derive(Clone, Debug, PartialEq)]
@@ -245,12 +245,12 @@ impl Job {
                     .as_deref()
                     .map_or(Value::Null, |o| Value::from(&o.status));
                 let patch = status_merge_patch(&base, &Value::from(&obj.status));
-                Call::Patch {
+                Call::Patch(Box::new(PatchCall {
                     namespace: obj.metadata.namespace.to_string(),
                     name: obj.metadata.name.to_string(),
                     patch,
                     status: verb == WriteVerb::StatusPatch,
-                }
+                }))
             }
         };
         StepOutcome::Write(call)
