@@ -115,41 +115,42 @@ impl<K: Ord, V> VecMap<K, V> {
         self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
     }
 
-    /// Where `key` is, read entry by entry, comparing for equality (two texts of different
-    /// lengths differ without reading them): for a table of a few entries looked up on every
-    /// request, faster than a search by halves, whose every step reads a text. Only the tables
-    /// that ask for it ([`VecMap::get_in_few`] and its kin) compile it.
-    fn scan<Q>(&self, key: &Q) -> Option<usize>
+    /// Where text `key` is, read entry by entry, comparing for equality (two texts of different
+    /// lengths differ without reading them, and equal lengths compare a word at a time in line,
+    /// [`crate::key::same_text`]): for a table of a few entries looked up on every request
+    /// (the API server's tables by kind), faster than a search by halves, whose every step
+    /// reads a text. Only the tables that ask for it ([`VecMap::get_in_few`] and its kin)
+    /// compile it.
+    fn scan(&self, key: &str) -> Option<usize>
     where
-        K: Borrow<Q>,
-        Q: Eq + ?Sized,
+        K: Borrow<str>,
     {
-        self.entries.iter().position(|(k, _)| k.borrow() == key)
+        self.entries
+            .iter()
+            .position(|(k, _)| crate::key::same_text(k.borrow(), key))
     }
 
-    /// [`VecMap::get`] of a table of a few entries (see [`VecMap::scan`]).
-    pub fn get_in_few<Q>(&self, key: &Q) -> Option<&V>
+    /// [`VecMap::get`] of a table of a few entries keyed by text (see [`VecMap::scan`]).
+    pub fn get_in_few(&self, key: &str) -> Option<&V>
     where
-        K: Borrow<Q>,
-        Q: Eq + ?Sized,
+        K: Borrow<str>,
     {
         self.scan(key).map(|i| &self.entries[i].1)
     }
 
-    /// [`VecMap::get_mut`] of a table of a few entries (see [`VecMap::scan`]).
-    pub fn get_mut_in_few<Q>(&mut self, key: &Q) -> Option<&mut V>
+    /// [`VecMap::get_mut`] of a table of a few entries keyed by text (see [`VecMap::scan`]).
+    pub fn get_mut_in_few(&mut self, key: &str) -> Option<&mut V>
     where
-        K: Borrow<Q>,
-        Q: Eq + ?Sized,
+        K: Borrow<str>,
     {
         self.scan(key).map(|i| &mut self.entries[i].1)
     }
 
-    /// [`VecMap::get_key_value_mut`] of a table of a few entries (see [`VecMap::scan`]).
-    pub fn get_key_value_mut_in_few<Q>(&mut self, key: &Q) -> Option<(&K, &mut V)>
+    /// [`VecMap::get_key_value_mut`] of a table of a few entries keyed by text (see
+    /// [`VecMap::scan`]).
+    pub fn get_key_value_mut_in_few(&mut self, key: &str) -> Option<(&K, &mut V)>
     where
-        K: Borrow<Q>,
-        Q: Eq + ?Sized,
+        K: Borrow<str>,
     {
         self.scan(key).map(|i| {
             let (k, v) = &mut self.entries[i];

@@ -325,7 +325,7 @@ impl SimApiServer {
     pub fn drain_events(&mut self, mut send: impl FnMut(WatchEvent)) {
         let kind = &*self.kind;
         for (k, event) in self.server.drain_events_in_place() {
-            if *k == *kind {
+            if crate::key::same_text(&k, kind) {
                 send(event);
             }
         }
