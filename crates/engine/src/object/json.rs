@@ -165,12 +165,15 @@ impl JsonMap {
     /// Puts a new member at `i`: a new slice of the members (the copies of the others share
     /// their keys and values).
     fn insert_at(&mut self, i: usize, key: Rc<str>, value: Json) {
-        let (before, after) = self.members.split_at(i);
-        self.members = before
-            .iter()
-            .cloned()
-            .chain(std::iter::once((key, value)))
-            .chain(after.iter().cloned())
+        let old = &self.members;
+        let mut new = Some((key, value));
+        // by index over a range, whose length the slice's allocation is sized by
+        self.members = (0..=old.len())
+            .map(|j| match j.cmp(&i) {
+                std::cmp::Ordering::Less => old[j].clone(),
+                std::cmp::Ordering::Equal => new.take().unwrap_or_else(|| unreachable!("once")),
+                std::cmp::Ordering::Greater => old[j - 1].clone(),
+            })
             .collect();
     }
 
@@ -516,6 +519,23 @@ mod tests {
             Json::Object(map),
             json!({"lastUpdated": "t1", "phase": "Running"})
         );
+    }
+
+    #[test]
+    fn a_new_member_goes_in_at_the_front_the_middle_or_the_end_with_every_value_kept() {
+        let mut map = JsonMap::new();
+        for (key, n) in [("m", 1), ("z", 2), ("a", 3), ("q", 4), ("c", 5)] {
+            map.insert(key, Json::from(n));
+        }
+        let shared = map.clone();
+        map.insert("n", Json::from(6));
+        let members: Vec<(&str, &Json)> = map.iter().collect();
+        let want = [("a", 3), ("c", 5), ("m", 1), ("n", 6), ("q", 4), ("z", 2)];
+        assert_eq!(members.len(), want.len());
+        for ((key, value), (want_key, want_n)) in members.into_iter().zip(want) {
+            assert_eq!((key, value), (want_key, &Json::from(want_n)));
+        }
+        assert_eq!(shared.len(), 5, "a copy taken before keeps its members");
     }
 
     #[test]
