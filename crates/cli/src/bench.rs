@@ -66,14 +66,14 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
     format!(
         "one engine event takes {spent_ns:.0} ns where {ENGINE_RATE_RATIO_TARGET} × the bare loop allows {:.0} ns \
          (the heap alone takes {bare_ns:.0} ns): each runs a piece of client-go or the API \
-         server. In the 150 000-object incident an event runs about 3 100 instructions and \
+         server. In the 150 000-object incident an event runs about 2 900 instructions and \
          most of its time waits on memory: a lookup in a key-ordered map of 150 000 keys misses \
          the cache at every tree level and reads each compared key's text in a line of its \
          own; keeping key heads in the maps' nodes took two thirds of the comparisons' misses \
          off (6 % of all) but no measurable time, and 34 bytes per cached object. In the \
          ten-object flywheel an event \
-         runs about 2 250 instructions, spread over the API server's update, the watch, the \
-         informer, the workqueue, the Go heap's accounting after every event (7 %) and the \
+         runs about 2 150 instructions, spread over the API server's update, the watch, the \
+         informer, the workqueue, the Go heap's accounting after every event (8 %) and the \
          per-second sample of every metric (9 %). What would reach it: at scale, fewer cache \
          lines per event, which no one structure gives (the store, the watch cache, the \
          informer's cache and the queues laid out together around dense integer ids); for \
