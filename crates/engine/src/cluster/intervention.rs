@@ -44,7 +44,7 @@ use crate::scenario::{ActionKind, CodeConfig, Scenario, ScheduledAction};
 use crate::sim::{Context, EventKind, TerminatedReason};
 use crate::time::SimTime;
 
-use super::request::{Call, ObjectName, Origin};
+use super::request::{Call, NamespacedName, Origin};
 use super::run::Run;
 use super::target::Target;
 use super::timeline::BranchId;
@@ -279,7 +279,7 @@ impl Cluster {
         };
         for current in targets {
             let call = match action {
-                ActionKind::Delete => Call::Delete(Box::new(ObjectName {
+                ActionKind::Delete => Call::Delete(Box::new(NamespacedName {
                     namespace: current.metadata.namespace.to_string(),
                     name: current.metadata.name.to_string(),
                 })),

@@ -43,7 +43,7 @@ pub enum Call {
     /// PATCH (JSON merge patch) of the object or of its `/status`.
     Patch(Box<PatchCall>),
     /// DELETE.
-    Delete(Box<ObjectName>),
+    Delete(Box<NamespacedName>),
     /// LIST of the custom resource kind.
     List(ListRv),
     /// WATCH of the custom resource kind with `sendInitialEvents=true`,
@@ -64,9 +64,10 @@ pub struct PatchCall {
     pub status: bool,
 }
 
-/// An object's namespace and name (controller-runtime's `types.NamespacedName`).
+/// An object's namespace and name (apimachinery `pkg/types/namespacedname.go` `NamespacedName`,
+/// the key controller-runtime's requests carry).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ObjectName {
+pub struct NamespacedName {
     /// Namespace.
     pub namespace: String,
     /// Name.
