@@ -178,9 +178,7 @@ pub(crate) fn order_of(a: &str, b: &str) -> Ordering {
 
 /// The eight bytes of `bytes` from `start`, big-endian: words read so order as their bytes do.
 fn word_be_at(bytes: &[u8], start: usize) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&bytes[start..start + 8]);
-    u64::from_be_bytes(word)
+    word_at(bytes, start).swap_bytes()
 }
 
 /// `a.cmp(b)` for byte strings, eight bytes at a time. Where two words differ, the lowest set

@@ -114,7 +114,8 @@ impl VersionLog {
     }
 
     /// Forgets the lowest version held: the entry at the front, marked where it lies without a
-    /// search for its version.
+    /// search for its version. (`remove`'s marking written out again: shared through one helper
+    /// indexing the chunks, the two ran 0.17 % more of the flywheel's instructions.)
     pub fn remove_first(&mut self) {
         let front = self.front;
         let Some(chunk) = self.chunks.front_mut() else {
