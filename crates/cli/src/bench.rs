@@ -66,12 +66,12 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
     format!(
         "one engine event takes {spent_ns:.0} ns where {ENGINE_RATE_RATIO_TARGET} × the bare loop allows {:.0} ns \
          (the heap alone takes {bare_ns:.0} ns): each runs a piece of client-go or the API \
-         server. In the 150 000-object incident an event runs about 2 900 instructions and \
+         server. In the 150 000-object incident an event runs about 2 750 instructions and \
          most of its time waits on memory: a lookup in a key-ordered map of 150 000 keys misses \
-         the cache at every tree level and reads each compared key's text in a line of its \
-         own; keeping key heads in the maps' nodes took two thirds of the comparisons' misses \
-         off (6 % of all) but no measurable time, and 34 bytes per cached object. In the \
-         ten-object flywheel an event \
+         the cache at every tree level and, in its leaf, reads each compared key's text in a \
+         line of its own (the branches compare their separators' first sixteen bytes, kept \
+         beside them as numbers; kept in the leaves as well, such heads cost 34 bytes per cached \
+         object and measured no time). In the ten-object flywheel an event \
          runs about 2 150 instructions, spread over the API server's update, the watch, the \
          informer, the workqueue, the Go heap's accounting after every event (8 %) and the \
          per-second sample of every metric (9 %). What would reach it: at scale, fewer cache \

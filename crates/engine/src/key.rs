@@ -17,6 +17,8 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::sim::shared::Head;
+
 /// An object key (`namespace/name`), cheap to clone and compare. Reference-counted without
 /// atomics (`Rc`): a run lives on one thread, natively and in the page.
 #[derive(Clone)]
@@ -176,6 +178,24 @@ pub(crate) fn order_of(a: &str, b: &str) -> Ordering {
     a.cmp(b)
 }
 
+/// A text's first sixteen bytes as one big-endian number, zero bytes after a shorter text's end
+/// (a [`Head`] of keys): where two texts' numbers differ, the first differing byte or the
+/// shorter text's end lies among the sixteen, and the numbers order as the texts do.
+pub(crate) fn text_head(bytes: &[u8]) -> u128 {
+    if let Some(first) = bytes.first_chunk::<16>() {
+        return u128::from_be_bytes(*first);
+    }
+    let mut word = [0u8; 16];
+    word[..bytes.len()].copy_from_slice(bytes);
+    u128::from_be_bytes(word)
+}
+
+impl Head for Key {
+    fn head(&self) -> u128 {
+        text_head(self.0.as_bytes())
+    }
+}
+
 /// The eight bytes of `bytes` from `start`, big-endian: words read so order as their bytes do.
 fn word_be_at(bytes: &[u8], start: usize) -> u64 {
     word_at(bytes, start).swap_bytes()
@@ -186,7 +206,7 @@ fn word_be_at(bytes: &[u8], start: usize) -> u64 {
 /// byte decides. The last word of the common prefix is read ending at its end, overlapping bytes
 /// already found equal. In wasm, `[u8]::cmp` calls a `memcmp` that compares a byte at a time,
 /// and a key lookup in a map of 150 000 objects compares keys about seventeen times.
-fn compare_bytes(a: &[u8], b: &[u8]) -> Ordering {
+pub(crate) fn compare_bytes(a: &[u8], b: &[u8]) -> Ordering {
     let common = a.len().min(b.len());
     if common < 8 {
         // in line: `[u8]::cmp` would call wasm's `memcmp` for as much
@@ -485,6 +505,45 @@ mod tests {
                 assert_eq!(order_of(long, short), Ordering::Greater);
             }
         }
+    }
+
+    /// A head never orders two texts otherwise than they order: texts differing at every byte
+    /// position up to 20 bytes, a byte set to zero (what pads a short text's head) among them,
+    /// and every shorter prefix.
+    #[test]
+    fn texts_whose_heads_differ_order_as_their_heads_do() {
+        let agrees = |a: &[u8], b: &[u8]| {
+            let (ha, hb) = (text_head(a), text_head(b));
+            ha == hb || ha.cmp(&hb) == a.cmp(b)
+        };
+        for len in 0..=20 {
+            let text: Vec<u8> = (0..len).map(|i| b'c' + (i % 20) as u8).collect();
+            assert_eq!(text_head(&text), as_text(&text).head());
+            for at in 0..len {
+                for byte in [0, b'a', b'~'] {
+                    let mut other = text.clone();
+                    other[at] = byte;
+                    assert!(
+                        agrees(&text, &other),
+                        "length {len}, byte {at} set to {byte}"
+                    );
+                    assert!(agrees(&other, &text));
+                    // within the first sixteen bytes a difference shows in the heads
+                    assert_eq!(text_head(&text) == text_head(&other), at >= 16);
+                }
+            }
+            for shorter in 0..len {
+                assert!(agrees(&text[..shorter], &text));
+                let mut zeros = text[..shorter].to_vec();
+                zeros.resize(len, 0);
+                assert!(
+                    agrees(&text[..shorter], &zeros),
+                    "a text and itself padded with zeros"
+                );
+            }
+        }
+        let key = Key::of("ns-12", "demo-123456");
+        assert_eq!(key.head(), "ns-12/demo-123456".head());
     }
 
     #[test]

@@ -29,9 +29,17 @@ impl KindObjects {
     pub(super) fn get<Q>(&self, key: &Q) -> Option<&Stored>
     where
         Key: std::borrow::Borrow<Q>,
-        Q: Ord + ?Sized,
+        Q: Ord + crate::sim::shared::Head + ?Sized,
     {
         self.items.get(key)
+    }
+
+    /// The entry at the key whose text is `key`, compared a word at a time in line
+    /// ([`crate::key::compare_bytes`]; `str`'s own comparison calls `memcmp` at every step, and
+    /// the texts looked up this way, namespaces' names, are a few bytes long).
+    pub(super) fn get_text(&self, key: &str) -> Option<&Stored> {
+        self.items
+            .get_by(|k| crate::key::compare_bytes(k.as_bytes(), key.as_bytes()))
     }
 
     /// Every entry, in key order.

@@ -110,7 +110,7 @@ impl ApiServer {
             return Ok(());
         }
         let ns = &obj.metadata.namespace;
-        match self.store.get("Namespace", ns.as_str()) {
+        match self.store.get_text("Namespace", ns.as_str()) {
             None => Err(ApiError::not_found("namespaces", ns)),
             Some(s) if s.object.metadata.deletion_timestamp.is_some() => Err(ApiError::forbidden(
                 &kind.qualified_resource(),

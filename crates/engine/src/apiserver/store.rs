@@ -139,9 +139,15 @@ impl Store {
     pub fn get<Q>(&self, kind: &str, key: &Q) -> Option<&Stored>
     where
         Key: std::borrow::Borrow<Q>,
-        Q: Ord + ?Sized,
+        Q: Ord + crate::sim::shared::Head + ?Sized,
     {
         self.objects.get_in_few(kind).and_then(|m| m.get(key))
+    }
+
+    /// The entry of `kind` whose key's text is `key` ([`Store::get`] by a text, compared as
+    /// keys are: an object's namespace, looked up on every create).
+    pub fn get_text(&self, kind: &str, key: &str) -> Option<&Stored> {
+        self.objects.get_in_few(kind).and_then(|m| m.get_text(key))
     }
 
     /// Every entry of `kind`, in key order.

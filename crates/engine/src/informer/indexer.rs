@@ -266,7 +266,7 @@ impl Indexer {
     pub fn get<Q>(&self, key: &Q) -> Option<ObjectRef>
     where
         Key: std::borrow::Borrow<Q>,
-        Q: Ord + ?Sized,
+        Q: Ord + crate::sim::shared::Head + ?Sized,
     {
         self.items.get(key).cloned()
     }

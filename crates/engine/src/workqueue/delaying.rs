@@ -10,6 +10,7 @@
 //! soon as its timer fires. Items due at the same instant are queued in deadline order, ties in
 //! the order their entries were created (upstream's heap leaves ties unspecified).
 
+use crate::sim::shared::Head;
 use std::hash::Hash;
 use std::time::Duration;
 
@@ -42,13 +43,13 @@ impl<T: std::fmt::Debug> std::fmt::Debug for DelayingQueue<T> {
     }
 }
 
-impl<T: Ord + Clone + Hash> Default for DelayingQueue<T> {
+impl<T: Ord + Clone + Hash + Head> Default for DelayingQueue<T> {
     fn default() -> DelayingQueue<T> {
         DelayingQueue::new()
     }
 }
 
-impl<T: Ord + Clone + Hash> DelayingQueue<T> {
+impl<T: Ord + Clone + Hash + Head> DelayingQueue<T> {
     /// An empty delaying queue whose clock starts at [`SimTime::ZERO`] (client-go
     /// `delaying_queue.go` `NewTypedDelayingQueueWithConfig`).
     pub fn new() -> DelayingQueue<T> {

@@ -3,6 +3,7 @@
 //! `TypedRateLimitingInterface`; controller-runtime `pkg/controller/priorityqueue/priorityqueue.go`
 //! `PriorityQueue`).
 
+use crate::sim::shared::Head;
 use std::hash::Hash;
 use std::time::Duration;
 
@@ -65,7 +66,7 @@ pub trait RateLimitingInterface<T> {
     fn reserve(&mut self, additional: usize);
 }
 
-impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
+impl<T: Ord + Clone + Hash + Head> RateLimitingInterface<T> for RateLimitingQueue<T> {
     fn add(&mut self, item: T) {
         DelayingQueue::add(self, item);
     }
@@ -116,7 +117,7 @@ impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for RateLimitingQueue<T> {
     }
 }
 
-impl<T: Ord + Clone + Hash> RateLimitingInterface<T> for PriorityQueue<T> {
+impl<T: Ord + Clone + Hash + Head> RateLimitingInterface<T> for PriorityQueue<T> {
     fn add(&mut self, item: T) {
         PriorityQueue::add(self, item);
     }

@@ -15,6 +15,7 @@
 //! timer fires) and `get` never blocks: it returns `None` when nothing can be handed out, or once
 //! the queue is shut down (upstream's `GetWithPriority` also stops handing out at shutdown).
 
+use crate::sim::shared::Head;
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::hash::Hash;
@@ -89,7 +90,7 @@ impl<T: std::fmt::Debug> std::fmt::Debug for PriorityQueue<T> {
     }
 }
 
-impl<T: Ord + Clone + Hash + 'static> PriorityQueue<T> {
+impl<T: Ord + Clone + Hash + Head + 'static> PriorityQueue<T> {
     /// A queue using `rate_limiter` for rate-limited adds (controller-runtime `priorityqueue.go`
     /// `New` with `Opts.RateLimiter`); accepts a concrete limiter or a `Box<dyn RateLimiter<T>>`.
     pub fn new(rate_limiter: impl RateLimiter<T> + 'static) -> PriorityQueue<T> {
@@ -116,7 +117,7 @@ impl<T: Ord + Clone + Hash + 'static> PriorityQueue<T> {
     }
 }
 
-impl<T: Ord + Clone + Hash> PriorityQueue<T> {
+impl<T: Ord + Clone + Hash + Head> PriorityQueue<T> {
     /// Adds `item` ready now with priority 0 (controller-runtime `priorityqueue.go` `Add`), at
     /// the queue's current clock.
     pub fn add(&mut self, item: T) {
@@ -428,7 +429,7 @@ impl<T: Ord + Clone + Hash> PriorityQueue<T> {
     }
 }
 
-impl<T: Clone + Hash + Ord + 'static> crate::sim::large::LargeParts for PriorityQueue<T> {
+impl<T: Clone + Hash + Ord + Head + 'static> crate::sim::large::LargeParts for PriorityQueue<T> {
     /// The items and their causes, the ready and waiting orders, then the rate limiter's and the
     /// metrics' maps (the locked set holds at most one key per worker).
     fn large_parts<'a>(&'a mut self, out: &mut Vec<&'a mut dyn crate::sim::large::Large>) {

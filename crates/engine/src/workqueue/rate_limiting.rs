@@ -4,6 +4,7 @@
 //! item should wait and then calls `add_after`; `forget` clears the limiter's memory of the item
 //! (it does not touch the queue); `num_requeues` reports the limiter's count.
 
+use crate::sim::shared::Head;
 use std::hash::Hash;
 #[cfg(test)]
 use std::time::Duration;
@@ -27,7 +28,7 @@ impl<T: std::fmt::Debug> std::fmt::Debug for RateLimitingQueue<T> {
     }
 }
 
-impl<T: Ord + Clone + Hash + 'static> RateLimitingQueue<T> {
+impl<T: Ord + Clone + Hash + Head + 'static> RateLimitingQueue<T> {
     /// A queue using `rate_limiter` (client-go `rate_limiting_queue.go`
     /// `NewTypedRateLimitingQueue`); accepts a concrete limiter or a `Box<dyn RateLimiter<T>>`.
     pub fn new(rate_limiter: impl RateLimiter<T> + 'static) -> RateLimitingQueue<T> {
@@ -44,7 +45,7 @@ impl<T: Ord + Clone + Hash + 'static> RateLimitingQueue<T> {
     }
 }
 
-impl<T: Ord + Clone + Hash> RateLimitingQueue<T> {
+impl<T: Ord + Clone + Hash + Head> RateLimitingQueue<T> {
     /// Adds `item` after the limiter's delay (client-go `rate_limiting_queue.go`
     /// `AddRateLimited`). The limiter is asked first, so it counts the request even when the
     /// queue is shutting down and the add is then ignored, as upstream.

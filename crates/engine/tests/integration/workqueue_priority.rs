@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use flywheel_engine::sim::shared::Head;
 use flywheel_engine::workqueue::{
     AddOpts, ItemExponentialFailureRateLimiter, PriorityQueue, RateLimiter, LOW_PRIORITY,
 };
@@ -14,7 +15,7 @@ fn new_queue() -> PriorityQueue<&'static str> {
 }
 
 /// The depth gauge per priority, as whole numbers (the fake provider's `depth["test"]`).
-fn depth<T: Ord + Clone + std::hash::Hash>(q: &PriorityQueue<T>) -> BTreeMap<i32, i64> {
+fn depth<T: Ord + Clone + std::hash::Hash + Head>(q: &PriorityQueue<T>) -> BTreeMap<i32, i64> {
     q.metrics()
         .depth_by_priority
         .iter()
@@ -26,11 +27,11 @@ fn depth_of(entries: &[(i32, i64)]) -> BTreeMap<i32, i64> {
     entries.iter().copied().collect()
 }
 
-fn adds<T: Ord + Clone + std::hash::Hash>(q: &PriorityQueue<T>) -> u64 {
+fn adds<T: Ord + Clone + std::hash::Hash + Head>(q: &PriorityQueue<T>) -> u64 {
     q.metrics().adds_total.value()
 }
 
-fn retries<T: Ord + Clone + std::hash::Hash>(q: &PriorityQueue<T>) -> u64 {
+fn retries<T: Ord + Clone + std::hash::Hash + Head>(q: &PriorityQueue<T>) -> u64 {
     q.metrics().retries_total.value()
 }
 

@@ -1,6 +1,7 @@
 //! Walking a [`SharedMap`](super::SharedMap) in key order ([`Iter`], from its first entry or from
 //! a range's start), and letting one go in steps ([`Freeing`]).
 
+use super::Head;
 use std::borrow::Borrow;
 use std::ops::Bound;
 use std::rc::Rc;
@@ -70,7 +71,7 @@ impl<'a, K: Ord, V> Iter<'a, K, V> {
     pub(super) fn range<Q>(root: Option<&'a Node<K, V>>, start: Bound<&Q>, end: Bound<&Q>) -> Self
     where
         K: Borrow<Q>,
-        Q: Ord + ?Sized,
+        Q: Ord + Head + ?Sized,
     {
         let mut iter = Iter::from(root, start);
         iter.end = match end {
@@ -91,7 +92,7 @@ impl<'a, K: Ord, V> Iter<'a, K, V> {
     fn from<Q>(root: Option<&'a Node<K, V>>, start: Bound<&Q>) -> Self
     where
         K: Borrow<Q>,
-        Q: Ord + ?Sized,
+        Q: Ord + Head + ?Sized,
     {
         let (key, inclusive) = match start {
             Bound::Unbounded => return Iter::first(root),
@@ -105,7 +106,7 @@ impl<'a, K: Ord, V> Iter<'a, K, V> {
         loop {
             match node {
                 Node::Branch(b) => {
-                    let i = b.child_for(key);
+                    let i = b.child_for(key.head(), key);
                     iter.stack.push((&b.children, i + 1));
                     node = &b.children[i];
                 }

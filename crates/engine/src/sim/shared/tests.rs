@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 use std::ops::Bound::{self, Excluded, Included, Unbounded};
 use std::rc::{Rc, Weak};
 
-use super::{Node, SharedMap, NODE_CAPACITY};
+use super::{Head, Node, SharedMap, NODE_CAPACITY};
 
 /// A small deterministic sequence of numbers (a linear congruential generator).
 struct Numbers(u64);
@@ -51,11 +51,15 @@ fn check_node(
             assert!(b.children.len() >= if root { 2 } else { 1 });
             assert!(b.children.len() <= NODE_CAPACITY);
             assert_eq!(b.seps.len() + 1, b.children.len());
+            assert!(
+                b.seps.iter().all(|(h, sep)| *h == sep.head()),
+                "each separator kept with its head"
+            );
             let mut count = 0;
             let mut depths = Vec::new();
             for (j, child) in b.children.iter().enumerate() {
-                let lo = if j == 0 { low } else { Some(b.seps[j - 1]) };
-                let hi = b.seps.get(j).copied().or(high);
+                let lo = if j == 0 { low } else { Some(b.seps[j - 1].1) };
+                let hi = b.seps.get(j).map(|(_, sep)| *sep).or(high);
                 let (n, d) = check_node(child, lo, hi, false);
                 count += n;
                 depths.push(d);
@@ -268,4 +272,51 @@ fn clear_and_debug_read_as_a_map() {
     assert!(map.is_empty());
     assert_eq!(format!("{map:?}"), "{}");
     assert_eq!(map.get_min(), None);
+}
+
+/// Keys whose first sixteen bytes are alike (equal heads, so the branches compare the texts)
+/// mixed with keys that differ early: every lookup, insert and removal agrees with a `BTreeMap`.
+#[test]
+fn text_keys_with_equal_heads_are_found_through_their_texts() {
+    let mut numbers = Numbers(11);
+    let mut map: SharedMap<String, u32> = SharedMap::new();
+    let mut expected = BTreeMap::new();
+    let key = |n: u64| match n % 3 {
+        0 => format!("namespace-0/demo-{n}"),
+        1 => format!("ns-{}/d-{n}", n % 7),
+        _ => format!("n{n}"),
+    };
+    for step in 0..30_000u32 {
+        let k = key(numbers.below(5_000));
+        if numbers.below(4) == 0 {
+            assert_eq!(map.remove(k.as_str()), expected.remove(&k), "remove {k}");
+        } else {
+            assert_eq!(map.insert(k.clone(), step), expected.insert(k, step));
+        }
+    }
+    assert!(
+        matches!(map.root.as_deref(), Some(Node::Branch(_))),
+        "deep enough for branches"
+    );
+    let got: Vec<(&String, &u32)> = map.iter().collect();
+    assert!(
+        got.iter().copied().eq(expected.iter()),
+        "entries in key order"
+    );
+    for n in 0..5_000 {
+        let k = key(n);
+        assert_eq!(map.get(k.as_str()), expected.get(&k), "get {k}");
+        assert_eq!(map.get(&k), expected.get(&k));
+        let from: Vec<&u32> = map
+            .range::<_, str>((Included(k.as_str()), Unbounded))
+            .map(|(_, v)| v)
+            .take(3)
+            .collect();
+        let want: Vec<&u32> = expected
+            .range(k.clone()..)
+            .map(|(_, v)| v)
+            .take(3)
+            .collect();
+        assert_eq!(from, want, "range from {k}");
+    }
 }
