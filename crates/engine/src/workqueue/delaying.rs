@@ -10,11 +10,10 @@
 //! soon as its timer fires. Items due at the same instant are queued in deadline order, ties in
 //! the order their entries were created (upstream's heap leaves ties unspecified).
 
-use crate::sim::shared::Head;
 use std::hash::Hash;
 use std::time::Duration;
 
-use crate::sim::shared::SharedMap;
+use crate::sim::shared::{Head, SharedMap};
 use crate::time::SimTime;
 use crate::workqueue::metrics::QueueMetrics;
 use crate::workqueue::queue::Queue;

@@ -3,10 +3,10 @@
 //! `TypedRateLimitingInterface`; controller-runtime `pkg/controller/priorityqueue/priorityqueue.go`
 //! `PriorityQueue`).
 
-use crate::sim::shared::Head;
 use std::hash::Hash;
 use std::time::Duration;
 
+use crate::sim::shared::Head;
 use crate::sim::EventId;
 use crate::time::SimTime;
 use crate::workqueue::causes::CauseIds;

@@ -15,12 +15,12 @@
 //! timer fires) and `get` never blocks: it returns `None` when nothing can be handed out, or once
 //! the queue is shut down (upstream's `GetWithPriority` also stops handing out at shutdown).
 
-use crate::sim::shared::Head;
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::time::Duration;
 
+use crate::sim::shared::Head;
 use crate::sim::EventId;
 use crate::time::SimTime;
 use crate::workqueue::causes::CauseIds;

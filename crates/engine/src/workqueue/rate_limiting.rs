@@ -4,11 +4,11 @@
 //! item should wait and then calls `add_after`; `forget` clears the limiter's memory of the item
 //! (it does not touch the queue); `num_requeues` reports the limiter's count.
 
-use crate::sim::shared::Head;
 use std::hash::Hash;
 #[cfg(test)]
 use std::time::Duration;
 
+use crate::sim::shared::Head;
 use crate::time::SimTime;
 use crate::workqueue::delaying::DelayingQueue;
 use crate::workqueue::rate_limiter::{default_controller_rate_limiter, RateLimiter};

@@ -1,12 +1,11 @@
 //! Walking a [`SharedMap`](super::SharedMap) in key order ([`Iter`], from its first entry or from
 //! a range's start), and letting one go in steps ([`Freeing`]).
 
-use super::Head;
 use std::borrow::Borrow;
 use std::ops::Bound;
 use std::rc::Rc;
 
-use super::Node;
+use super::{Head, Node};
 
 /// A branch's children, and the place of the next one to visit.
 type Level<'a, K, V> = (&'a [Rc<Node<K, V>>], usize);
