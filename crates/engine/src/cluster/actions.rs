@@ -18,6 +18,26 @@ fn numbered(out: &mut String, prefix: &str, n: u32) {
     Digits::new(u64::from(n), 1, 10).push_to(out);
 }
 
+/// Adds one to the number `text` ends with (`demo-1299` → `demo-1300`), a digit at a time from
+/// its end: the next object's name without writing its number anew (a text without a trailing
+/// number gets `1`).
+fn increment_trailing_number(text: &mut String) {
+    let mut nines = 0;
+    while text.ends_with('9') {
+        text.pop();
+        nines += 1;
+    }
+    match text.pop() {
+        Some(digit @ '0'..='8') => text.push(char::from(digit as u8 + 1)),
+        Some(other) => {
+            text.push(other);
+            text.push('1');
+        }
+        None => text.push('1'),
+    }
+    text.extend(std::iter::repeat_n('0', nines));
+}
+
 impl Cluster {
     /// Creates the scenario's objects directly in storage (as if applied before the run), from
     /// index `from`, [`super::CREATE_OBJECTS_PER_EVENT`] per event; the last part records the
@@ -36,6 +56,8 @@ impl Cluster {
         let period = (to - from).min(o.namespaces).max(1) as usize;
         let mut namespaces: Vec<Option<Text>> = vec![None; period];
         let (mut namespace, mut name) = (String::new(), String::new());
+        // the part's first name written out, each next one counted up from it
+        numbered(&mut name, "demo-", from);
         for i in from..to {
             let ns = namespaces[(i - from) as usize % period]
                 .get_or_insert_with(|| {
@@ -43,8 +65,8 @@ impl Cluster {
                     Text::from(namespace.as_str())
                 })
                 .clone();
-            numbered(&mut name, "demo-", i);
             let mut obj = Object::named(kind.clone(), ns, Text::from(name.as_str()));
+            increment_trailing_number(&mut name);
             obj.spec = spec.clone();
             obj.size_bytes = o.size_bytes;
             obj.metadata.finalizers.clone_from(&o.finalizers);
@@ -95,5 +117,21 @@ mod tests {
         assert_eq!(name, "demo-149999");
         numbered(&mut name, "ns-", 0);
         assert_eq!(name, "ns-0");
+    }
+
+    #[test]
+    fn counting_a_name_up_gives_the_next_numbered_name_across_every_carry() {
+        let mut name = String::new();
+        numbered(&mut name, "demo-", 0);
+        for n in 1..=120_000u32 {
+            increment_trailing_number(&mut name);
+            assert_eq!(name, format!("demo-{n}"));
+        }
+        let mut bare = String::from("9");
+        increment_trailing_number(&mut bare);
+        assert_eq!(bare, "10");
+        let mut no_number = String::from("demo-");
+        increment_trailing_number(&mut no_number);
+        assert_eq!(no_number, "demo-1");
     }
 }
