@@ -66,7 +66,7 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
     format!(
         "one engine event takes {spent_ns:.0} ns where {ENGINE_RATE_RATIO_TARGET} × the bare loop allows {:.0} ns \
          (the heap alone takes {bare_ns:.0} ns): each runs a piece of client-go or the API \
-         server. In the 150 000-object incident an event runs about 2 750 instructions and \
+         server. In the 150 000-object incident an event runs about 2 700 instructions and \
          most of its time waits on memory: a lookup in a key-ordered map of 150 000 keys misses \
          the cache at every tree level and, in its leaf, reads each compared key's text in a \
          line of its own (the branches compare their separators' first sixteen bytes, kept \
