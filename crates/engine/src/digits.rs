@@ -1,5 +1,5 @@
 //! Numbers as zero-padded digits without the formatting machinery, for text written on every
-//! event (a trace line's hash, a status write's timestamp, a create's uid).
+//! event (a trace line's hash, a status write's timestamp, an issued uid read as text).
 
 /// The digits of a number, right-aligned in a fixed buffer.
 pub struct Digits {
@@ -57,21 +57,6 @@ impl Digits {
     }
 }
 
-/// The last `N` hexadecimal digits of `n` (lowercase, zero-padded), each read off its own four
-/// bits: no loop that waits on a division. Digits above the `N`th are dropped, so it is `n`'s
-/// text only for `n < 16^N`.
-#[inline]
-pub fn low_hex<const N: usize>(n: u64) -> [u8; N] {
-    let mut out = [b'0'; N];
-    for (i, b) in out.iter_mut().enumerate() {
-        let shift = 4 * (N - 1 - i);
-        if shift < 64 {
-            *b = SYMBOLS[((n >> shift) & 0xf) as usize];
-        }
-    }
-    out
-}
-
 /// The digit symbols, lowercase.
 const SYMBOLS: &[u8; 16] = b"0123456789abcdef";
 
@@ -88,28 +73,6 @@ mod tests {
         assert_eq!(Digits::new(u64::MAX, 1, 10).as_str(), u64::MAX.to_string());
         assert_eq!(Digits::new(u64::MAX, 1, 16).as_str(), "ffffffffffffffff");
         assert_eq!(Digits::new(143, 3, 12).as_str(), "0bb");
-    }
-
-    #[test]
-    fn low_hex_digits_are_the_padded_hex_text_below_their_count() {
-        for n in [
-            0,
-            1,
-            0xf,
-            0x10,
-            0x12d,
-            0xdead_beef,
-            u64::from(u32::MAX),
-            (1 << 48) - 1,
-        ] {
-            assert_eq!(
-                low_hex::<12>(n),
-                *Digits::new(n, 12, 16).as_bytes(),
-                "{n:#x}"
-            );
-        }
-        assert_eq!(&low_hex::<8>(0x1_2345_6789), b"23456789");
-        assert_eq!(&low_hex::<20>(u64::MAX), b"0000ffffffffffffffff");
     }
 
     #[test]

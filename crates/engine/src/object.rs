@@ -17,10 +17,12 @@ use crate::vec_map::VecMap;
 mod json;
 mod layout;
 mod text;
+mod uid;
 
 pub(crate) use json::shared_text;
 pub use json::{Json, JsonMap};
 pub use text::Text;
+pub use uid::Uid;
 
 /// Where an [`Object`] keeps its key once built.
 #[derive(Clone, Default)]
@@ -74,7 +76,7 @@ pub struct ObjectMeta {
     /// Name.
     pub name: Text,
     /// Unique id assigned at creation.
-    pub uid: Text,
+    pub uid: Uid,
     /// Labels; `None` is a nil map.
     pub labels: StringMap,
     /// Annotations; `None` is a nil map.

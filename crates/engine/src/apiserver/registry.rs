@@ -470,7 +470,7 @@ fn check_delete_preconditions(
 ) -> Result<(), ApiError> {
     let resource = kind.qualified_kind();
     if let Some(uid) = &options.precondition_uid {
-        if *uid != obj.metadata.uid {
+        if obj.metadata.uid != **uid {
             return Err(ApiError::conflict(
                 &resource,
                 &obj.metadata.name,

@@ -16,9 +16,8 @@
 
 use super::kind_objects::KindObjects;
 use super::list_items::ListItems;
-use crate::digits::{low_hex, Digits};
 use crate::key::Key;
-use crate::object::{Object, ObjectMeta, ObjectRef, Text};
+use crate::object::{Object, ObjectMeta, ObjectRef, Uid};
 use crate::vec_map::VecMap;
 
 /// A stored object.
@@ -108,9 +107,6 @@ fn meta_without_rv_equal(a: &Object, b: &Object) -> bool {
         && *owner_references == m.owner_references
 }
 
-/// A uid's fixed middle, between the counter's low 8 and low 12 hexadecimal digits.
-const UID_MIDDLE: &str = "-0000-4000-8000-";
-
 impl Store {
     /// An empty store at `revision`.
     pub fn new(revision: u64) -> Store {
@@ -126,12 +122,11 @@ impl Store {
         self.revision
     }
 
-    /// A fresh, deterministic uid: `{n:08x}-0000-4000-8000-{n:012x}` for the n-th one, written
-    /// without the formatting machinery, on the stack, into its one allocation (every create
-    /// takes one); from the 2³²nd on (wider than 8 digits), formatted.
-    pub fn next_uid(&mut self) -> Text {
+    /// A fresh, deterministic uid: `{n:08x}-0000-4000-8000-{n:012x}` for the n-th one, kept as
+    /// `n` ([`Uid`]).
+    pub fn next_uid(&mut self) -> Uid {
         self.uids_issued += 1;
-        uid_text(self.uids_issued)
+        Uid::issued(self.uids_issued)
     }
 
     /// The stored entry of `kind` at `key`: a [`Key`] (equal to a clone of itself without
@@ -217,7 +212,7 @@ impl Store {
         };
         self.uids_issued += 1;
         self.revision += 1;
-        object.metadata.uid = uid_text(self.uids_issued);
+        object.metadata.uid = Uid::issued(self.uids_issued);
         object.metadata.resource_version = self.revision;
         let object = ObjectRef::new(object);
         let entry = Stored {
@@ -287,23 +282,6 @@ impl Store {
         last.metadata.resource_version = self.revision;
         Some(ObjectRef::new(last))
     }
-}
-
-/// The `n`-th uid ([`Store::next_uid`]).
-fn uid_text(n: u64) -> Text {
-    if n >= 1 << 32 {
-        let (head, tail) = (Digits::new(n, 8, 16), Digits::new(n, 12, 16));
-        return Text::from(format!("{}{UID_MIDDLE}{}", head.as_str(), tail.as_str()).as_str());
-    }
-    // every uid of a run below the four-billionth: both parts straight off the bits, into
-    // their places of one buffer
-    let mut buf = [0u8; 36];
-    let (head, rest) = buf.split_at_mut(8);
-    let (middle, tail) = rest.split_at_mut(UID_MIDDLE.len());
-    head.copy_from_slice(&low_hex::<8>(n));
-    middle.copy_from_slice(UID_MIDDLE.as_bytes());
-    tail.copy_from_slice(&low_hex::<12>(n));
-    Text::from(std::str::from_utf8(&buf).unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -402,8 +380,8 @@ mod tests {
     fn uids_are_unique_and_deterministic() {
         let mut a = Store::new(1);
         let mut b = Store::new(1);
-        let xs: Vec<Text> = (0..3).map(|_| a.next_uid()).collect();
-        let ys: Vec<Text> = (0..3).map(|_| b.next_uid()).collect();
+        let xs: Vec<Uid> = (0..3).map(|_| a.next_uid()).collect();
+        let ys: Vec<Uid> = (0..3).map(|_| b.next_uid()).collect();
         assert_eq!(xs, ys);
         assert_ne!(xs[0], xs[1]);
     }

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::kind::{KindFamily, ResourceKind};
 use super::request::ApiError;
 use super::store::Stored;
-use crate::object::{Json, JsonMap, Object, Text};
+use crate::object::{Json, JsonMap, Object, Uid};
 use crate::time::SimTime;
 
 /// The finalizer the namespace controller owns in a namespace's `spec.finalizers`
@@ -33,7 +33,7 @@ pub const DEFAULT_POD_GRACE_PERIOD_S: i64 = 30;
 /// - Namespaces: status = `{"phase": "Active"}`; `spec.finalizers` gains `kubernetes`.
 /// - Other kinds: status dropped when `/status` is served and the family is not `Node`.
 pub fn prepare_for_create(kind: &ResourceKind, obj: &mut Object) {
-    obj.metadata.uid = Text::default();
+    obj.metadata.uid = Uid::default();
     obj.metadata.deletion_timestamp = None;
     obj.metadata.deletion_grace_period_s = None;
     if kind.status_subresource && kind.family != KindFamily::Node {

@@ -1,11 +1,12 @@
-//! [`Text`]: an object's kind, namespace, name and uid, shared between its versions.
+//! [`Text`]: an object's kind, namespace and name, shared between its versions.
 //!
 //! A Go object's strings are immutable pointers: `DeepCopy` copies the pointer and the length,
 //! never the bytes. A controller's working copy of an object (the cache's copy that a Reconcile
-//! changes) and every version an update stores keep the same kind, namespace, name and uid, so
+//! changes) and every version an update stores keep the same kind, namespace and name, so
 //! [`Text`] shares them as Go does: a copy increments a count instead of allocating and copying
-//! four strings, and dropping a version frees none of them. It compares, orders, hashes, prints
-//! and serializes exactly as its text does.
+//! three strings, and dropping a version frees none of them. (The uid needs not even that: see
+//! [`Uid`](super::Uid).) It compares, orders, hashes, prints and serializes exactly as its text
+//! does.
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;
@@ -238,7 +239,10 @@ mod tests {
 
     #[test]
     fn empty_texts_share_one_allocation() {
-        let (a, b) = (Text::default(), crate::object::ObjectMeta::default().uid);
+        let (a, b) = (
+            Text::default(),
+            crate::object::ObjectMeta::default().namespace,
+        );
         assert!(
             std::ptr::eq(a.as_str(), b.as_str()),
             "an object's defaults allocate nothing"
