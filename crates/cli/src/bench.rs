@@ -66,22 +66,22 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
     format!(
         "one engine event takes {spent_ns:.0} ns where {ENGINE_RATE_RATIO_TARGET} × the bare loop allows {:.0} ns \
          (the heap alone takes {bare_ns:.0} ns): each runs a piece of client-go or the API \
-         server. In the 150 000-object incident an event runs about 2 700 instructions and \
-         most of its time waits on memory: a lookup in a key-ordered map of 150 000 keys misses \
-         the cache at every tree level and, in its leaf, reads each compared key's text in a \
-         line of its own (the branches compare their separators' first sixteen bytes, kept \
-         beside them as numbers; kept in the leaves as well, such heads cost 34 bytes per cached \
-         object and measured no time). In the ten-object flywheel an event \
+         server. In the 150 000-object incident an event runs about 2 650 instructions and \
+         most of its time waits on memory: a sample of its wall time (perf, cpu-clock) finds it \
+         at the first touch of each object's cold lines (the popped key's and object's \
+         reference counts when the informer pops a delta, 7 %; a worker's key, 3 %; the \
+         key-ordered maps' leaves, whose comparisons read each compared key's text; the \
+         DeltaFIFO's and the workqueue's hash tables, 7 %) and in the kernel's page faults on \
+         the 150 MB the minute grows to (9 %). In the ten-object flywheel an event \
          runs about 2 150 instructions, spread over the API server's update, the watch, the \
          informer, the workqueue, the Go heap's accounting after every event (8 %) and the \
-         per-second sample of every metric (9 %). Either runs through more code per event than \
-         a core's 32 KB instruction cache holds: a cache simulation (cachegrind) misses it about \
-         120 times an event in the flywheel and 90 in the incident, against 27 and 48 data \
-         misses, so fewer instructions on the same paths save less time than they count. What \
-         would reach it: at scale, fewer cache lines per event, which no one structure gives \
-         (the store, the watch cache, the informer's cache and the queues laid out together \
-         around dense integer ids); for small scenarios, half the instructions of every step \
-         and less code on each event's path (BENCHMARKS.md)",
+         per-second sample of every metric (9 %), through more code than a core's 32 KB \
+         instruction cache holds (a cache simulation misses it about 120 times an event). \
+         What would reach it: at scale, fewer cache lines per object and per event, which no \
+         one structure gives (the store, the watch cache, the informer's cache and the queues \
+         laid out together around dense integer ids; one cold line fewer per object copy, the \
+         uid's, made the incident 3 % faster); for small scenarios, half the instructions of \
+         every step and less code on each event's path (BENCHMARKS.md)",
         bare_ns / ENGINE_RATE_RATIO_TARGET
     )
 }
