@@ -44,7 +44,11 @@ impl std::fmt::Debug for KeyCache {
 pub type ObjectRef = Rc<Object>;
 
 /// An ordered string map (labels, annotations). `None` is Go's nil map, distinct from empty.
-pub type StringMap = Option<VecMap<String, String>>;
+///
+/// Boxed: most objects have neither, and a box is one word where the map is three, so every
+/// object (and every version an update keeps) is 32 bytes smaller and spans fewer cache lines;
+/// a map that is there costs one allocation more, which `VecMap`'s buffer already was.
+pub type StringMap = Option<Box<VecMap<String, String>>>;
 
 /// A reference to an owning object (`metadata.ownerReferences[]`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -258,7 +258,7 @@ impl MapEquality {
 
 /// The entries of a possibly-nil map (nil reads as empty, as in Go).
 fn entries(m: &StringMap) -> Option<&VecMap<String, String>> {
-    m.as_ref().filter(|m| !m.is_empty())
+    m.as_deref().filter(|m| !m.is_empty())
 }
 
 /// `AnnotationChangedPredicate`: admits updates whose annotations changed; everything else is admitted.

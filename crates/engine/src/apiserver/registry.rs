@@ -197,7 +197,7 @@ impl ApiServer {
             .iter_kind(&kind.name)
             .map(|(_, s)| &s.object)
             .filter(|o| namespace.is_none_or(|ns| !kind.namespaced || o.metadata.namespace == ns))
-            .filter(|o| selector.is_none_or(|sel| sel.matches(o.metadata.labels.as_ref())))
+            .filter(|o| selector.is_none_or(|sel| sel.matches(o.metadata.labels.as_deref())))
             .cloned()
             .collect();
         Ok(ObjectList {

@@ -352,7 +352,7 @@ mod tests {
         assert!(matches!(same, UpdateOutcome::NoOp(_)));
         assert_eq!(s.revision(), 11);
         let mut changed = (*created).clone();
-        changed.metadata.annotations = Some([("a".into(), "b".into())].into());
+        changed.metadata.annotations = Some(VecMap::from([("a".into(), "b".into())]).into());
         let out = s.guaranteed_update("Flywheel", &Key::from("default/a"), changed.into());
         assert!(matches!(&out, UpdateOutcome::Written(o) if o.metadata.resource_version == 12));
     }

@@ -330,7 +330,9 @@ mod tests {
     fn obj(spec: &str, status: Option<&str>, other_meta: &str) -> Object {
         let mut o = Object::new("Flywheel", "default", "fw");
         o.metadata.generation = 1;
-        o.metadata.annotations = Some([("other".to_owned(), other_meta.to_owned())].into());
+        o.metadata.annotations = Some(Box::new(
+            [("other".to_owned(), other_meta.to_owned())].into(),
+        ));
         o.spec = json!(spec).into();
         o.status = status.map_or(Json::Null, Json::from);
         o

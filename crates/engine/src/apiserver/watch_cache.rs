@@ -87,10 +87,10 @@ impl WatchEvent {
         o.metadata.resource_version = resource_version;
         o.size_bytes = 0;
         if initial_events_end {
-            o.metadata.annotations = Some(VecMap::from([(
+            o.metadata.annotations = Some(Box::new(VecMap::from([(
                 INITIAL_EVENTS_END_ANNOTATION.to_owned(),
                 "true".to_owned(),
-            )]));
+            )])));
         }
         WatchEvent {
             event_type: WatchEventType::Bookmark,

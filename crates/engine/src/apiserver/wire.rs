@@ -170,7 +170,7 @@ fn string_map_field(m: &Map<String, Value>, key: &str) -> Result<StringMap, ApiE
             .ok_or_else(|| bad(key, "values must be strings"))?;
         out.insert(k.clone(), s.to_owned());
     }
-    Ok(Some(out))
+    Ok(Some(Box::new(out)))
 }
 
 fn string_list_field(m: &Map<String, Value>, key: &str) -> Result<Vec<String>, ApiError> {
@@ -222,8 +222,8 @@ mod tests {
         o.metadata.uid = "uid-1".into();
         o.metadata.resource_version = 42;
         o.metadata.generation = 3;
-        o.metadata.labels = Some(VecMap::from([("app".into(), "demo".into())]));
-        o.metadata.annotations = Some(VecMap::new());
+        o.metadata.labels = Some(VecMap::from([("app".into(), "demo".into())]).into());
+        o.metadata.annotations = Some(VecMap::new().into());
         o.metadata.finalizers = vec!["demo/cleanup".into()];
         o.metadata.deletion_timestamp = Some(SimTime::from_millis(5));
         o.metadata.deletion_grace_period_s = Some(0);
@@ -253,7 +253,7 @@ mod tests {
         o.metadata.labels = None;
         let back = object_from_value(&object_to_value(&o), &o).expect("decodes");
         assert_eq!(back.metadata.labels, None);
-        assert_eq!(back.metadata.annotations, Some(VecMap::new()));
+        assert_eq!(back.metadata.annotations, Some(VecMap::new().into()));
     }
 
     #[test]

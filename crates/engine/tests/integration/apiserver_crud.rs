@@ -139,7 +139,7 @@ fn get_of_a_missing_object_is_404_with_the_upstream_message() {
 fn list_filters_by_namespace_and_labels_and_carries_the_store_revision() {
     let mut s = server(true);
     let mut labelled = flywheel("b");
-    labelled.metadata.labels = Some(VecMap::from([("app".into(), "demo".into())]));
+    labelled.metadata.labels = Some(VecMap::from([("app".into(), "demo".into())]).into());
     s.create(flywheel("a"), t(1)).expect("created");
     s.create(labelled, t(2)).expect("created");
     s.create(Object::new("Flywheel", "kube-system", "c"), t(3))
@@ -243,7 +243,7 @@ fn update_status_takes_only_status_and_keeps_generation() {
     let mut req = (*created).clone();
     req.status = json!({"observedGeneration": 1}).into();
     req.spec = json!({"replicas": 99}).into();
-    req.metadata.labels = Some(VecMap::from([("ignored".into(), "yes".into())]));
+    req.metadata.labels = Some(VecMap::from([("ignored".into(), "yes".into())]).into());
     let out = s.update_status(req, t(2)).expect("status written");
     assert_eq!(out.status, json!({"observedGeneration": 1}));
     assert_eq!(out.spec, json!({"replicas": 1}));
@@ -257,7 +257,7 @@ fn a_metadata_only_change_moves_the_resource_version_but_not_generation() {
     let mut s = server(false);
     let created = s.create(flywheel("a"), t(1)).expect("created");
     let mut req = (*created).clone();
-    req.metadata.annotations = Some(VecMap::from([("touched".into(), "1".into())]));
+    req.metadata.annotations = Some(VecMap::from([("touched".into(), "1".into())]).into());
     let out = s.update(req, t(2)).expect("updated");
     assert_eq!(out.metadata.generation, 1);
     assert!(out.metadata.resource_version > created.metadata.resource_version);
@@ -325,10 +325,8 @@ fn a_merge_patch_carrying_a_stale_resource_version_conflicts() {
 fn a_null_in_a_merge_patch_removes_the_key() {
     let mut s = server(true);
     let mut o = flywheel("a");
-    o.metadata.labels = Some(VecMap::from([
-        ("keep".into(), "1".into()),
-        ("drop".into(), "1".into()),
-    ]));
+    o.metadata.labels =
+        Some(VecMap::from([("keep".into(), "1".into()), ("drop".into(), "1".into())]).into());
     s.create(o, t(1)).expect("created");
     let out = s
         .patch(
@@ -341,7 +339,7 @@ fn a_null_in_a_merge_patch_removes_the_key() {
         .expect("patched");
     assert_eq!(
         out.metadata.labels,
-        Some(VecMap::from([("keep".into(), "1".into())]))
+        Some(VecMap::from([("keep".into(), "1".into())]).into())
     );
     assert_eq!(out.metadata.generation, 1, "metadata only");
 }
@@ -440,7 +438,7 @@ fn a_put_naming_another_uid_is_a_409_conflict_before_the_resource_version_is_che
     // An empty uid names no precondition: it is taken from the stored object.
     let mut no_uid = (*created).clone();
     no_uid.metadata.uid = "".into();
-    no_uid.metadata.labels = Some(VecMap::from([("k".into(), "v".into())]));
+    no_uid.metadata.labels = Some(VecMap::from([("k".into(), "v".into())]).into());
     let updated = s.update(no_uid, t(4)).expect("no precondition");
     assert_eq!(updated.metadata.uid, created.metadata.uid);
 }

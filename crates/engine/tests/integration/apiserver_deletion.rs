@@ -63,7 +63,7 @@ fn a_finalizer_holds_a_deleted_object_until_an_update_removes_it() {
 
     // An update that keeps the finalizer keeps the object.
     let mut keep = (*marked).clone();
-    keep.metadata.annotations = Some([("x".to_owned(), "y".to_owned())].into());
+    keep.metadata.annotations = Some(Box::new([("x".to_owned(), "y".to_owned())].into()));
     let kept = s.update(keep, t(11)).expect("updated");
     assert!(s.get("Flywheel", "default", "fw").is_ok());
 
@@ -298,7 +298,7 @@ fn deletion_grace_period_seconds_survives_an_update_that_omits_it_and_cannot_be_
 
     let mut omitted = (*marked).clone();
     omitted.metadata.deletion_grace_period_s = None;
-    omitted.metadata.annotations = Some([("x".to_owned(), "y".to_owned())].into());
+    omitted.metadata.annotations = Some(Box::new([("x".to_owned(), "y".to_owned())].into()));
     let kept = s
         .update(omitted, t(11))
         .expect("copied from the stored object");

@@ -11,7 +11,6 @@ use flywheel_engine::informer::indexer::{
 };
 use flywheel_engine::key::Key;
 use flywheel_engine::object::{Object, ObjectRef};
-use flywheel_engine::vec_map::VecMap;
 use proptest::prelude::*;
 
 fn pod(namespace: &str, name: &str) -> Object {
@@ -21,7 +20,7 @@ fn pod(namespace: &str, name: &str) -> Object {
 fn with_label(mut o: Object, key: &str, value: &str) -> ObjectRef {
     o.metadata
         .labels
-        .get_or_insert_with(VecMap::new)
+        .get_or_insert_with(Default::default)
         .insert(key.to_owned(), value.to_owned());
     ObjectRef::new(o)
 }

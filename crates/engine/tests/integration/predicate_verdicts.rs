@@ -3,12 +3,11 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use flywheel_engine::object::{Object, ObjectRef};
+use flywheel_engine::object::{Object, ObjectRef, StringMap};
 use flywheel_engine::predicate::{
     all, any, not, AnnotationChanged, CreateEvent, DeleteEvent, Event, Funcs, GenerationChanged,
     GenericEvent, LabelChanged, MapEquality, Predicate, ResourceVersionChanged, UpdateEvent,
 };
-use flywheel_engine::vec_map::VecMap;
 
 fn pod() -> Object {
     Object::new("Pod", "biz", "baz")
@@ -30,22 +29,22 @@ fn with_generation(g: i64) -> ObjectRef {
     arc(o)
 }
 
-fn map(pairs: &[(&str, &str)]) -> Option<VecMap<String, String>> {
-    Some(
+fn map(pairs: &[(&str, &str)]) -> StringMap {
+    Some(Box::new(
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
-    )
+    ))
 }
 
-fn with_annotations(a: Option<VecMap<String, String>>) -> ObjectRef {
+fn with_annotations(a: StringMap) -> ObjectRef {
     let mut o = pod();
     o.metadata.annotations = a;
     arc(o)
 }
 
-fn with_labels(l: Option<VecMap<String, String>>) -> ObjectRef {
+fn with_labels(l: StringMap) -> ObjectRef {
     let mut o = pod();
     o.metadata.labels = l;
     arc(o)

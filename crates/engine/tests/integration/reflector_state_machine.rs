@@ -711,10 +711,8 @@ fn watch_list_reflector() -> Reflector {
 fn initial_events_end(rv: u64) -> ObjectRef {
     let mut o = Object::new("Pod", "", "");
     o.metadata.resource_version = rv;
-    o.metadata.annotations = Some(VecMap::from([(
-        INITIAL_EVENTS_END_ANNOTATION.to_owned(),
-        "true".to_owned(),
-    )]));
+    o.metadata.annotations =
+        Some(VecMap::from([(INITIAL_EVENTS_END_ANNOTATION.to_owned(), "true".to_owned())]).into());
     Rc::new(o)
 }
 
