@@ -2,6 +2,7 @@
 
 mod args;
 mod bench;
+mod out;
 mod output;
 mod plot;
 mod size;
@@ -21,6 +22,7 @@ use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::scenario::units::format_duration;
 use flywheel_engine::scenario::{self, presets, Scenario};
 use flywheel_engine::SimTime;
+use out::{out, outln};
 
 fn main() -> ExitCode {
     let command = match args::parse(std::env::args_os()) {
@@ -59,21 +61,25 @@ fn usage_error(message: &str) -> ExitCode {
 
 fn execute(command: Option<Command>) -> Result<(), Failure> {
     let Some(command) = command else {
-        print!("{}", args::help());
+        out!("{}", args::help());
         return Ok(());
     };
     match command {
-        Command::Version => println!("flywheel {}", env!("CARGO_PKG_VERSION")),
+        Command::Version => outln!("flywheel {}", env!("CARGO_PKG_VERSION")),
         Command::List => list(),
         Command::Code { target } => code(&target)?,
         Command::Run(a) => run(&[a.target], &a.flags)?,
         Command::Compare(a) => run(&[a.a, a.b], &a.flags)?,
         Command::Bench { format, only } => print_bench(format, &only),
-        Command::Completions { shell } => args::completions(shell, &mut std::io::stdout()),
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            args::completions(shell, &mut script);
+            out::write_bytes(&script);
+        }
         Command::Swarm(a) => swarm(&a)?,
         Command::Why(a) => why::why(&a).map_err(Failure::Usage)?,
         Command::Tour(a) => tour::tour(&a).map_err(Failure::Usage)?,
-        Command::Size(a) => print!("{}", size::run(&a).map_err(Failure::Usage)?),
+        Command::Size(a) => out!("{}", size::run(&a).map_err(Failure::Usage)?),
     }
     Ok(())
 }
@@ -81,15 +87,19 @@ fn execute(command: Option<Command>) -> Result<(), Failure> {
 fn print_bench(format: BenchFormat, only: &[BenchGroup]) {
     let rows = bench::native_rows(only);
     if format == BenchFormat::Json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&rows).unwrap_or_default()
         );
         return;
     }
-    println!(
+    outln!(
         "{:<78} {:>14} {:>9} {:>14} {:>8}  target",
-        "figure", "value", "unit", "peer", "ratio"
+        "figure",
+        "value",
+        "unit",
+        "peer",
+        "ratio"
     );
     let mut notes = Vec::new();
     for r in &rows {
@@ -104,7 +114,7 @@ fn print_bench(format: BenchFormat, only: &[BenchGroup]) {
             notes.push(why);
             verdict.push_str(&format!(" [{}]", notes.len()));
         }
-        println!(
+        outln!(
             "{:<78} {:>14} {:>9} {:>14} {:>8}  {} {verdict}",
             r.figure,
             output::human(r.value),
@@ -115,14 +125,14 @@ fn print_bench(format: BenchFormat, only: &[BenchGroup]) {
         );
     }
     for (i, why) in notes.iter().enumerate() {
-        println!("\n[{}] {why}", i + 1);
+        outln!("\n[{}] {why}", i + 1);
     }
 }
 
 fn list() {
     for name in presets::names() {
         if let Ok(s) = presets::load(name, &[]) {
-            println!("{name:<34} [{}] {}", s.group, s.title);
+            outln!("{name:<34} [{}] {}", s.group, s.title);
         }
     }
 }
@@ -143,9 +153,9 @@ fn load(target: &str, sets: &[(String, String)]) -> Result<Scenario, Failure> {
 
 fn code(target: &str) -> Result<(), Failure> {
     let s = load(target, &[])?;
-    println!("// {}: {}", s.name, s.title);
+    outln!("// {}: {}", s.name, s.title);
     for line in go_code(&s) {
-        println!("{line}");
+        outln!("{line}");
     }
     Ok(())
 }
@@ -181,7 +191,7 @@ fn run(targets: &[String], a: &RunFlags) -> Result<(), Failure> {
         Some(path) => std::fs::write(path, text)
             .map_err(|e| Failure::Io(format!("cannot write '{}': {e}", path.display())))?,
         None => {
-            let _ = std::io::stdout().write_all(text.as_bytes());
+            out::write_bytes(text.as_bytes());
         }
     }
     if let Some(path) = &a.plot {
@@ -307,14 +317,17 @@ fn swarm(a: &args::SwarmArgs) -> Result<(), Failure> {
         let outcome = flywheel_engine::swarm::run_seed(seed);
         events += outcome.events;
         if count == 1 {
-            println!(
+            outln!(
                 "seed {seed} ({}): {} events, {} checks, trace hash {:016x}",
-                outcome.scenario, outcome.events, outcome.checks, outcome.trace_hash
+                outcome.scenario,
+                outcome.events,
+                outcome.checks,
+                outcome.trace_hash
             );
         }
         if !outcome.passed() {
             failed += 1;
-            println!("{}", outcome.failure_report());
+            outln!("{}", outcome.failure_report());
         }
         if show && i % 100 == 99 {
             progress("swarm", (i + 1) as f64 / count as f64);
@@ -323,7 +336,7 @@ fn swarm(a: &args::SwarmArgs) -> Result<(), Failure> {
     if show && count >= 100 {
         eprintln!();
     }
-    println!(
+    outln!(
         "swarm: {} seeds from {}, {failed} failed, {events} events in {:.1}s",
         count,
         seeds.start,

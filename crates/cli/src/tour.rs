@@ -9,6 +9,7 @@
 
 use std::fmt::Write as _;
 
+use crate::out::{out, outln};
 use flywheel_engine::tour::{self, Step, StepOutcome};
 
 /// What `tour` was asked.
@@ -22,10 +23,10 @@ pub struct TourArgs {
 /// Runs the tour and prints each step; an unknown tour or a failing step is an error.
 pub fn tour(args: &TourArgs) -> Result<(), String> {
     let t = tour::load(&args.id).map_err(|e| format!("tour '{}': {e}", args.id))?;
-    println!("{} — {}", t.title.en, t.title.zh);
+    outln!("{} — {}", t.title.en, t.title.zh);
     for (i, step) in t.steps.iter().enumerate() {
         let (_, outcome) = tour::run_step(step).map_err(|e| format!("step {i}: {e}"))?;
-        print!("{}", describe(i, step, &outcome));
+        out!("{}", describe(i, step, &outcome));
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 
 use std::time::Duration;
 
+use crate::out::out;
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::sim::EventKind;
 use flywheel_engine::SimTime;
@@ -73,7 +74,7 @@ pub fn why(a: &WhyArgs) -> Result<(), String> {
             ));
         }
     };
-    print!("{}", report(&run, reconcile));
+    out!("{}", report(&run, reconcile));
     Ok(())
 }
 

@@ -309,3 +309,44 @@ fn do_on_an_object_that_does_not_exist_is_refused_naming_it_and_one_that_does() 
         "{err}"
     );
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_ends_the_program_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // The JSON of a whole run is far larger than a pipe's buffer: the program is still writing
+    // when the reader goes away, as under `flywheel run flywheel --format json | head -c 100`.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_flywheel"))
+        .args(["run", "flywheel", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut head = [0u8; 100];
+    let mut pipe = child.stdout.take().expect("stdout is piped");
+    pipe.read_exact(&mut head).expect("the run starts writing");
+    drop(pipe);
+    let o = child.wait_with_output().expect("the binary ends");
+    assert!(head.starts_with(b"{"), "the output was the run's JSON");
+    assert!(o.status.success(), "status {:?}", o.status);
+    assert_eq!(stderr(&o), "", "no panic, no message");
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_reported_with_status_1() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // only where the system has a device that is always full (Linux, the CI)
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_flywheel"))
+        .arg("list")
+        .stdout(full)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: cannot write to standard output"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("panicked"));
+}
