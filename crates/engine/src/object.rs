@@ -16,11 +16,13 @@ use crate::vec_map::VecMap;
 
 mod json;
 mod layout;
+mod lifecycle;
 mod text;
 mod uid;
 
 pub(crate) use json::shared_text;
 pub use json::{Json, JsonMap};
+pub use lifecycle::Lifecycle;
 pub use text::Text;
 pub use uid::Uid;
 
@@ -69,6 +71,7 @@ pub struct OwnerReference {
 /// in memory, so that with [`Object`]'s own such fields they share the object's first cache line;
 /// it serializes and prints in the upstream field order all the same (see `layout`).
 #[derive(Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(from = "layout::MetaFields")]
 #[repr(C)]
 pub struct ObjectMeta {
     /// The etcd revision of the last write; 0 means unset.
@@ -85,16 +88,59 @@ pub struct ObjectMeta {
     pub labels: StringMap,
     /// Annotations; `None` is a nil map.
     pub annotations: StringMap,
-    /// Finalizers, in order.
-    pub finalizers: Vec<String>,
-    /// Set when deletion was requested while finalizers remained.
-    pub deletion_timestamp: Option<SimTime>,
+    /// Finalizers, the deletion timestamp and grace period, owners: one word while none is set
+    /// (most objects), read and changed through the accessors below.
+    pub(crate) lifecycle: Lifecycle,
+}
+
+impl ObjectMeta {
+    /// Finalizers, in order (`GetFinalizers`).
+    pub fn finalizers(&self) -> &[String] {
+        self.lifecycle.finalizers()
+    }
+
+    /// Sets the finalizers (`SetFinalizers`).
+    pub fn set_finalizers(&mut self, finalizers: Vec<String>) {
+        self.lifecycle.set_finalizers(finalizers);
+    }
+
+    /// The finalizers to change in place.
+    pub fn finalizers_mut(&mut self) -> &mut Vec<String> {
+        self.lifecycle.finalizers_mut()
+    }
+
+    /// `deletionTimestamp`: set when deletion was requested while finalizers or a grace period
+    /// held the object (`GetDeletionTimestamp`).
+    pub fn deletion_timestamp(&self) -> Option<SimTime> {
+        self.lifecycle.deletion_timestamp()
+    }
+
+    /// Sets `deletionTimestamp` (`SetDeletionTimestamp`).
+    pub fn set_deletion_timestamp(&mut self, at: Option<SimTime>) {
+        self.lifecycle.set_deletion_timestamp(at);
+    }
+
     /// `deletionGracePeriodSeconds`: set with the deletionTimestamp — the graceful period a pod
     /// was given, 0 when finalizers hold an object (apiserver
     /// `pkg/registry/generic/registry/store.go` `markAsDeleting`). `None` is Go's nil.
-    pub deletion_grace_period_s: Option<i64>,
-    /// Owners.
-    pub owner_references: Vec<OwnerReference>,
+    pub fn deletion_grace_period_s(&self) -> Option<i64> {
+        self.lifecycle.deletion_grace_period_s()
+    }
+
+    /// Sets `deletionGracePeriodSeconds` (`SetDeletionGracePeriodSeconds`).
+    pub fn set_deletion_grace_period_s(&mut self, period_s: Option<i64>) {
+        self.lifecycle.set_deletion_grace_period_s(period_s);
+    }
+
+    /// Owners (`GetOwnerReferences`).
+    pub fn owner_references(&self) -> &[OwnerReference] {
+        self.lifecycle.owner_references()
+    }
+
+    /// Sets the owners (`SetOwnerReferences`).
+    pub fn set_owner_references(&mut self, owners: Vec<OwnerReference>) {
+        self.lifecycle.set_owner_references(owners);
+    }
 }
 
 /// A Kubernetes object: kind, metadata, spec, status, and its serialized size.
@@ -200,7 +246,11 @@ pub fn field_values(obj: &Object, field: &str) -> Vec<String> {
         ".metadata.name" => return vec![m.name.to_string()],
         ".metadata.namespace" => return vec![m.namespace.to_string()],
         ".metadata.ownerReferences.name" => {
-            return m.owner_references.iter().map(|o| o.name.clone()).collect()
+            return m
+                .owner_references()
+                .iter()
+                .map(|o| o.name.clone())
+                .collect()
         }
         _ => {}
     }

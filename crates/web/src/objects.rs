@@ -148,7 +148,8 @@ mod tests {
         o.metadata.resource_version = rv;
         o.metadata.generation = 2;
         o.metadata.uid = "uid-1".into();
-        o.metadata.finalizers = vec!["example.com/cleanup".into()];
+        o.metadata
+            .set_finalizers(vec!["example.com/cleanup".into()]);
         o.spec = json!({"replicas": 1}).into();
         o.status = json!({"phase": phase, "lastUpdated": "2024-05-01T09:00:03Z"}).into();
         o

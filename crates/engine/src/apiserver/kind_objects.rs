@@ -120,7 +120,7 @@ impl KindObjects {
     /// Adds (`added`) or takes away an object's share of the totals.
     fn count(&mut self, object: &Object, added: bool) {
         let size = object.size_bytes;
-        let deleting = usize::from(object.metadata.deletion_timestamp.is_some());
+        let deleting = usize::from(object.metadata.deletion_timestamp().is_some());
         if added {
             self.total_size_bytes = self.total_size_bytes.wrapping_add(size);
             self.terminating += deleting;
@@ -193,7 +193,9 @@ mod tests {
         objects.insert(Key::of("ns", "b"), stored("b", 20));
         assert_eq!(totals(&objects), (2, 120, 0));
         let mut deleting = object("a", 30);
-        deleting.metadata.deletion_timestamp = Some(SimTime::ZERO);
+        deleting
+            .metadata
+            .set_deletion_timestamp(Some(SimTime::ZERO));
         let out = update(&mut objects, "ns/a", deleting, &mut revision);
         assert!(matches!(out, Ok(UpdateOutcome::Written(o)) if o.metadata.resource_version == 2));
         assert_eq!(totals(&objects), (2, 50, 1));

@@ -51,9 +51,9 @@ impl ApiServer {
         now: SimTime,
     ) -> Result<DeleteResult, ApiError> {
         let ns = &existing.object;
-        if ns.metadata.deletion_timestamp.is_none() {
+        if ns.metadata.deletion_timestamp().is_none() {
             let mut obj = (**ns).clone();
-            obj.metadata.deletion_timestamp = Some(now);
+            obj.metadata.set_deletion_timestamp(Some(now));
             set_phase(&mut obj.status, "Terminating");
             let updated = self.write(kind, key, ObjectRef::new(obj), now);
             return Ok(DeleteResult {
@@ -78,7 +78,7 @@ impl ApiServer {
         let terminating: Vec<String> = self
             .store
             .iter_kind("Namespace")
-            .filter(|(_, s)| s.object.metadata.deletion_timestamp.is_some())
+            .filter(|(_, s)| s.object.metadata.deletion_timestamp().is_some())
             .map(|(k, _)| k.to_string())
             .collect();
         for ns in terminating {
@@ -112,7 +112,7 @@ impl ApiServer {
                 .iter_kind(&kind)
                 .filter(|(_, s)| s.object.metadata.namespace == ns)
                 .map(|(key, s)| {
-                    let deleting = s.object.metadata.deletion_timestamp.is_some();
+                    let deleting = s.object.metadata.deletion_timestamp().is_some();
                     (
                         key.to_string(),
                         s.object.metadata.name.to_string(),

@@ -112,13 +112,15 @@ impl ApiServer {
         let ns = &obj.metadata.namespace;
         match self.store.get_text("Namespace", ns.as_str()) {
             None => Err(ApiError::not_found("namespaces", ns)),
-            Some(s) if s.object.metadata.deletion_timestamp.is_some() => Err(ApiError::forbidden(
-                &kind.qualified_resource(),
-                &obj.metadata.name,
-                &format!(
+            Some(s) if s.object.metadata.deletion_timestamp().is_some() => {
+                Err(ApiError::forbidden(
+                    &kind.qualified_resource(),
+                    &obj.metadata.name,
+                    &format!(
                     "unable to create new content in namespace {ns} because it is being terminated"
                 ),
-            )),
+                ))
+            }
             Some(_) => Ok(()),
         }
     }
@@ -159,7 +161,7 @@ impl ApiServer {
                 // the stored object has the same key, so the same name
                 let name = &existing.object.metadata.name;
                 let mut err = ApiError::already_exists(&kind.qualified_resource(), name);
-                if existing.object.metadata.deletion_timestamp.is_some() {
+                if existing.object.metadata.deletion_timestamp().is_some() {
                     err.message = format!("object is being deleted: {}", err.message);
                 }
                 return Err(err);
@@ -364,7 +366,7 @@ impl ApiServer {
         now: SimTime,
     ) -> DeleteResult {
         let decision = strategy::before_delete(kind, &existing, options.grace_period_s, now);
-        let pending_finalizers = !existing.object.metadata.finalizers.is_empty();
+        let pending_finalizers = !existing.object.metadata.finalizers().is_empty();
         let graceful = matches!(decision, GracefulDecision::Graceful { .. });
         if decision == GracefulDecision::Pending {
             return not_removed(existing.object);
@@ -379,15 +381,17 @@ impl ApiServer {
                 grace_period_s,
                 first,
             } => {
-                obj.metadata.deletion_timestamp = Some(deletion_timestamp);
-                obj.metadata.deletion_grace_period_s = Some(grace_period_s);
+                obj.metadata
+                    .set_deletion_timestamp(Some(deletion_timestamp));
+                obj.metadata
+                    .set_deletion_grace_period_s(Some(grace_period_s));
                 if first && obj.metadata.generation > 0 {
                     obj.metadata.generation = obj.metadata.generation.saturating_add(1);
                 }
             }
             _ => strategy::mark_as_deleting(&mut obj, now),
         }
-        let grace_period_s = obj.metadata.deletion_grace_period_s.unwrap_or(0);
+        let grace_period_s = obj.metadata.deletion_grace_period_s().unwrap_or(0);
         let updated = self.write(kind, key, ObjectRef::new(obj), now);
         if pending_finalizers || grace_period_s > 0 {
             return not_removed(updated);

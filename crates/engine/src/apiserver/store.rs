@@ -89,10 +89,7 @@ fn meta_without_rv_equal(a: &Object, b: &Object) -> bool {
         generation,
         labels,
         annotations,
-        finalizers,
-        deletion_timestamp,
-        deletion_grace_period_s,
-        owner_references,
+        lifecycle,
     } = &a.metadata;
     let m = &b.metadata;
     *namespace == m.namespace
@@ -101,10 +98,7 @@ fn meta_without_rv_equal(a: &Object, b: &Object) -> bool {
         && *generation == m.generation
         && *labels == m.labels
         && *annotations == m.annotations
-        && *finalizers == m.finalizers
-        && *deletion_timestamp == m.deletion_timestamp
-        && *deletion_grace_period_s == m.deletion_grace_period_s
-        && *owner_references == m.owner_references
+        && *lifecycle == m.lifecycle
 }
 
 impl Store {

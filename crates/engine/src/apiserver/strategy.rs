@@ -34,8 +34,8 @@ pub const DEFAULT_POD_GRACE_PERIOD_S: i64 = 30;
 /// - Other kinds: status dropped when `/status` is served and the family is not `Node`.
 pub fn prepare_for_create(kind: &ResourceKind, obj: &mut Object) {
     obj.metadata.uid = Uid::default();
-    obj.metadata.deletion_timestamp = None;
-    obj.metadata.deletion_grace_period_s = None;
+    obj.metadata.set_deletion_timestamp(None);
+    obj.metadata.set_deletion_grace_period_s(None);
     if kind.status_subresource && kind.family != KindFamily::Node {
         obj.status = Json::Null;
     }
@@ -124,11 +124,13 @@ pub fn before_update(
     if new.metadata.uid.is_empty() {
         new.metadata.uid.clone_from(&old.metadata.uid);
     }
-    if old.metadata.deletion_timestamp.is_some() {
-        new.metadata.deletion_timestamp = old.metadata.deletion_timestamp;
+    if old.metadata.deletion_timestamp().is_some() {
+        new.metadata
+            .set_deletion_timestamp(old.metadata.deletion_timestamp());
     }
-    if new.metadata.deletion_grace_period_s.is_none() {
-        new.metadata.deletion_grace_period_s = old.metadata.deletion_grace_period_s;
+    if new.metadata.deletion_grace_period_s().is_none() {
+        new.metadata
+            .set_deletion_grace_period_s(old.metadata.deletion_grace_period_s());
     }
     let errors = validate_meta_update(new, old);
     if errors.is_empty() {
@@ -146,11 +148,11 @@ pub fn before_update(
 fn validate_meta_update(new: &Object, old: &Object) -> Vec<String> {
     let (n, o) = (&new.metadata, &old.metadata);
     let mut errors = Vec::new();
-    if o.deletion_timestamp.is_some() {
+    if o.deletion_timestamp().is_some() {
         let mut added: Vec<String> = n
-            .finalizers
+            .finalizers()
             .iter()
-            .filter(|f| !o.finalizers.contains(f))
+            .filter(|f| !o.finalizers().contains(f))
             .cloned()
             .collect();
         crate::small_sort::sort_few(&mut added);
@@ -173,15 +175,15 @@ fn validate_meta_update(new: &Object, old: &Object) -> Vec<String> {
             n.uid
         ));
     }
-    if n.deletion_timestamp != o.deletion_timestamp {
-        let shown = n.deletion_timestamp.map_or(0, SimTime::as_nanos);
+    if n.deletion_timestamp() != o.deletion_timestamp() {
+        let shown = n.deletion_timestamp().map_or(0, SimTime::as_nanos);
         errors.push(format!(
             "metadata.deletionTimestamp: Invalid value: {shown}: field is immutable"
         ));
     }
-    if n.deletion_grace_period_s != o.deletion_grace_period_s {
+    if n.deletion_grace_period_s() != o.deletion_grace_period_s() {
         let shown = n
-            .deletion_grace_period_s
+            .deletion_grace_period_s()
             .map_or_else(|| "null".to_owned(), |s| s.to_string());
         errors.push(format!(
             "metadata.deletionGracePeriodSeconds: Invalid value: {shown}: field is immutable"
@@ -194,13 +196,16 @@ fn validate_meta_update(new: &Object, old: &Object) -> Vec<String> {
 /// and its grace period is nil or 0. Namespaces additionally need an empty `spec.finalizers`
 /// (kubernetes namespace storage `ShouldDeleteNamespaceDuringUpdate`).
 pub fn should_delete_during_update(kind: &ResourceKind, new: &Object, old: &Stored) -> bool {
-    if !new.metadata.finalizers.is_empty() || old.object.metadata.deletion_timestamp.is_none() {
+    if !new.metadata.finalizers().is_empty() || old.object.metadata.deletion_timestamp().is_none() {
         return false;
     }
     if kind.family == KindFamily::Namespace && !namespace_spec_finalizers(&new.spec).is_empty() {
         return false;
     }
-    matches!(old.object.metadata.deletion_grace_period_s, None | Some(0))
+    matches!(
+        old.object.metadata.deletion_grace_period_s(),
+        None | Some(0)
+    )
 }
 
 /// `markAsDeleting` (non-graceful deletion with finalizers pending): generation +1 the first time
@@ -208,13 +213,13 @@ pub fn should_delete_during_update(kind: &ResourceKind, new: &Object, old: &Stor
 /// deletionGracePeriodSeconds = 0.
 pub fn mark_as_deleting(obj: &mut Object, now: SimTime) {
     let m = &mut obj.metadata;
-    if m.deletion_timestamp.is_none() && m.generation > 0 {
+    if m.deletion_timestamp().is_none() && m.generation > 0 {
         m.generation = m.generation.saturating_add(1);
     }
-    if m.deletion_timestamp.is_none_or(|ts| ts > now) {
-        m.deletion_timestamp = Some(now);
+    if m.deletion_timestamp().is_none_or(|ts| ts > now) {
+        m.set_deletion_timestamp(Some(now));
     }
-    m.deletion_grace_period_s = Some(0);
+    m.set_deletion_grace_period_s(Some(0));
 }
 
 /// What `rest.BeforeDelete` decided.
@@ -247,7 +252,7 @@ pub fn before_delete(
         return GracefulDecision::NotGraceful;
     }
     let obj = &stored.object;
-    let Some(ts) = obj.metadata.deletion_timestamp else {
+    let Some(ts) = obj.metadata.deletion_timestamp() else {
         let period = grace_period_s(kind, obj, requested);
         return GracefulDecision::Graceful {
             deletion_timestamp: now + secs(period),
@@ -255,7 +260,7 @@ pub fn before_delete(
             first: true,
         };
     };
-    let existing = match obj.metadata.deletion_grace_period_s {
+    let existing = match obj.metadata.deletion_grace_period_s() {
         None | Some(0) => return GracefulDecision::NotGraceful,
         Some(g) => g.max(1),
     };
@@ -400,10 +405,11 @@ mod tests {
     #[test]
     fn adding_a_finalizer_while_deleting_is_forbidden_but_removing_one_is_fine() {
         let mut old = obj("s", None, "m");
-        old.metadata.finalizers = vec!["a".into()];
-        old.metadata.deletion_timestamp = Some(SimTime::from_millis(1));
+        old.metadata.set_finalizers(vec!["a".into()]);
+        old.metadata
+            .set_deletion_timestamp(Some(SimTime::from_millis(1)));
         let mut new = old.clone();
-        new.metadata.finalizers = vec!["a".into(), "b".into()];
+        new.metadata.set_finalizers(vec!["a".into(), "b".into()]);
         let err = before_update(&cr(true), &mut new, &old, |_, _| {}).expect_err("forbidden");
         assert_eq!(err.code, 422);
         assert!(
@@ -412,7 +418,7 @@ mod tests {
             "{err}"
         );
         let mut new = old.clone();
-        new.metadata.finalizers.clear();
+        new.metadata.finalizers_mut().clear();
         before_update(&cr(true), &mut new, &old, |_, _| {}).expect("removal is allowed");
     }
 
@@ -432,8 +438,9 @@ mod tests {
     fn a_shorter_grace_period_moves_the_deletion_timestamp_back_and_a_longer_one_is_ignored() {
         let pod = ResourceKind::pod();
         let mut p = Object::new("Pod", "default", "p");
-        p.metadata.deletion_timestamp = Some(SimTime::from_millis(30_000));
-        p.metadata.deletion_grace_period_s = Some(30);
+        p.metadata
+            .set_deletion_timestamp(Some(SimTime::from_millis(30_000)));
+        p.metadata.set_deletion_grace_period_s(Some(30));
         let stored = Stored {
             object: ObjectRef::new(p),
         };

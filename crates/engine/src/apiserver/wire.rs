@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::request::ApiError;
-use crate::object::{Json, Object, ObjectMeta, OwnerReference, StringMap};
+use crate::object::{Json, Lifecycle, Object, ObjectMeta, OwnerReference, StringMap};
 use crate::time::SimTime;
 use crate::vec_map::VecMap;
 
@@ -50,18 +50,18 @@ fn meta_to_value(m: &ObjectMeta) -> Value {
     if let Some(annotations) = &m.annotations {
         put("annotations", json!(annotations));
     }
-    if !m.finalizers.is_empty() {
-        put("finalizers", json!(m.finalizers));
+    if !m.finalizers().is_empty() {
+        put("finalizers", json!(m.finalizers()));
     }
-    if let Some(ts) = m.deletion_timestamp {
+    if let Some(ts) = m.deletion_timestamp() {
         put("deletionTimestamp", json!(ts.as_nanos()));
     }
     // A pointer with `omitempty`: 0 is shown, only nil is left out.
-    if let Some(s) = m.deletion_grace_period_s {
+    if let Some(s) = m.deletion_grace_period_s() {
         put("deletionGracePeriodSeconds", json!(s));
     }
-    if !m.owner_references.is_empty() {
-        let refs: Vec<Value> = m.owner_references.iter().map(owner_to_value).collect();
+    if !m.owner_references().is_empty() {
+        let refs: Vec<Value> = m.owner_references().iter().map(owner_to_value).collect();
         put("ownerReferences", Value::Array(refs));
     }
     Value::Object(out)
@@ -108,21 +108,23 @@ fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
         },
         labels: string_map_field(m, "labels")?,
         annotations: string_map_field(m, "annotations")?,
-        finalizers: string_list_field(m, "finalizers")?,
-        deletion_timestamp: match m.get("deletionTimestamp") {
-            None | Some(Value::Null) => None,
-            Some(t) => Some(SimTime::from_nanos(t.as_u64().ok_or_else(|| {
-                bad("deletionTimestamp", "must be virtual nanoseconds")
-            })?)),
-        },
-        deletion_grace_period_s: match m.get("deletionGracePeriodSeconds") {
-            None | Some(Value::Null) => None,
-            Some(s) => Some(
-                s.as_i64()
-                    .ok_or_else(|| bad("deletionGracePeriodSeconds", "must be an integer"))?,
-            ),
-        },
-        owner_references: owners_field(m)?,
+        lifecycle: Lifecycle::of(
+            string_list_field(m, "finalizers")?,
+            match m.get("deletionTimestamp") {
+                None | Some(Value::Null) => None,
+                Some(t) => Some(SimTime::from_nanos(t.as_u64().ok_or_else(|| {
+                    bad("deletionTimestamp", "must be virtual nanoseconds")
+                })?)),
+            },
+            match m.get("deletionGracePeriodSeconds") {
+                None | Some(Value::Null) => None,
+                Some(s) => Some(
+                    s.as_i64()
+                        .ok_or_else(|| bad("deletionGracePeriodSeconds", "must be an integer"))?,
+                ),
+            },
+            owners_field(m)?,
+        ),
     })
 }
 
@@ -224,15 +226,16 @@ mod tests {
         o.metadata.generation = 3;
         o.metadata.labels = Some(VecMap::from([("app".into(), "demo".into())]).into());
         o.metadata.annotations = Some(VecMap::new().into());
-        o.metadata.finalizers = vec!["demo/cleanup".into()];
-        o.metadata.deletion_timestamp = Some(SimTime::from_millis(5));
-        o.metadata.deletion_grace_period_s = Some(0);
-        o.metadata.owner_references = vec![OwnerReference {
+        o.metadata.set_finalizers(vec!["demo/cleanup".into()]);
+        o.metadata
+            .set_deletion_timestamp(Some(SimTime::from_millis(5)));
+        o.metadata.set_deletion_grace_period_s(Some(0));
+        o.metadata.set_owner_references(vec![OwnerReference {
             kind: "Owner".into(),
             name: "o".into(),
             uid: "uid-0".into(),
             controller: true,
-        }];
+        }]);
         o.spec = json!({"replicas": 2}).into();
         o.status = json!({"lastSync": 7}).into();
         o

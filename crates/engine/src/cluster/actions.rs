@@ -69,7 +69,7 @@ impl Cluster {
             increment_trailing_number(&mut name);
             obj.spec = spec.clone();
             obj.size_bytes = o.size_bytes;
-            obj.metadata.finalizers.clone_from(&o.finalizers);
+            obj.metadata.set_finalizers(o.finalizers.clone());
             self.api.server.create_direct(obj, ctx.now());
             self.telemetry.count_request("POST", 201);
         }

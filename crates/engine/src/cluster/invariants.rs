@@ -173,7 +173,7 @@ impl InvariantChecker {
                 }
             }
             let meta = &obj.metadata;
-            if meta.deletion_timestamp.is_some() && meta.finalizers.is_empty() {
+            if meta.deletion_timestamp().is_some() && meta.finalizers().is_empty() {
                 let detail = format!("{key} is stored with a deletionTimestamp and no finalizers");
                 self.violate(now, "finalizers", detail);
             }

@@ -282,15 +282,15 @@ impl Job {
         let Some(obj) = self.obj.as_mut() else {
             return StepOutcome::Finish(ReconcileResult::Error);
         };
-        let has = obj.metadata.finalizers.iter().any(|f| f == name);
+        let has = obj.metadata.finalizers().iter().any(|f| f == name);
         match self.finalize_phase {
-            0 if obj.metadata.deletion_timestamp.is_none() => {
+            0 if obj.metadata.deletion_timestamp().is_none() => {
                 if has {
                     return StepOutcome::Continue;
                 }
                 crate::sim::cow::make_mut(obj)
                     .metadata
-                    .finalizers
+                    .finalizers_mut()
                     .push(name.to_owned());
                 self.requests += 1;
                 self.put(false)
@@ -311,7 +311,7 @@ impl Job {
                 self.finalize_phase = 2;
                 crate::sim::cow::make_mut(obj)
                     .metadata
-                    .finalizers
+                    .finalizers_mut()
                     .retain(|f| f != name);
                 self.requests += 1;
                 self.put(false)
@@ -331,15 +331,15 @@ impl Job {
         let Some(obj) = self.obj.as_mut() else {
             return StepOutcome::Finish(ReconcileResult::Error);
         };
-        let has = obj.metadata.finalizers.iter().any(|f| f == name);
+        let has = obj.metadata.finalizers().iter().any(|f| f == name);
         match (add, has) {
             (true, false) => crate::sim::cow::make_mut(obj)
                 .metadata
-                .finalizers
+                .finalizers_mut()
                 .push(name.to_owned()),
             (false, true) => crate::sim::cow::make_mut(obj)
                 .metadata
-                .finalizers
+                .finalizers_mut()
                 .retain(|f| f != name),
             // controllerutil reports "unchanged"; real code then skips the Update.
             _ => return StepOutcome::Continue,

@@ -6,8 +6,10 @@
 use std::fmt;
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
+use serde::Deserialize;
 
-use super::{Object, ObjectMeta};
+use super::{Lifecycle, Object, ObjectMeta, OwnerReference, StringMap, Text, Uid};
+use crate::time::SimTime;
 
 impl Serialize for Object {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -31,11 +33,47 @@ impl Serialize for ObjectMeta {
         s.serialize_field("generation", &self.generation)?;
         s.serialize_field("labels", &self.labels)?;
         s.serialize_field("annotations", &self.annotations)?;
-        s.serialize_field("finalizers", &self.finalizers)?;
-        s.serialize_field("deletion_timestamp", &self.deletion_timestamp)?;
-        s.serialize_field("deletion_grace_period_s", &self.deletion_grace_period_s)?;
-        s.serialize_field("owner_references", &self.owner_references)?;
+        s.serialize_field("finalizers", self.finalizers())?;
+        s.serialize_field("deletion_timestamp", &self.deletion_timestamp())?;
+        s.serialize_field("deletion_grace_period_s", &self.deletion_grace_period_s())?;
+        s.serialize_field("owner_references", self.owner_references())?;
         s.end()
+    }
+}
+
+/// [`ObjectMeta`] as it serializes: every field flat, whatever is boxed in memory.
+#[derive(Deserialize)]
+pub(super) struct MetaFields {
+    namespace: Text,
+    name: Text,
+    uid: Uid,
+    resource_version: u64,
+    generation: i64,
+    labels: StringMap,
+    annotations: StringMap,
+    finalizers: Vec<String>,
+    deletion_timestamp: Option<SimTime>,
+    deletion_grace_period_s: Option<i64>,
+    owner_references: Vec<OwnerReference>,
+}
+
+impl From<MetaFields> for ObjectMeta {
+    fn from(m: MetaFields) -> ObjectMeta {
+        ObjectMeta {
+            resource_version: m.resource_version,
+            generation: m.generation,
+            namespace: m.namespace,
+            name: m.name,
+            uid: m.uid,
+            labels: m.labels,
+            annotations: m.annotations,
+            lifecycle: Lifecycle::of(
+                m.finalizers,
+                m.deletion_timestamp,
+                m.deletion_grace_period_s,
+                m.owner_references,
+            ),
+        }
     }
 }
 
@@ -52,6 +90,8 @@ impl fmt::Debug for Object {
     }
 }
 
+// `lifecycle` prints as the four fields it holds, through their accessors.
+#[allow(clippy::missing_fields_in_debug)]
 impl fmt::Debug for ObjectMeta {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ObjectMeta")
@@ -62,10 +102,10 @@ impl fmt::Debug for ObjectMeta {
             .field("generation", &self.generation)
             .field("labels", &self.labels)
             .field("annotations", &self.annotations)
-            .field("finalizers", &self.finalizers)
-            .field("deletion_timestamp", &self.deletion_timestamp)
-            .field("deletion_grace_period_s", &self.deletion_grace_period_s)
-            .field("owner_references", &self.owner_references)
+            .field("finalizers", &self.finalizers())
+            .field("deletion_timestamp", &self.deletion_timestamp())
+            .field("deletion_grace_period_s", &self.deletion_grace_period_s())
+            .field("owner_references", &self.owner_references())
             .finish()
     }
 }

@@ -27,7 +27,8 @@ fn t(ms: u64) -> SimTime {
 
 fn with_finalizer(s: &mut ApiServer, ns: &str, name: &str) -> ObjectRef {
     let mut o = Object::new("Flywheel", ns, name);
-    o.metadata.finalizers = vec!["demo.flywheel.dev/cleanup".into()];
+    o.metadata
+        .set_finalizers(vec!["demo.flywheel.dev/cleanup".into()]);
     let created = s.create(o, t(1)).expect("created");
     s.drain_events();
     created
@@ -54,7 +55,7 @@ fn a_finalizer_holds_a_deleted_object_until_an_update_removes_it() {
 
     assert!(!delete(&mut s, "Flywheel", "default", "fw", t(10)));
     let marked = s.get("Flywheel", "default", "fw").expect("still there");
-    assert_eq!(marked.metadata.deletion_timestamp, Some(t(10)));
+    assert_eq!(marked.metadata.deletion_timestamp(), Some(t(10)));
     assert!(
         marked.metadata.generation > created.metadata.generation,
         "deletion bumps generation"
@@ -69,7 +70,7 @@ fn a_finalizer_holds_a_deleted_object_until_an_update_removes_it() {
 
     // Removing the last finalizer deletes it: DELETED with the deletion revision.
     let mut release = (*kept).clone();
-    release.metadata.finalizers.clear();
+    release.metadata.finalizers_mut().clear();
     s.update(release, t(12)).expect("update accepted");
     assert!(s
         .get("Flywheel", "default", "fw")
@@ -80,7 +81,8 @@ fn a_finalizer_holds_a_deleted_object_until_an_update_removes_it() {
     assert_eq!(deleted.event_type, WatchEventType::Deleted);
     assert_eq!(deleted.resource_version, s.revision());
     assert_eq!(
-        deleted.object.metadata.finalizers, kept.metadata.finalizers,
+        deleted.object.metadata.finalizers(),
+        kept.metadata.finalizers(),
         "the DELETED event carries the last stored state"
     );
 }
@@ -98,7 +100,7 @@ fn a_repeated_delete_of_an_object_being_deleted_is_a_no_op() {
     assert!(s.drain_events().is_empty());
     let obj = s.get("Flywheel", "default", "fw").expect("still there");
     assert_eq!(
-        obj.metadata.deletion_timestamp,
+        obj.metadata.deletion_timestamp(),
         Some(t(10)),
         "timestamp kept"
     );
@@ -132,7 +134,7 @@ fn adding_a_finalizer_to_an_object_being_deleted_is_422() {
     with_finalizer(&mut s, "default", "fw");
     delete(&mut s, "Flywheel", "default", "fw", t(10));
     let mut req = (*s.get("Flywheel", "default", "fw").expect("exists")).clone();
-    req.metadata.finalizers.push("late/one".into());
+    req.metadata.finalizers_mut().push("late/one".into());
     let err = s.update(req, t(11)).expect_err("forbidden");
     assert_eq!((err.code, err.reason), (422, StatusReason::Invalid));
     assert!(
@@ -148,15 +150,15 @@ fn deletion_timestamp_cannot_be_set_or_moved_through_an_update() {
     let mut s = server();
     let created = with_finalizer(&mut s, "default", "fw");
     let mut set = (*created).clone();
-    set.metadata.deletion_timestamp = Some(t(5));
+    set.metadata.set_deletion_timestamp(Some(t(5)));
     let err = s.update(set, t(6)).expect_err("immutable");
     assert_eq!(err.code, 422);
 
     delete(&mut s, "Flywheel", "default", "fw", t(10));
     let mut moved = (*s.get("Flywheel", "default", "fw").expect("exists")).clone();
-    moved.metadata.deletion_timestamp = Some(t(99));
+    moved.metadata.set_deletion_timestamp(Some(t(99)));
     let out = s.update(moved, t(11)).expect("old timestamp copied over");
-    assert_eq!(out.metadata.deletion_timestamp, Some(t(10)));
+    assert_eq!(out.metadata.deletion_timestamp(), Some(t(10)));
 }
 
 #[test]
@@ -192,8 +194,8 @@ fn a_scheduled_pod_is_deleted_gracefully_and_removed_by_a_zero_grace_delete() {
 
     assert!(!delete(&mut s, "Pod", "default", "p", t(1_000)));
     let terminating = s.get("Pod", "default", "p").expect("still there");
-    assert_eq!(terminating.metadata.deletion_timestamp, Some(t(31_000)));
-    assert_eq!(terminating.metadata.deletion_grace_period_s, Some(30));
+    assert_eq!(terminating.metadata.deletion_timestamp(), Some(t(31_000)));
+    assert_eq!(terminating.metadata.deletion_grace_period_s(), Some(30));
     assert_eq!(terminating.metadata.generation, 2);
     assert_eq!(event_types(&mut s), [WatchEventType::Modified]);
 
@@ -255,10 +257,10 @@ fn a_deleted_namespace_terminates_empties_and_disappears() {
     let held = s
         .get("Flywheel", "team", "held")
         .expect("held by finalizer");
-    assert!(held.metadata.deletion_timestamp.is_some());
+    assert!(held.metadata.deletion_timestamp().is_some());
 
     let mut release = (*held).clone();
-    release.metadata.finalizers.clear();
+    release.metadata.finalizers_mut().clear();
     s.update(release, t(4)).expect("finalizer removed");
     let second = s.namespace_finalize_step(t(5));
     assert_eq!(second.removed, ["team"]);
@@ -272,18 +274,21 @@ fn a_deleted_namespace_terminates_empties_and_disappears() {
 fn a_finalizer_held_delete_sets_deletion_grace_period_seconds_to_zero_with_the_timestamp() {
     let mut s = server();
     let created = with_finalizer(&mut s, "default", "fw");
-    assert_eq!(created.metadata.deletion_grace_period_s, None);
+    assert_eq!(created.metadata.deletion_grace_period_s(), None);
     let live = object_to_value(&created);
     assert!(live["metadata"].get("deletionGracePeriodSeconds").is_none());
 
     delete(&mut s, "Flywheel", "default", "fw", t(10));
     let marked = s.get("Flywheel", "default", "fw").expect("held");
-    assert_eq!(marked.metadata.deletion_timestamp, Some(t(10)));
-    assert_eq!(marked.metadata.deletion_grace_period_s, Some(0));
+    assert_eq!(marked.metadata.deletion_timestamp(), Some(t(10)));
+    assert_eq!(marked.metadata.deletion_grace_period_s(), Some(0));
     let wire = object_to_value(&marked);
     assert_eq!(wire["metadata"]["deletionGracePeriodSeconds"], json!(0));
     let events = s.drain_events();
-    assert_eq!(events[0].1.object.metadata.deletion_grace_period_s, Some(0));
+    assert_eq!(
+        events[0].1.object.metadata.deletion_grace_period_s(),
+        Some(0)
+    );
 }
 
 /// apiserver `pkg/registry/rest/update.go` `BeforeUpdate` copies deletionGracePeriodSeconds when the
@@ -297,15 +302,15 @@ fn deletion_grace_period_seconds_survives_an_update_that_omits_it_and_cannot_be_
     let marked = s.get("Flywheel", "default", "fw").expect("held");
 
     let mut omitted = (*marked).clone();
-    omitted.metadata.deletion_grace_period_s = None;
+    omitted.metadata.set_deletion_grace_period_s(None);
     omitted.metadata.annotations = Some(Box::new([("x".to_owned(), "y".to_owned())].into()));
     let kept = s
         .update(omitted, t(11))
         .expect("copied from the stored object");
-    assert_eq!(kept.metadata.deletion_grace_period_s, Some(0));
+    assert_eq!(kept.metadata.deletion_grace_period_s(), Some(0));
 
     let mut changed = (*kept).clone();
-    changed.metadata.deletion_grace_period_s = Some(30);
+    changed.metadata.set_deletion_grace_period_s(Some(30));
     let err = s.update(changed, t(12)).expect_err("immutable");
     assert_eq!((err.code, err.reason), (422, StatusReason::Invalid));
     assert!(
@@ -319,6 +324,6 @@ fn deletion_grace_period_seconds_survives_an_update_that_omits_it_and_cannot_be_
         .create(Object::new("Flywheel", "default", "live"), t(13))
         .expect("created");
     let mut set = (*live).clone();
-    set.metadata.deletion_grace_period_s = Some(5);
+    set.metadata.set_deletion_grace_period_s(Some(5));
     assert_eq!(s.update(set, t(14)).expect_err("immutable").code, 422);
 }

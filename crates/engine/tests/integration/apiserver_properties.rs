@@ -101,8 +101,8 @@ fn apply(s: &mut ApiServer, op: &Op, now: SimTime) {
             if let Some(o) = current(s, n) {
                 let mut req = (*o).clone();
                 match op {
-                    Op::AddFinalizer(_) => req.metadata.finalizers.push("f/x".into()),
-                    _ => req.metadata.finalizers.clear(),
+                    Op::AddFinalizer(_) => req.metadata.finalizers_mut().push("f/x".into()),
+                    _ => req.metadata.finalizers_mut().clear(),
                 }
                 let _ = s.update(req, now);
             }

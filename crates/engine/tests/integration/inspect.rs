@@ -57,16 +57,16 @@ fn a_deleted_object_shows_the_state_its_deleted_event_carried() {
         .filter_map(|k| run.inspect(&k))
         .find(|seen| seen.deleted)
         .expect("a deletion still in the watch cache");
-    assert!(deleted.object.metadata.deletion_timestamp.is_some());
+    assert!(deleted.object.metadata.deletion_timestamp().is_some());
     // `markAsDeleting` (apiserver `pkg/registry/generic/registry/store.go`) set the grace period to 0
     // with the timestamp; the inspector's wire form shows it as `kubectl get -o yaml` would.
-    assert_eq!(deleted.object.metadata.deletion_grace_period_s, Some(0));
+    assert_eq!(deleted.object.metadata.deletion_grace_period_s(), Some(0));
     let wire = object_to_value(&deleted.object);
     assert_eq!(wire["metadata"]["deletionGracePeriodSeconds"], 0);
     // `deleteWithoutFinalizers`: the Update that emptied the finalizers is never stored, so the
     // DELETED event carries the last stored state, finalizer included.
     assert_eq!(
-        deleted.object.metadata.finalizers,
+        deleted.object.metadata.finalizers(),
         ["batch.example.com/finalizer"]
     );
 }
