@@ -5,7 +5,6 @@
 //! informer cache hold the same allocation, the way a Go program shares pointers. What a real process would *copy* (a cache read's deep copy, a LIST response) is
 //! accounted for by the process model through [`Object::size_bytes`], not by copying here.
 
-use std::cell::OnceCell;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
@@ -14,33 +13,19 @@ use crate::key::Key;
 use crate::time::SimTime;
 use crate::vec_map::VecMap;
 
+mod identity;
 mod json;
 mod layout;
 mod lifecycle;
 mod text;
 mod uid;
 
+pub use identity::KeyCache;
 pub(crate) use json::shared_text;
 pub use json::{Json, JsonMap};
 pub use lifecycle::Lifecycle;
 pub use text::Text;
 pub use uid::Uid;
-
-/// Where an [`Object`] keeps its key once built.
-#[derive(Clone, Default)]
-pub struct KeyCache(OnceCell<Key>);
-
-impl PartialEq for KeyCache {
-    fn eq(&self, _: &KeyCache) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for KeyCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("KeyCache")
-    }
-}
 
 /// A shared, immutable object.
 pub type ObjectRef = Rc<Object>;
@@ -78,10 +63,15 @@ pub struct ObjectMeta {
     pub resource_version: u64,
     /// Spec generation (see the API server's generation rules).
     pub generation: i64,
-    /// Namespace; empty for cluster-scoped objects.
-    pub namespace: Text,
-    /// Name.
-    pub name: Text,
+    /// The key, built on first use and shared by every copy of this metadata (not part of its
+    /// content: it never serializes and never makes two objects unequal). Valid while the
+    /// namespace and name stay as they were, which is why those two change only through
+    /// [`ObjectMeta::set_namespace`] and [`ObjectMeta::set_name`], which let it go.
+    key_cache: KeyCache,
+    /// Namespace; empty for cluster-scoped objects ([`ObjectMeta::namespace`]).
+    namespace: Text,
+    /// Name ([`ObjectMeta::name`]).
+    name: Text,
     /// Unique id assigned at creation.
     pub uid: Uid,
     /// Labels; `None` is a nil map.
@@ -94,6 +84,30 @@ pub struct ObjectMeta {
 }
 
 impl ObjectMeta {
+    /// Whether `other` holds the same metadata but perhaps another resourceVersion (which etcd
+    /// does not store in the object's bytes). The kept key is not content.
+    pub(crate) fn eq_but_resource_version(&self, other: &ObjectMeta) -> bool {
+        // Destructured without `..`, so a field added to `ObjectMeta` later is compared here too.
+        let ObjectMeta {
+            resource_version: _,
+            generation,
+            key_cache: _,
+            namespace,
+            name,
+            uid,
+            labels,
+            annotations,
+            lifecycle,
+        } = self;
+        *namespace == other.namespace
+            && *name == other.name
+            && *uid == other.uid
+            && *generation == other.generation
+            && *labels == other.labels
+            && *annotations == other.annotations
+            && *lifecycle == other.lifecycle
+    }
+
     /// Finalizers, in order (`GetFinalizers`).
     pub fn finalizers(&self) -> &[String] {
         self.lifecycle.finalizers()
@@ -155,10 +169,6 @@ impl ObjectMeta {
 pub struct Object {
     /// Serialized size in bytes (what a copy, a LIST item or a watch event costs in memory).
     pub size_bytes: u64,
-    /// The key, built on first use and shared by every holder of this object (not part of the
-    /// object's content: it never serializes and never makes two objects unequal).
-    #[serde(skip)]
-    pub(crate) key_cache: KeyCache,
     /// Metadata.
     pub metadata: ObjectMeta,
     /// The kind, e.g. `Flywheel`, `Pod`, `Namespace`.
@@ -180,34 +190,16 @@ impl Object {
     pub fn named(kind: Text, namespace: Text, name: Text) -> Object {
         Object {
             kind,
-            metadata: ObjectMeta {
-                namespace,
-                name,
-                ..ObjectMeta::default()
-            },
+            metadata: ObjectMeta::named(namespace, name),
             spec: Json::Null,
             status: Json::Null,
             size_bytes: 1024,
-            key_cache: KeyCache::default(),
         }
     }
 
-    /// The informer key, as client-go's `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for
-    /// cluster-scoped objects (`tools/cache/store.go`).
-    /// The key is built once per object and then shared; a copy whose namespace or name was
-    /// changed afterwards gets its own.
+    /// The informer key (see [`ObjectMeta::key`]).
     pub fn key(&self) -> Key {
-        let (namespace, name) = (&self.metadata.namespace, &self.metadata.name);
-        if let Some(key) = self.key_cache.0.get() {
-            if key.is_of(namespace, name) {
-                return key.clone();
-            }
-            return Key::of(namespace, name);
-        }
-        let key = Key::of(namespace, name);
-        // a race cannot happen (the engine is single-threaded); a lost one would only rebuild
-        let _ = self.key_cache.0.set(key.clone());
-        key
+        self.metadata.key()
     }
 
     /// `metadata.resourceVersion`.
@@ -243,8 +235,8 @@ pub fn is_indexable_field(field: &str) -> bool {
 pub fn field_values(obj: &Object, field: &str) -> Vec<String> {
     let m = &obj.metadata;
     match field {
-        ".metadata.name" => return vec![m.name.to_string()],
-        ".metadata.namespace" => return vec![m.namespace.to_string()],
+        ".metadata.name" => return vec![m.name().to_string()],
+        ".metadata.namespace" => return vec![m.namespace().to_string()],
         ".metadata.ownerReferences.name" => {
             return m
                 .owner_references()

@@ -64,7 +64,7 @@ impl ApiServer {
         if !namespace_spec_finalizers(&ns.spec).is_empty() {
             return Err(ApiError::conflict(
                 &kind.qualified_resource(),
-                &ns.metadata.name,
+                ns.metadata.name(),
                 NAMESPACE_PURGE_MSG,
             ));
         }
@@ -110,12 +110,12 @@ impl ApiServer {
             let targets: Vec<(String, String, bool)> = self
                 .store
                 .iter_kind(&kind)
-                .filter(|(_, s)| s.object.metadata.namespace == ns)
+                .filter(|(_, s)| s.object.metadata.namespace() == ns)
                 .map(|(key, s)| {
                     let deleting = s.object.metadata.deletion_timestamp().is_some();
                     (
                         key.to_string(),
-                        s.object.metadata.name.to_string(),
+                        s.object.metadata.name().to_string(),
                         deleting,
                     )
                 })

@@ -68,7 +68,7 @@ impl ApiServer {
     /// The storage key of `obj` (whose namespace is already cleared for a cluster-scoped kind):
     /// the object's own key, shared by everything that later holds the stored object.
     fn object_key(kind: &ResourceKind, obj: &Object) -> Result<Key, ApiError> {
-        Self::check_key_parts(kind, &obj.metadata.namespace, &obj.metadata.name)?;
+        Self::check_key_parts(kind, obj.metadata.namespace(), obj.metadata.name())?;
         Ok(obj.key())
     }
 
@@ -109,13 +109,13 @@ impl ApiServer {
         if !kind.namespaced {
             return Ok(());
         }
-        let ns = &obj.metadata.namespace;
+        let ns = obj.metadata.namespace();
         match self.store.get_text("Namespace", ns.as_str()) {
             None => Err(ApiError::not_found("namespaces", ns)),
             Some(s) if s.object.metadata.deletion_timestamp().is_some() => {
                 Err(ApiError::forbidden(
                     &kind.qualified_resource(),
-                    &obj.metadata.name,
+                    obj.metadata.name(),
                     &format!(
                     "unable to create new content in namespace {ns} because it is being terminated"
                 ),
@@ -135,20 +135,20 @@ impl ApiServer {
     ) -> Result<ObjectRef, ApiError> {
         let kind = self.kind_or_404(&obj.kind)?;
         if !kind.namespaced {
-            obj.metadata.namespace = Text::default();
+            obj.metadata.set_namespace(Text::default());
         }
         let key = Self::object_key(&kind, &obj)?;
         self.admit_namespace_lifecycle(&kind, &obj)?;
         strategy::prepare_for_create(&kind, &mut obj);
         let name_errors = super::name_validation::validate_name_and_namespace(
-            &obj.metadata.name,
-            &obj.metadata.namespace,
+            obj.metadata.name(),
+            obj.metadata.namespace(),
         );
         if !name_errors.is_empty() {
             let qualified = kind.qualified_kind();
             return Err(ApiError::invalid(
                 &qualified,
-                &obj.metadata.name,
+                obj.metadata.name(),
                 &name_errors,
             ));
         }
@@ -159,7 +159,7 @@ impl ApiServer {
             Ok(created) => created,
             Err(existing) => {
                 // the stored object has the same key, so the same name
-                let name = &existing.object.metadata.name;
+                let name = existing.object.metadata.name();
                 let mut err = ApiError::already_exists(&kind.qualified_resource(), name);
                 if existing.object.metadata.deletion_timestamp().is_some() {
                     err.message = format!("object is being deleted: {}", err.message);
@@ -198,7 +198,7 @@ impl ApiServer {
             .store
             .iter_kind(&kind.name)
             .map(|(_, s)| &s.object)
-            .filter(|o| namespace.is_none_or(|ns| !kind.namespaced || o.metadata.namespace == ns))
+            .filter(|o| namespace.is_none_or(|ns| !kind.namespaced || o.metadata.namespace() == ns))
             .filter(|o| selector.is_none_or(|sel| sel.matches(o.metadata.labels.as_deref())))
             .cloned()
             .collect();
@@ -224,8 +224,10 @@ impl ApiServer {
         if endpoint == Endpoint::Status && !kind.status_subresource {
             return Err(ApiError::endpoint_not_found());
         }
-        if !kind.namespaced && !obj.metadata.namespace.is_empty() {
-            crate::sim::cow::make_mut(&mut obj).metadata.namespace = Text::default();
+        if !kind.namespaced && !obj.metadata.namespace().is_empty() {
+            crate::sim::cow::make_mut(&mut obj)
+                .metadata
+                .set_namespace(Text::default());
         }
         let key = Self::object_key(&kind, &obj)?;
         // one lookup: the checks and the strategy run on the stored entry, and the write lands
@@ -235,7 +237,7 @@ impl ApiServer {
             .guaranteed_update_with(&kind.name, &key, |existing| {
                 let Some(existing) = existing else {
                     let resource = kind.qualified_resource();
-                    return Err(ApiError::not_found(&resource, &obj.metadata.name));
+                    return Err(ApiError::not_found(&resource, obj.metadata.name()));
                 };
                 check_uid_precondition(&kind, &obj, &existing.object)?;
                 try_update(&kind, existing, obj, endpoint)
@@ -268,10 +270,11 @@ impl ApiServer {
         let before = object_to_value(&current);
         let merged = merge_patch(&before, patch)?;
         let mut patched = object_from_value(&merged, &current)?;
-        if patched.metadata.name != target.name || patched.metadata.namespace != namespace {
+        if patched.metadata.name() != target.name || patched.metadata.namespace() != namespace {
             return Err(ApiError::bad_request(format!(
                 "the name of the object ({}) does not match the name on the URL ({})",
-                patched.metadata.name, target.name
+                patched.metadata.name(),
+                target.name
             )));
         }
         patched.size_bytes = patched_size(current.size_bytes, &before, &merged);
@@ -427,7 +430,7 @@ fn try_update(
         if !kind.allow_unconditional_update {
             return Err(ApiError::invalid(
                 &kind.qualified_resource(),
-                &new.metadata.name,
+                new.metadata.name(),
                 &[
                     "metadata.resourceVersion: Invalid value: 0: must be specified for an update"
                         .to_owned(),
@@ -441,7 +444,7 @@ fn try_update(
     if new.metadata.resource_version != stored_rv {
         return Err(ApiError::conflict(
             &kind.qualified_resource(),
-            &new.metadata.name,
+            new.metadata.name(),
             OPTIMISTIC_LOCK_ERROR_MSG,
         ));
     }
@@ -477,7 +480,7 @@ fn check_delete_preconditions(
         if obj.metadata.uid != **uid {
             return Err(ApiError::conflict(
                 &resource,
-                &obj.metadata.name,
+                obj.metadata.name(),
                 &format!(
                     "the UID in the precondition ({uid}) does not match the UID in record ({}). \
                      The object might have been deleted and then recreated",
@@ -490,7 +493,7 @@ fn check_delete_preconditions(
         if rv != obj.metadata.resource_version {
             return Err(ApiError::conflict(
                 &resource,
-                &obj.metadata.name,
+                obj.metadata.name(),
                 &format!(
                     "the ResourceVersion in the precondition ({rv}) does not match the \
                      ResourceVersion in record ({}). The object might have been modified",
@@ -518,10 +521,10 @@ fn check_uid_precondition(
     if uid.is_empty() || uid == stored_uid {
         return Ok(());
     }
-    let key = kind.storage_key(&stored.metadata.namespace, &stored.metadata.name);
+    let key = kind.storage_key(stored.metadata.namespace(), stored.metadata.name());
     Err(ApiError::conflict(
         &kind.qualified_resource(),
-        &new.metadata.name,
+        new.metadata.name(),
         &format!(
             "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, \
              AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object \

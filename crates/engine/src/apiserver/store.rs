@@ -17,7 +17,7 @@
 use super::kind_objects::KindObjects;
 use super::list_items::ListItems;
 use crate::key::Key;
-use crate::object::{Object, ObjectMeta, ObjectRef, Uid};
+use crate::object::{Object, ObjectRef, Uid};
 use crate::vec_map::VecMap;
 
 /// A stored object.
@@ -76,29 +76,7 @@ pub fn same_stored_content(a: &Object, b: &Object) -> bool {
         && a.status == b.status
         && a.spec == b.spec
         && a.kind == b.kind
-        && meta_without_rv_equal(a, b)
-}
-
-fn meta_without_rv_equal(a: &Object, b: &Object) -> bool {
-    // Destructured without `..`, so a field added to `ObjectMeta` later must be compared here too.
-    let ObjectMeta {
-        namespace,
-        name,
-        uid,
-        resource_version: _,
-        generation,
-        labels,
-        annotations,
-        lifecycle,
-    } = &a.metadata;
-    let m = &b.metadata;
-    *namespace == m.namespace
-        && *name == m.name
-        && *uid == m.uid
-        && *generation == m.generation
-        && *labels == m.labels
-        && *annotations == m.annotations
-        && *lifecycle == m.lifecycle
+        && a.metadata.eq_but_resource_version(&b.metadata)
 }
 
 impl Store {

@@ -138,7 +138,7 @@ pub fn before_update(
     } else {
         Err(ApiError::invalid(
             &kind.qualified_kind(),
-            &new.metadata.name,
+            new.metadata.name(),
             &errors,
         ))
     }

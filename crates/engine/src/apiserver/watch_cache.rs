@@ -310,7 +310,9 @@ impl WatchCache {
             .rev()
             .map(|e| &e.event)
             .filter(|e| e.resource_version < before)
-            .find(|e| e.object.metadata.name == name && e.object.metadata.namespace == namespace)
+            .find(|e| {
+                e.object.metadata.name() == name && e.object.metadata.namespace() == namespace
+            })
     }
 
     /// Events with resourceVersion > `resource_version`, or 410 Expired

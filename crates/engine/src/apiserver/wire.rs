@@ -31,9 +31,9 @@ fn meta_to_value(m: &ObjectMeta) -> Value {
     let mut put = |k: &str, v: Value| {
         out.insert(k.to_owned(), v);
     };
-    put("name", json!(m.name));
-    if !m.namespace.is_empty() {
-        put("namespace", json!(m.namespace));
+    put("name", json!(m.name()));
+    if !m.namespace().is_empty() {
+        put("namespace", json!(m.namespace()));
     }
     if !m.uid.is_empty() {
         put("uid", json!(m.uid));
@@ -77,17 +77,17 @@ pub fn object_from_value(value: &Value, template: &Object) -> Result<Object, Api
     let root = value
         .as_object()
         .ok_or_else(|| ApiError::bad_request("the patched object must be a JSON object"))?;
-    let metadata = match root.get("metadata") {
+    let mut metadata = match root.get("metadata") {
         None | Some(Value::Null) => ObjectMeta::default(),
         Some(v) => meta_from_value(v)?,
     };
+    metadata.share_key_of(&template.metadata);
     Ok(Object {
         kind: template.kind.clone(),
         metadata,
         spec: root.get("spec").cloned().map_or(Json::Null, Json::from),
         status: root.get("status").cloned().map_or(Json::Null, Json::from),
         size_bytes: template.size_bytes,
-        key_cache: template.key_cache.clone(),
     })
 }
 
@@ -95,37 +95,38 @@ fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
     let m = v
         .as_object()
         .ok_or_else(|| bad("metadata", "must be an object"))?;
-    Ok(ObjectMeta {
-        namespace: string_field(m, "namespace")?.into(),
-        name: string_field(m, "name")?.into(),
-        uid: string_field(m, "uid")?.into(),
-        resource_version: resource_version_field(m)?,
-        generation: match m.get("generation") {
-            None | Some(Value::Null) => 0,
-            Some(g) => g
-                .as_i64()
-                .ok_or_else(|| bad("generation", "must be an integer"))?,
+    let mut meta = ObjectMeta::named(
+        string_field(m, "namespace")?.into(),
+        string_field(m, "name")?.into(),
+    );
+    meta.uid = string_field(m, "uid")?.into();
+    meta.resource_version = resource_version_field(m)?;
+    meta.generation = match m.get("generation") {
+        None | Some(Value::Null) => 0,
+        Some(g) => g
+            .as_i64()
+            .ok_or_else(|| bad("generation", "must be an integer"))?,
+    };
+    meta.labels = string_map_field(m, "labels")?;
+    meta.annotations = string_map_field(m, "annotations")?;
+    meta.lifecycle = Lifecycle::of(
+        string_list_field(m, "finalizers")?,
+        match m.get("deletionTimestamp") {
+            None | Some(Value::Null) => None,
+            Some(t) => Some(SimTime::from_nanos(t.as_u64().ok_or_else(|| {
+                bad("deletionTimestamp", "must be virtual nanoseconds")
+            })?)),
         },
-        labels: string_map_field(m, "labels")?,
-        annotations: string_map_field(m, "annotations")?,
-        lifecycle: Lifecycle::of(
-            string_list_field(m, "finalizers")?,
-            match m.get("deletionTimestamp") {
-                None | Some(Value::Null) => None,
-                Some(t) => Some(SimTime::from_nanos(t.as_u64().ok_or_else(|| {
-                    bad("deletionTimestamp", "must be virtual nanoseconds")
-                })?)),
-            },
-            match m.get("deletionGracePeriodSeconds") {
-                None | Some(Value::Null) => None,
-                Some(s) => Some(
-                    s.as_i64()
-                        .ok_or_else(|| bad("deletionGracePeriodSeconds", "must be an integer"))?,
-                ),
-            },
-            owners_field(m)?,
-        ),
-    })
+        match m.get("deletionGracePeriodSeconds") {
+            None | Some(Value::Null) => None,
+            Some(s) => Some(
+                s.as_i64()
+                    .ok_or_else(|| bad("deletionGracePeriodSeconds", "must be an integer"))?,
+            ),
+        },
+        owners_field(m)?,
+    );
+    Ok(meta)
 }
 
 fn bad(field: &str, what: &str) -> ApiError {

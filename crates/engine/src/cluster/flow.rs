@@ -600,7 +600,7 @@ fn list_from_cache(informer: &super::informer::SimInformer, step: &Step, key: &s
     };
     let matches = |o: &&crate::object::ObjectRef| match scope {
         ListScope::AllNamespaces => true,
-        ListScope::Namespace => o.metadata.namespace == namespace,
+        ListScope::Namespace => o.metadata.namespace() == namespace,
         // The simulated cache has no index for the field: it finds the matches by scanning, and
         // counts only them, as an index lookup would return.
         ListScope::FieldIndex { field } => crate::object::field_values(o, field)

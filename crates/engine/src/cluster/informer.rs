@@ -516,7 +516,7 @@ mod tests {
             let delivered = drain(&mut inf);
             assert_eq!(delivered.len(), 1, "{fifo:?}: only b changed");
             assert!(
-                matches!(&delivered[0], Notification::Update { new, .. } if new.metadata.name == "b")
+                matches!(&delivered[0], Notification::Update { new, .. } if new.metadata.name() == "b")
             );
             assert_eq!(
                 inf.sync_skipped(),

@@ -280,8 +280,8 @@ impl Cluster {
         for current in targets {
             let call = match action {
                 ActionKind::Delete => Call::Delete(Box::new(NamespacedName {
-                    namespace: current.metadata.namespace.to_string(),
-                    name: current.metadata.name.to_string(),
+                    namespace: current.metadata.namespace().to_string(),
+                    name: current.metadata.name().to_string(),
                 })),
                 _ => Call::Put {
                     object: ObjectRef::new(edited(&current, action, ctx.now())),

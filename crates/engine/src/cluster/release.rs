@@ -160,7 +160,7 @@ mod tests {
         );
         let names: Vec<String> = checkpoint
             .values()
-            .map(|obj| obj.metadata.name.to_string())
+            .map(|obj| obj.metadata.name().to_string())
             .collect();
         let expected: Vec<String> = (0..6_000).map(|i| format!("w-{i:05}")).collect();
         assert_eq!(names, expected, "a checkpoint's copy keeps every object");

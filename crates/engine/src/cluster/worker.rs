@@ -246,8 +246,8 @@ impl Job {
                     .map_or(Value::Null, |o| Value::from(&o.status));
                 let patch = status_merge_patch(&base, &Value::from(&obj.status));
                 Call::Patch(Box::new(PatchCall {
-                    namespace: obj.metadata.namespace.to_string(),
-                    name: obj.metadata.name.to_string(),
+                    namespace: obj.metadata.namespace().to_string(),
+                    name: obj.metadata.name().to_string(),
                     patch,
                     status: verb == WriteVerb::StatusPatch,
                 }))

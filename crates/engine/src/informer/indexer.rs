@@ -53,7 +53,7 @@ pub fn index_func(f: impl Fn(&Object) -> Vec<String> + Send + Sync + 'static) ->
 /// Indexes an object by its namespace (`""` for cluster-scoped) (client-go `tools/cache/index.go`
 /// `MetaNamespaceIndexFunc`).
 pub fn namespace_index_func(obj: &Object) -> Vec<String> {
-    vec![obj.metadata.namespace.to_string()]
+    vec![obj.metadata.namespace().to_string()]
 }
 
 /// The name of the index over a field: `field:<field>` (controller-runtime
@@ -80,7 +80,7 @@ pub fn key_to_namespaced_key(namespace: &str, base_key: &str) -> String {
 pub fn field_index_func(
     extract_value: impl Fn(&Object) -> Vec<String> + Send + Sync + 'static,
 ) -> IndexFunc {
-    index_func(move |obj| namespaced_field_values(&obj.metadata.namespace, &extract_value(obj)))
+    index_func(move |obj| namespaced_field_values(obj.metadata.namespace(), &extract_value(obj)))
 }
 
 /// The namespaced values first, then the all-namespaces ones, as upstream lays them out

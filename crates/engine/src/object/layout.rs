@@ -8,7 +8,7 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde::Deserialize;
 
-use super::{Lifecycle, Object, ObjectMeta, OwnerReference, StringMap, Text, Uid};
+use super::{KeyCache, Lifecycle, Object, ObjectMeta, OwnerReference, StringMap, Text, Uid};
 use crate::time::SimTime;
 
 impl Serialize for Object {
@@ -62,6 +62,7 @@ impl From<MetaFields> for ObjectMeta {
         ObjectMeta {
             resource_version: m.resource_version,
             generation: m.generation,
+            key_cache: KeyCache::default(),
             namespace: m.namespace,
             name: m.name,
             uid: m.uid,
@@ -85,7 +86,7 @@ impl fmt::Debug for Object {
             .field("spec", &self.spec)
             .field("status", &self.status)
             .field("size_bytes", &self.size_bytes)
-            .field("key_cache", &self.key_cache)
+            .field("key_cache", &self.metadata.key_cache)
             .finish()
     }
 }
@@ -112,7 +113,7 @@ impl fmt::Debug for ObjectMeta {
 
 #[cfg(test)]
 mod tests {
-    use std::mem::offset_of;
+    use std::mem::{offset_of, size_of};
 
     use super::*;
 
@@ -147,7 +148,7 @@ mod tests {
         // with the 16-byte reference counts of its `Rc`, one 64-byte cache line
         let meta = offset_of!(Object, metadata);
         assert!(offset_of!(Object, size_bytes) < 48);
-        assert!(offset_of!(Object, key_cache) < 48);
+        assert!(meta + offset_of!(ObjectMeta, key_cache) + size_of::<KeyCache>() <= 48);
         assert!(meta + offset_of!(ObjectMeta, resource_version) < 48);
         assert!(meta + offset_of!(ObjectMeta, generation) + 8 <= 48);
     }

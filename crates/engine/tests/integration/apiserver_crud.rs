@@ -147,7 +147,11 @@ fn list_filters_by_namespace_and_labels_and_carries_the_store_revision() {
     s.create(Object::new("Pod", "default", "later"), t(4))
         .expect("created");
     let all = s.list("Flywheel", None, None).expect("listed");
-    let names: Vec<&str> = all.items.iter().map(|o| o.metadata.name.as_str()).collect();
+    let names: Vec<&str> = all
+        .items
+        .iter()
+        .map(|o| o.metadata.name().as_str())
+        .collect();
     assert_eq!(names, ["a", "b", "c"]);
     assert_eq!(
         all.resource_version,
@@ -159,7 +163,7 @@ fn list_filters_by_namespace_and_labels_and_carries_the_store_revision() {
     let sel = LabelSelector::parse("app=demo").expect("parses");
     let selected = s.list("Flywheel", None, Some(&sel)).expect("listed");
     assert_eq!(selected.items.len(), 1);
-    assert_eq!(selected.items[0].metadata.name, "b");
+    assert_eq!(selected.items[0].metadata.name(), "b");
 }
 
 /// Spec §1.2/§1.3 order: the resourceVersion precondition runs before the no-op test.

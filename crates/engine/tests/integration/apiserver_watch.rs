@@ -144,7 +144,7 @@ fn a_watch_from_zero_starts_with_the_current_objects_as_added() {
         types(&events),
         [WatchEventType::Added, WatchEventType::Added]
     );
-    assert_eq!(events[0].object.metadata.name, "a");
+    assert_eq!(events[0].object.metadata.name(), "a");
     assert_eq!(events[0].object.spec, json!({"replicas": 7}));
 }
 

@@ -45,7 +45,7 @@ fn indexer_with(name: &str, key: &'static str) -> Indexer {
 }
 
 fn names(objs: &[ObjectRef]) -> Vec<String> {
-    objs.iter().map(|o| o.metadata.name.to_string()).collect()
+    objs.iter().map(|o| o.metadata.name().to_string()).collect()
 }
 
 // Mirrors TestThreadSafeStoreDeleteRemovesEmptySetsFromIndex.
@@ -387,10 +387,10 @@ proptest! {
                 prop_assert_eq!(store.index_keys("app", value).expect("app"), scan);
             }
             for ns in ["ns0", "ns1", "ns2"] {
-                let scan: Vec<Key> = all.iter().filter(|o| o.metadata.namespace == ns).map(|o| o.key()).collect();
+                let scan: Vec<Key> = all.iter().filter(|o| o.metadata.namespace() == ns).map(|o| o.key()).collect();
                 prop_assert_eq!(store.index_keys(NAMESPACE_INDEX, ns).expect("ns"), scan);
             }
-            let values: BTreeSet<String> = all.iter().map(|o| o.metadata.namespace.to_string()).collect();
+            let values: BTreeSet<String> = all.iter().map(|o| o.metadata.namespace().to_string()).collect();
             prop_assert_eq!(store.list_index_func_values(NAMESPACE_INDEX), values.into_iter().collect::<Vec<_>>());
         }
     }

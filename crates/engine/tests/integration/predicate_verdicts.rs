@@ -94,7 +94,7 @@ fn funcs_call_the_closure_of_the_event_type_and_admit_when_it_is_missing() {
     let c = calls.clone();
     let only_create = Funcs::new().with_create(move |e| {
         c.set(c.get() + 1);
-        e.object.metadata.name == "baz"
+        e.object.metadata.name() == "baz"
     });
     assert!(only_create.create(&create()));
     assert_eq!(calls.get(), 1);
@@ -286,7 +286,7 @@ fn generation_or_label_change_drops_resyncs_and_status_writes() {
 // Mirrors Describe("NewPredicateFuncs with a namespace filter function").
 #[test]
 fn a_filter_predicate_applies_to_the_object_and_to_the_new_object_of_updates() {
-    let p = Funcs::from_filter(|o| o.metadata.namespace == "biz");
+    let p = Funcs::from_filter(|o| o.metadata.namespace() == "biz");
     assert_eq!(
         verdicts(&p),
         [true, false, true, true],

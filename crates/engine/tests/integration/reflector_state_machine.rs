@@ -116,11 +116,11 @@ fn watch_events_become_store_operations_and_the_last_event_sets_the_synced_rv() 
     let mut rng = Rng::seeded(2);
     let mut r = watching_reflector(&mut rng, 10);
     let del = only(r.on_watch_event(WatchEventType::Deleted, pod("foo", 11)));
-    assert!(matches!(del, Action::Apply(StoreEvent::Deleted(ref o)) if o.metadata.name == "foo"));
+    assert!(matches!(del, Action::Apply(StoreEvent::Deleted(ref o)) if o.metadata.name() == "foo"));
     let m = only(r.on_watch_event(WatchEventType::Modified, pod("bar", 55)));
     assert!(matches!(m, Action::Apply(StoreEvent::Modified(ref o)) if o.resource_version() == 55));
     let a = only(r.on_watch_event(WatchEventType::Added, pod("baz", 32)));
-    assert!(matches!(a, Action::Apply(StoreEvent::Added(ref o)) if o.metadata.name == "baz"));
+    assert!(matches!(a, Action::Apply(StoreEvent::Added(ref o)) if o.metadata.name() == "baz"));
     assert_eq!(r.last_sync_resource_version(), Some(32));
 }
 
