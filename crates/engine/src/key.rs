@@ -49,21 +49,6 @@ impl Key {
         Key::from(text)
     }
 
-    /// Whether this is the key of `namespace/name`, without building that key.
-    pub fn is_of(&self, namespace: &str, name: &str) -> bool {
-        if namespace.is_empty() {
-            return same_text(&self.0, name);
-        }
-        let text = self.0.as_bytes();
-        if text.len() != namespace.len() + 1 + name.len() {
-            return false;
-        }
-        let (ns, rest) = text.split_at(namespace.len());
-        rest[0] == b'/'
-            && same_bytes(ns, namespace.as_bytes())
-            && same_bytes(&rest[1..], name.as_bytes())
-    }
-
     /// The key's text.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -341,9 +326,15 @@ impl fmt::Debug for Key {
     }
 }
 
+thread_local! {
+    /// The empty key, shared by every empty [`Key`] of the thread.
+    static EMPTY: Key = Key::from("");
+}
+
 impl Default for Key {
+    /// The empty key, shared: default metadata allocates nothing.
     fn default() -> Key {
-        Key::from("")
+        EMPTY.with(Key::clone)
     }
 }
 
@@ -375,15 +366,6 @@ mod tests {
             format!("ns/{long_name}")
         );
         assert_eq!(Key::of("命名空间", "名字"), "命名空间/名字");
-    }
-
-    #[test]
-    fn is_of_recognises_exactly_its_own_namespace_and_name() {
-        let key = Key::of("ns-1", "demo-10");
-        assert!(key.is_of("ns-1", "demo-10"));
-        assert!(!key.is_of("ns-1", "demo-1"));
-        assert!(!key.is_of("ns-10", "emo-10"));
-        assert!(Key::of("", "node-1").is_of("", "node-1"));
     }
 
     #[test]

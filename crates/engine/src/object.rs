@@ -20,7 +20,6 @@ mod lifecycle;
 mod text;
 mod uid;
 
-pub use identity::KeyCache;
 pub(crate) use json::shared_text;
 pub use json::{Json, JsonMap};
 pub use lifecycle::Lifecycle;
@@ -52,9 +51,9 @@ pub struct OwnerReference {
 
 /// `metadata` of an object.
 ///
-/// The fields every write and every informer pop reads (resource version, generation) come first
-/// in memory, so that with [`Object`]'s own such fields they share the object's first cache line;
-/// it serializes and prints in the upstream field order all the same (see `layout`).
+/// The fields every write and every informer pop reads (resource version, generation, key) come
+/// first in memory, so that with [`Object`]'s own such fields they share the object's first cache
+/// line; it serializes and prints in the upstream field order all the same (see `layout`).
 #[derive(Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(from = "layout::MetaFields")]
 #[repr(C)]
@@ -63,15 +62,11 @@ pub struct ObjectMeta {
     pub resource_version: u64,
     /// Spec generation (see the API server's generation rules).
     pub generation: i64,
-    /// The key, built on first use and shared by every copy of this metadata (not part of its
-    /// content: it never serializes and never makes two objects unequal). Valid while the
-    /// namespace and name stay as they were, which is why those two change only through
-    /// [`ObjectMeta::set_namespace`] and [`ObjectMeta::set_name`], which let it go.
-    key_cache: KeyCache,
+    /// The informer key, `namespace/name` (or `name` when cluster-scoped), which also holds the
+    /// name's text ([`ObjectMeta::name`]): built once with the metadata and shared by every copy.
+    key: Key,
     /// Namespace; empty for cluster-scoped objects ([`ObjectMeta::namespace`]).
     namespace: Text,
-    /// Name ([`ObjectMeta::name`]).
-    name: Text,
     /// Unique id assigned at creation.
     pub uid: Uid,
     /// Labels; `None` is a nil map.
@@ -85,22 +80,22 @@ pub struct ObjectMeta {
 
 impl ObjectMeta {
     /// Whether `other` holds the same metadata but perhaps another resourceVersion (which etcd
-    /// does not store in the object's bytes). The kept key is not content.
+    /// does not store in the object's bytes).
     pub(crate) fn eq_but_resource_version(&self, other: &ObjectMeta) -> bool {
         // Destructured without `..`, so a field added to `ObjectMeta` later is compared here too.
         let ObjectMeta {
             resource_version: _,
             generation,
-            key_cache: _,
+            key,
             namespace,
-            name,
             uid,
             labels,
             annotations,
             lifecycle,
         } = self;
-        *namespace == other.namespace
-            && *name == other.name
+        // the key holds the name: equal keys in equal namespaces are equal names
+        *key == other.key
+            && *namespace == other.namespace
             && *uid == other.uid
             && *generation == other.generation
             && *labels == other.labels
@@ -159,8 +154,8 @@ impl ObjectMeta {
 
 /// A Kubernetes object: kind, metadata, spec, status, and its serialized size.
 ///
-/// What the engine reads on every write, watch event and informer pop (the size, the cached key,
-/// then the resource version and generation at the start of the metadata) lies in the first 64
+/// What the engine reads on every write, watch event and informer pop (the size, then the resource
+/// version, the generation and the key at the start of the metadata) lies in the first 64
 /// bytes of the object, beside the reference count of its `Rc`: touching a cold object costs
 /// one cache line, not three. It serializes and prints as `kind`, `metadata`, `spec`, `status`,
 /// `size_bytes`, as declared upstream (see `layout`).
@@ -182,12 +177,12 @@ pub struct Object {
 impl Object {
     /// A new object of `kind` named `namespace/name` with an empty spec and status.
     pub fn new(kind: &str, namespace: &str, name: &str) -> Object {
-        Object::named(kind.into(), namespace.into(), name.into())
+        Object::named(kind.into(), namespace.into(), name)
     }
 
     /// [`Object::new`] of texts already shared: objects of one kind and namespace can share
     /// those texts, as every version of one object does.
-    pub fn named(kind: Text, namespace: Text, name: Text) -> Object {
+    pub fn named(kind: Text, namespace: Text, name: &str) -> Object {
         Object {
             kind,
             metadata: ObjectMeta::named(namespace, name),

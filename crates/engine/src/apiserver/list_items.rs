@@ -134,7 +134,7 @@ mod tests {
     }
 
     fn names(items: &[ObjectRef]) -> Vec<&str> {
-        items.iter().map(|o| o.metadata.name().as_str()).collect()
+        items.iter().map(|o| o.metadata.name()).collect()
     }
 
     fn store(names: &[&str]) -> SharedMap<Key, Stored> {

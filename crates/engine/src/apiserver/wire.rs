@@ -97,7 +97,7 @@ fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
         .ok_or_else(|| bad("metadata", "must be an object"))?;
     let mut meta = ObjectMeta::named(
         string_field(m, "namespace")?.into(),
-        string_field(m, "name")?.into(),
+        &string_field(m, "name")?,
     );
     meta.uid = string_field(m, "uid")?.into();
     meta.resource_version = resource_version_field(m)?;

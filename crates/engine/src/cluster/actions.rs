@@ -65,7 +65,7 @@ impl Cluster {
                     Text::from(namespace.as_str())
                 })
                 .clone();
-            let mut obj = Object::named(kind.clone(), ns, Text::from(name.as_str()));
+            let mut obj = Object::named(kind.clone(), ns, &name);
             increment_trailing_number(&mut name);
             obj.spec = spec.clone();
             obj.size_bytes = o.size_bytes;

@@ -2,41 +2,22 @@
 //!
 //! client-go keys an object by `namespace/name` (`tools/cache/store.go`
 //! `MetaNamespaceKeyFunc`), and the engine asks an object for its key at every write, watch
-//! event and informer pop. The key is built once and kept beside the metadata ([`KeyCache`]); a
-//! copy of the metadata shares it. The namespace and name change only through their setters,
-//! which let the kept key go, so a kept key is always the key of the names beside it: handing it
-//! out reads neither name's text (which lives in its own allocation, a cold cache line at scale).
-
-use std::cell::OnceCell;
+//! event and informer pop. The metadata holds that key, built once, and the key's text holds the
+//! name: the name is the key's text after the namespace and its slash (all of it for a
+//! cluster-scoped object). So an object's identity is one allocation, not two: handing out the key
+//! reads no name's text, and a copy or a drop of a version touches one count (the key's) where a
+//! separate name would have added a cold cache line at scale. The namespace and name change only
+//! through their setters, which build the key anew.
 
 use super::{ObjectMeta, Text};
 use crate::key::Key;
 
-/// Where [`ObjectMeta`] keeps its key once built.
-#[derive(Clone, Default)]
-pub struct KeyCache(OnceCell<Key>);
-
-impl PartialEq for KeyCache {
-    /// Always equal: the kept key is not part of an object's content.
-    fn eq(&self, _: &KeyCache) -> bool {
-        true
-    }
-}
-
-impl Eq for KeyCache {}
-
-impl std::fmt::Debug for KeyCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("KeyCache")
-    }
-}
-
 impl ObjectMeta {
     /// Metadata of `namespace/name` with every other field unset.
-    pub fn named(namespace: Text, name: Text) -> ObjectMeta {
+    pub fn named(namespace: Text, name: &str) -> ObjectMeta {
         ObjectMeta {
+            key: Key::of(&namespace, name),
             namespace,
-            name,
             ..ObjectMeta::default()
         }
     }
@@ -46,40 +27,37 @@ impl ObjectMeta {
         &self.namespace
     }
 
-    /// The name.
-    pub fn name(&self) -> &Text {
-        &self.name
+    /// The name: the key's text after the namespace and its slash.
+    pub fn name(&self) -> &str {
+        let key = self.key.as_str();
+        if self.namespace.is_empty() {
+            return key;
+        }
+        key.get(self.namespace.len() + 1..).unwrap_or_default()
     }
 
-    /// Sets the namespace (the kept key goes with the old one).
+    /// Sets the namespace (and builds the key anew).
     pub fn set_namespace(&mut self, namespace: Text) {
+        self.key = Key::of(&namespace, self.name());
         self.namespace = namespace;
-        self.key_cache = KeyCache::default();
     }
 
-    /// Sets the name (the kept key goes with the old one).
-    pub fn set_name(&mut self, name: Text) {
-        self.name = name;
-        self.key_cache = KeyCache::default();
+    /// Sets the name (and builds the key anew).
+    pub fn set_name(&mut self, name: &str) {
+        self.key = Key::of(&self.namespace, name);
     }
 
     /// The informer key, as client-go's `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for
-    /// cluster-scoped objects (`tools/cache/store.go`). Built on the first call and then shared
-    /// by every copy of this metadata.
+    /// cluster-scoped objects (`tools/cache/store.go`), shared by every copy of this metadata.
     pub fn key(&self) -> Key {
-        self.key_cache
-            .0
-            .get_or_init(|| Key::of(&self.namespace, &self.name))
-            .clone()
+        self.key.clone()
     }
 
-    /// Shares `other`'s kept key when it is the key of this metadata's names (metadata decoded
-    /// from the wire for an object the engine already holds keeps the allocation its key has).
+    /// Shares `other`'s key when it is this metadata's (metadata decoded from the wire for an
+    /// object the engine already holds keeps the one allocation of its key).
     pub(crate) fn share_key_of(&mut self, other: &ObjectMeta) {
-        if let Some(key) = other.key_cache.0.get() {
-            if key.is_of(&self.namespace, &self.name) {
-                self.key_cache = other.key_cache.clone();
-            }
+        if self.key == other.key && self.namespace == other.namespace {
+            self.key = other.key.clone();
         }
     }
 }
@@ -89,37 +67,65 @@ mod tests {
     use super::*;
 
     #[test]
-    fn copies_share_the_kept_key_and_a_new_name_or_namespace_gets_its_own() {
-        let meta = ObjectMeta::named("default".into(), "web-0".into());
-        let first = meta.key();
+    fn the_name_is_the_keys_text_after_the_namespace_whatever_it_holds() {
+        let meta = ObjectMeta::named("default".into(), "web-0");
+        assert_eq!(
+            (meta.namespace().as_str(), meta.name()),
+            ("default", "web-0")
+        );
+        assert_eq!(meta.key(), "default/web-0");
+        let cluster = ObjectMeta::named(Text::default(), "team-a");
+        assert_eq!(
+            (cluster.name(), cluster.key().as_str()),
+            ("team-a", "team-a")
+        );
+        // a slash in a name (which the API server's path rules refuse) still reads back whole
+        let odd = ObjectMeta::named("ns".into(), "a/b");
+        assert_eq!(odd.name(), "a/b");
+        let unnamed = ObjectMeta::default();
+        assert_eq!((unnamed.namespace().as_str(), unnamed.name()), ("", ""));
+    }
+
+    #[test]
+    fn copies_share_the_key_and_a_new_name_or_namespace_gets_its_own() {
+        let meta = ObjectMeta::named("default".into(), "web-0");
         let copy = meta.clone();
         assert!(
-            std::ptr::eq(copy.key().as_str(), first.as_str()),
+            std::ptr::eq(copy.key().as_str(), meta.key().as_str()),
             "one allocation"
         );
         let mut renamed = meta.clone();
-        renamed.set_name("web-1".into());
-        assert_eq!(renamed.key(), "default/web-1");
+        renamed.set_name("web-1");
+        assert_eq!(
+            (renamed.name(), renamed.key().as_str()),
+            ("web-1", "default/web-1")
+        );
         let mut moved = meta.clone();
         moved.set_namespace("prod".into());
-        assert_eq!(moved.key(), "prod/web-0");
+        assert_eq!(
+            (moved.name(), moved.key().as_str()),
+            ("web-0", "prod/web-0")
+        );
         let mut cluster = meta;
         cluster.set_namespace(Text::default());
-        assert_eq!(cluster.key(), "web-0");
+        assert_eq!((cluster.name(), cluster.key().as_str()), ("web-0", "web-0"));
     }
 
     #[test]
     fn a_decoded_copy_shares_the_key_only_when_its_names_match() {
-        let held = ObjectMeta::named("default".into(), "web-0".into());
-        let key = held.key();
-        let mut same = ObjectMeta::named("default".into(), "web-0".into());
+        let held = ObjectMeta::named("default".into(), "web-0");
+        let mut same = ObjectMeta::named("default".into(), "web-0");
         same.share_key_of(&held);
-        assert!(std::ptr::eq(same.key().as_str(), key.as_str()));
-        let mut other = ObjectMeta::named("default".into(), "web-1".into());
+        assert!(std::ptr::eq(same.key().as_str(), held.key().as_str()));
+        let mut other = ObjectMeta::named("default".into(), "web-1");
         other.share_key_of(&held);
         assert_eq!(other.key(), "default/web-1");
-        let mut unkeyed = ObjectMeta::named("default".into(), "web-0".into());
-        unkeyed.share_key_of(&ObjectMeta::named("default".into(), "web-0".into()));
-        assert_eq!(unkeyed.key(), "default/web-0");
+        // "a/b-c" in no namespace and "b-c" in namespace "a" have one key text, not one identity
+        let mut cluster = ObjectMeta::named(Text::default(), "a/b-c");
+        cluster.share_key_of(&ObjectMeta::named("a".into(), "b-c"));
+        assert_eq!(
+            (cluster.namespace().as_str(), cluster.name()),
+            ("", "a/b-c")
+        );
     }
 }

@@ -8,7 +8,8 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde::Deserialize;
 
-use super::{KeyCache, Lifecycle, Object, ObjectMeta, OwnerReference, StringMap, Text, Uid};
+use super::{Lifecycle, Object, ObjectMeta, OwnerReference, StringMap, Text, Uid};
+use crate::key::Key;
 use crate::time::SimTime;
 
 impl Serialize for Object {
@@ -27,7 +28,7 @@ impl Serialize for ObjectMeta {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut s = serializer.serialize_struct("ObjectMeta", 11)?;
         s.serialize_field("namespace", &self.namespace)?;
-        s.serialize_field("name", &self.name)?;
+        s.serialize_field("name", self.name())?;
         s.serialize_field("uid", &self.uid)?;
         s.serialize_field("resource_version", &self.resource_version)?;
         s.serialize_field("generation", &self.generation)?;
@@ -62,9 +63,8 @@ impl From<MetaFields> for ObjectMeta {
         ObjectMeta {
             resource_version: m.resource_version,
             generation: m.generation,
-            key_cache: KeyCache::default(),
+            key: Key::of(&m.namespace, &m.name),
             namespace: m.namespace,
-            name: m.name,
             uid: m.uid,
             labels: m.labels,
             annotations: m.annotations,
@@ -86,7 +86,6 @@ impl fmt::Debug for Object {
             .field("spec", &self.spec)
             .field("status", &self.status)
             .field("size_bytes", &self.size_bytes)
-            .field("key_cache", &self.metadata.key_cache)
             .finish()
     }
 }
@@ -97,7 +96,7 @@ impl fmt::Debug for ObjectMeta {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ObjectMeta")
             .field("namespace", &self.namespace)
-            .field("name", &self.name)
+            .field("name", &self.name())
             .field("uid", &self.uid)
             .field("resource_version", &self.resource_version)
             .field("generation", &self.generation)
@@ -148,7 +147,7 @@ mod tests {
         // with the 16-byte reference counts of its `Rc`, one 64-byte cache line
         let meta = offset_of!(Object, metadata);
         assert!(offset_of!(Object, size_bytes) < 48);
-        assert!(meta + offset_of!(ObjectMeta, key_cache) + size_of::<KeyCache>() <= 48);
+        assert!(meta + offset_of!(ObjectMeta, key) + size_of::<Key>() <= 48);
         assert!(meta + offset_of!(ObjectMeta, resource_version) < 48);
         assert!(meta + offset_of!(ObjectMeta, generation) + 8 <= 48);
     }

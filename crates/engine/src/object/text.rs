@@ -1,11 +1,11 @@
-//! [`Text`]: an object's kind, namespace and name, shared between its versions.
+//! [`Text`]: an object's kind and namespace, shared between its versions.
 //!
 //! A Go object's strings are immutable pointers: `DeepCopy` copies the pointer and the length,
 //! never the bytes. A controller's working copy of an object (the cache's copy that a Reconcile
-//! changes) and every version an update stores keep the same kind, namespace and name, so
-//! [`Text`] shares them as Go does: a copy increments a count instead of allocating and copying
-//! three strings, and dropping a version frees none of them. (The uid needs not even that: see
-//! [`Uid`](super::Uid).) It compares, orders, hashes, prints and serializes exactly as its text
+//! changes) and every version an update stores keep the same kind and namespace, so [`Text`]
+//! shares them as Go does: a copy increments a count instead of allocating and copying the
+//! strings, and dropping a version frees none of them. (The name lives in the text of the
+//! object's key, see `identity`; the uid is a number, see [`Uid`](super::Uid).) It compares, orders, hashes, prints and serializes exactly as its text
 //! does.
 
 use std::borrow::Borrow;

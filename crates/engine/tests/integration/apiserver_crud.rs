@@ -147,11 +147,7 @@ fn list_filters_by_namespace_and_labels_and_carries_the_store_revision() {
     s.create(Object::new("Pod", "default", "later"), t(4))
         .expect("created");
     let all = s.list("Flywheel", None, None).expect("listed");
-    let names: Vec<&str> = all
-        .items
-        .iter()
-        .map(|o| o.metadata.name().as_str())
-        .collect();
+    let names: Vec<&str> = all.items.iter().map(|o| o.metadata.name()).collect();
     assert_eq!(names, ["a", "b", "c"]);
     assert_eq!(
         all.resource_version,
