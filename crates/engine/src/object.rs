@@ -63,10 +63,11 @@ pub struct ObjectMeta {
     /// Spec generation (see the API server's generation rules).
     pub generation: i64,
     /// The informer key, `namespace/name` (or `name` when cluster-scoped), which also holds the
-    /// name's text ([`ObjectMeta::name`]): built once with the metadata and shared by every copy.
+    /// namespace's and the name's text ([`ObjectMeta::namespace`], [`ObjectMeta::name`]): built
+    /// once with the metadata and shared by every copy.
     key: Key,
-    /// Namespace; empty for cluster-scoped objects ([`ObjectMeta::namespace`]).
-    namespace: Text,
+    /// The length of the namespace at the start of the key; 0 for cluster-scoped objects.
+    namespace_len: u32,
     /// Unique id assigned at creation.
     pub uid: Uid,
     /// Labels; `None` is a nil map.
@@ -87,15 +88,15 @@ impl ObjectMeta {
             resource_version: _,
             generation,
             key,
-            namespace,
+            namespace_len,
             uid,
             labels,
             annotations,
             lifecycle,
         } = self;
-        // the key holds the name: equal keys in equal namespaces are equal names
+        // the key holds both names: equal keys cut at the same place are equal names
         *key == other.key
-            && *namespace == other.namespace
+            && *namespace_len == other.namespace_len
             && *uid == other.uid
             && *generation == other.generation
             && *labels == other.labels
@@ -177,12 +178,12 @@ pub struct Object {
 impl Object {
     /// A new object of `kind` named `namespace/name` with an empty spec and status.
     pub fn new(kind: &str, namespace: &str, name: &str) -> Object {
-        Object::named(kind.into(), namespace.into(), name)
+        Object::named(kind.into(), namespace, name)
     }
 
-    /// [`Object::new`] of texts already shared: objects of one kind and namespace can share
-    /// those texts, as every version of one object does.
-    pub fn named(kind: Text, namespace: Text, name: &str) -> Object {
+    /// [`Object::new`] of a kind's text already shared: objects of one kind share it, as every
+    /// version of one object does.
+    pub fn named(kind: Text, namespace: &str, name: &str) -> Object {
         Object {
             kind,
             metadata: ObjectMeta::named(namespace, name),

@@ -110,7 +110,7 @@ impl ApiServer {
             return Ok(());
         }
         let ns = obj.metadata.namespace();
-        match self.store.get_text("Namespace", ns.as_str()) {
+        match self.store.get_text("Namespace", ns) {
             None => Err(ApiError::not_found("namespaces", ns)),
             Some(s) if s.object.metadata.deletion_timestamp().is_some() => {
                 Err(ApiError::forbidden(
@@ -135,7 +135,7 @@ impl ApiServer {
     ) -> Result<ObjectRef, ApiError> {
         let kind = self.kind_or_404(&obj.kind)?;
         if !kind.namespaced {
-            obj.metadata.set_namespace(Text::default());
+            obj.metadata.set_namespace("");
         }
         let key = Self::object_key(&kind, &obj)?;
         self.admit_namespace_lifecycle(&kind, &obj)?;
@@ -227,7 +227,7 @@ impl ApiServer {
         if !kind.namespaced && !obj.metadata.namespace().is_empty() {
             crate::sim::cow::make_mut(&mut obj)
                 .metadata
-                .set_namespace(Text::default());
+                .set_namespace("");
         }
         let key = Self::object_key(&kind, &obj)?;
         // one lookup: the checks and the strategy run on the stored entry, and the write lands

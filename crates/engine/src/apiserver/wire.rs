@@ -95,10 +95,7 @@ fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
     let m = v
         .as_object()
         .ok_or_else(|| bad("metadata", "must be an object"))?;
-    let mut meta = ObjectMeta::named(
-        string_field(m, "namespace")?.into(),
-        &string_field(m, "name")?,
-    );
+    let mut meta = ObjectMeta::named(&string_field(m, "namespace")?, &string_field(m, "name")?);
     meta.uid = string_field(m, "uid")?.into();
     meta.resource_version = resource_version_field(m)?;
     meta.generation = match m.get("generation") {

@@ -54,17 +54,15 @@ impl Cluster {
         // object `i` is in namespace `i % namespaces`: in a part of consecutive indices the
         // namespaces repeat with that period, so a slot per place in the period holds each one
         let period = (to - from).min(o.namespaces).max(1) as usize;
-        let mut namespaces: Vec<Option<Text>> = vec![None; period];
+        let mut namespaces: Vec<Option<String>> = vec![None; period];
         let (mut namespace, mut name) = (String::new(), String::new());
         // the part's first name written out, each next one counted up from it
         numbered(&mut name, "demo-", from);
         for i in from..to {
-            let ns = namespaces[(i - from) as usize % period]
-                .get_or_insert_with(|| {
-                    numbered(&mut namespace, "ns-", i % o.namespaces);
-                    Text::from(namespace.as_str())
-                })
-                .clone();
+            let ns = namespaces[(i - from) as usize % period].get_or_insert_with(|| {
+                numbered(&mut namespace, "ns-", i % o.namespaces);
+                namespace.clone()
+            });
             let mut obj = Object::named(kind.clone(), ns, &name);
             increment_trailing_number(&mut name);
             obj.spec = spec.clone();

@@ -3,48 +3,51 @@
 //! client-go keys an object by `namespace/name` (`tools/cache/store.go`
 //! `MetaNamespaceKeyFunc`), and the engine asks an object for its key at every write, watch
 //! event and informer pop. The metadata holds that key, built once, and the key's text holds the
-//! name: the name is the key's text after the namespace and its slash (all of it for a
-//! cluster-scoped object). So an object's identity is one allocation, not two: handing out the key
-//! reads no name's text, and a copy or a drop of a version touches one count (the key's) where a
-//! separate name would have added a cold cache line at scale. The namespace and name change only
-//! through their setters, which build the key anew.
+//! namespace and the name: the namespace is the key's text up to its length, which the metadata
+//! keeps, and the name the rest after the slash (all of the key for a cluster-scoped object). So
+//! an object's identity is one allocation: handing out the key reads no name's text, and a copy or
+//! a drop of a version touches one count (the key's) where a separate name would have added a cold
+//! cache line at scale and a shared namespace a count to change. The namespace and name change
+//! only through their setters, which build the key anew.
 
-use super::{ObjectMeta, Text};
+use super::ObjectMeta;
 use crate::key::Key;
 
 impl ObjectMeta {
     /// Metadata of `namespace/name` with every other field unset.
-    pub fn named(namespace: Text, name: &str) -> ObjectMeta {
+    pub fn named(namespace: &str, name: &str) -> ObjectMeta {
         ObjectMeta {
-            key: Key::of(&namespace, name),
-            namespace,
+            key: Key::of(namespace, name),
+            namespace_len: namespace_len(namespace),
             ..ObjectMeta::default()
         }
     }
 
-    /// The namespace; empty for cluster-scoped objects.
-    pub fn namespace(&self) -> &Text {
-        &self.namespace
+    /// The namespace: the key's text before the name's slash; empty for cluster-scoped objects.
+    pub fn namespace(&self) -> &str {
+        let key = self.key.as_str();
+        key.get(..self.namespace_len as usize).unwrap_or_default()
     }
 
     /// The name: the key's text after the namespace and its slash.
     pub fn name(&self) -> &str {
         let key = self.key.as_str();
-        if self.namespace.is_empty() {
+        if self.namespace_len == 0 {
             return key;
         }
-        key.get(self.namespace.len() + 1..).unwrap_or_default()
+        key.get(self.namespace_len as usize + 1..)
+            .unwrap_or_default()
     }
 
     /// Sets the namespace (and builds the key anew).
-    pub fn set_namespace(&mut self, namespace: Text) {
-        self.key = Key::of(&namespace, self.name());
-        self.namespace = namespace;
+    pub fn set_namespace(&mut self, namespace: &str) {
+        self.key = Key::of(namespace, self.name());
+        self.namespace_len = namespace_len(namespace);
     }
 
     /// Sets the name (and builds the key anew).
     pub fn set_name(&mut self, name: &str) {
-        self.key = Key::of(&self.namespace, name);
+        self.key = Key::of(self.namespace(), name);
     }
 
     /// The informer key, as client-go's `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for
@@ -56,10 +59,16 @@ impl ObjectMeta {
     /// Shares `other`'s key when it is this metadata's (metadata decoded from the wire for an
     /// object the engine already holds keeps the one allocation of its key).
     pub(crate) fn share_key_of(&mut self, other: &ObjectMeta) {
-        if self.key == other.key && self.namespace == other.namespace {
+        if self.key == other.key && self.namespace_len == other.namespace_len {
             self.key = other.key.clone();
         }
     }
+}
+
+/// A namespace's length as the metadata keeps it. Kubernetes bounds a namespace to a 63-character
+/// DNS label; a longer text is cut off at `u32::MAX` bytes (four gigabytes: none a run can hold).
+fn namespace_len(namespace: &str) -> u32 {
+    u32::try_from(namespace.len()).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -68,27 +77,24 @@ mod tests {
 
     #[test]
     fn the_name_is_the_keys_text_after_the_namespace_whatever_it_holds() {
-        let meta = ObjectMeta::named("default".into(), "web-0");
-        assert_eq!(
-            (meta.namespace().as_str(), meta.name()),
-            ("default", "web-0")
-        );
+        let meta = ObjectMeta::named("default", "web-0");
+        assert_eq!((meta.namespace(), meta.name()), ("default", "web-0"));
         assert_eq!(meta.key(), "default/web-0");
-        let cluster = ObjectMeta::named(Text::default(), "team-a");
+        let cluster = ObjectMeta::named("", "team-a");
         assert_eq!(
             (cluster.name(), cluster.key().as_str()),
             ("team-a", "team-a")
         );
         // a slash in a name (which the API server's path rules refuse) still reads back whole
-        let odd = ObjectMeta::named("ns".into(), "a/b");
+        let odd = ObjectMeta::named("ns", "a/b");
         assert_eq!(odd.name(), "a/b");
         let unnamed = ObjectMeta::default();
-        assert_eq!((unnamed.namespace().as_str(), unnamed.name()), ("", ""));
+        assert_eq!((unnamed.namespace(), unnamed.name()), ("", ""));
     }
 
     #[test]
     fn copies_share_the_key_and_a_new_name_or_namespace_gets_its_own() {
-        let meta = ObjectMeta::named("default".into(), "web-0");
+        let meta = ObjectMeta::named("default", "web-0");
         let copy = meta.clone();
         assert!(
             std::ptr::eq(copy.key().as_str(), meta.key().as_str()),
@@ -101,31 +107,28 @@ mod tests {
             ("web-1", "default/web-1")
         );
         let mut moved = meta.clone();
-        moved.set_namespace("prod".into());
+        moved.set_namespace("prod");
         assert_eq!(
             (moved.name(), moved.key().as_str()),
             ("web-0", "prod/web-0")
         );
         let mut cluster = meta;
-        cluster.set_namespace(Text::default());
+        cluster.set_namespace("");
         assert_eq!((cluster.name(), cluster.key().as_str()), ("web-0", "web-0"));
     }
 
     #[test]
     fn a_decoded_copy_shares_the_key_only_when_its_names_match() {
-        let held = ObjectMeta::named("default".into(), "web-0");
-        let mut same = ObjectMeta::named("default".into(), "web-0");
+        let held = ObjectMeta::named("default", "web-0");
+        let mut same = ObjectMeta::named("default", "web-0");
         same.share_key_of(&held);
         assert!(std::ptr::eq(same.key().as_str(), held.key().as_str()));
-        let mut other = ObjectMeta::named("default".into(), "web-1");
+        let mut other = ObjectMeta::named("default", "web-1");
         other.share_key_of(&held);
         assert_eq!(other.key(), "default/web-1");
         // "a/b-c" in no namespace and "b-c" in namespace "a" have one key text, not one identity
-        let mut cluster = ObjectMeta::named(Text::default(), "a/b-c");
-        cluster.share_key_of(&ObjectMeta::named("a".into(), "b-c"));
-        assert_eq!(
-            (cluster.namespace().as_str(), cluster.name()),
-            ("", "a/b-c")
-        );
+        let mut cluster = ObjectMeta::named("", "a/b-c");
+        cluster.share_key_of(&ObjectMeta::named("a", "b-c"));
+        assert_eq!((cluster.namespace(), cluster.name()), ("", "a/b-c"));
     }
 }

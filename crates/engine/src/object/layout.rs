@@ -8,7 +8,7 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde::Deserialize;
 
-use super::{Lifecycle, Object, ObjectMeta, OwnerReference, StringMap, Text, Uid};
+use super::{Lifecycle, Object, ObjectMeta, OwnerReference, StringMap, Uid};
 use crate::key::Key;
 use crate::time::SimTime;
 
@@ -27,7 +27,7 @@ impl Serialize for Object {
 impl Serialize for ObjectMeta {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut s = serializer.serialize_struct("ObjectMeta", 11)?;
-        s.serialize_field("namespace", &self.namespace)?;
+        s.serialize_field("namespace", self.namespace())?;
         s.serialize_field("name", self.name())?;
         s.serialize_field("uid", &self.uid)?;
         s.serialize_field("resource_version", &self.resource_version)?;
@@ -45,8 +45,8 @@ impl Serialize for ObjectMeta {
 /// [`ObjectMeta`] as it serializes: every field flat, whatever is boxed in memory.
 #[derive(Deserialize)]
 pub(super) struct MetaFields {
-    namespace: Text,
-    name: Text,
+    namespace: String,
+    name: String,
     uid: Uid,
     resource_version: u64,
     generation: i64,
@@ -64,7 +64,7 @@ impl From<MetaFields> for ObjectMeta {
             resource_version: m.resource_version,
             generation: m.generation,
             key: Key::of(&m.namespace, &m.name),
-            namespace: m.namespace,
+            namespace_len: u32::try_from(m.namespace.len()).unwrap_or(u32::MAX),
             uid: m.uid,
             labels: m.labels,
             annotations: m.annotations,
@@ -95,7 +95,7 @@ impl fmt::Debug for Object {
 impl fmt::Debug for ObjectMeta {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ObjectMeta")
-            .field("namespace", &self.namespace)
+            .field("namespace", &self.namespace())
             .field("name", &self.name())
             .field("uid", &self.uid)
             .field("resource_version", &self.resource_version)

@@ -1,11 +1,11 @@
-//! [`Text`]: an object's kind and namespace, shared between its versions.
+//! [`Text`]: an object's kind, shared between its versions.
 //!
 //! A Go object's strings are immutable pointers: `DeepCopy` copies the pointer and the length,
 //! never the bytes. A controller's working copy of an object (the cache's copy that a Reconcile
-//! changes) and every version an update stores keep the same kind and namespace, so [`Text`]
-//! shares them as Go does: a copy increments a count instead of allocating and copying the
-//! strings, and dropping a version frees none of them. (The name lives in the text of the
-//! object's key, see `identity`; the uid is a number, see [`Uid`](super::Uid).) It compares, orders, hashes, prints and serializes exactly as its text
+//! changes) and every version an update stores keep the same kind, so [`Text`] shares it as Go
+//! does: a copy increments a count instead of allocating and copying the string, and dropping a
+//! version frees none of it. (The namespace and the name live in the text of the object's key,
+//! see `identity`; the uid is a number, see [`Uid`](super::Uid).) It compares, orders, hashes, prints and serializes exactly as its text
 //! does.
 
 use std::borrow::Borrow;
@@ -239,13 +239,10 @@ mod tests {
 
     #[test]
     fn empty_texts_share_one_allocation() {
-        let (a, b) = (
-            Text::default(),
-            crate::object::ObjectMeta::default().namespace,
-        );
+        let (a, b) = (Text::default(), Text::default());
         assert!(
             std::ptr::eq(a.as_str(), b.as_str()),
-            "an object's defaults allocate nothing"
+            "a default text allocates nothing"
         );
     }
 }
