@@ -349,8 +349,8 @@ fn memory_rows(rows: &mut Vec<Row>) {
         target: format!("≤ {BYTES_PER_CACHED_OBJECT_TARGET} bytes"),
         pass: Some(per_object <= BYTES_PER_CACHED_OBJECT_TARGET),
         why_not: (per_object > BYTES_PER_CACHED_OBJECT_TARGET).then(|| {
-            "each cached object costs its indexer entry, its namespace index entry and its \
-             key; see BENCHMARKS.md"
+            "each cached object costs its indexer entry and its namespace index entry (its \
+             key is the object's, built with it); see BENCHMARKS.md"
                 .to_owned()
         }),
     });
