@@ -22,7 +22,7 @@ mod uid;
 
 pub(crate) use json::shared_text;
 pub use json::{Json, JsonMap};
-pub use lifecycle::Lifecycle;
+pub(crate) use lifecycle::Lifecycle;
 pub use text::Text;
 pub use uid::Uid;
 

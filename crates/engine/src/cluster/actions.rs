@@ -49,21 +49,15 @@ impl Cluster {
             .min(o.count);
         // each object gets its own vector of members; the member's key text is shared by all
         let spec = Json::from(json!({ "replicas": 1 }));
-        // the kind's text and each namespace's are shared by the objects that have them
+        // the kind's text is shared by the objects (their namespace and name are their key's)
         let kind = Text::from(self.scenario.crd.kind.as_str());
-        // object `i` is in namespace `i % namespaces`: in a part of consecutive indices the
-        // namespaces repeat with that period, so a slot per place in the period holds each one
-        let period = (to - from).min(o.namespaces).max(1) as usize;
-        let mut namespaces: Vec<Option<String>> = vec![None; period];
         let (mut namespace, mut name) = (String::new(), String::new());
         // the part's first name written out, each next one counted up from it
         numbered(&mut name, "demo-", from);
         for i in from..to {
-            let ns = namespaces[(i - from) as usize % period].get_or_insert_with(|| {
-                numbered(&mut namespace, "ns-", i % o.namespaces);
-                namespace.clone()
-            });
-            let mut obj = Object::named(kind.clone(), ns, &name);
+            // object `i` is in namespace `i % namespaces`
+            numbered(&mut namespace, "ns-", i % o.namespaces);
+            let mut obj = Object::named(kind.clone(), &namespace, &name);
             increment_trailing_number(&mut name);
             obj.spec = spec.clone();
             obj.size_bytes = o.size_bytes;

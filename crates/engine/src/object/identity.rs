@@ -39,14 +39,20 @@ impl ObjectMeta {
             .unwrap_or_default()
     }
 
-    /// Sets the namespace (and builds the key anew).
+    /// Sets the namespace (and builds the key anew, unless it is the namespace already there).
     pub fn set_namespace(&mut self, namespace: &str) {
+        if namespace == self.namespace() {
+            return;
+        }
         self.key = Key::of(namespace, self.name());
         self.namespace_len = namespace_len(namespace);
     }
 
-    /// Sets the name (and builds the key anew).
+    /// Sets the name (and builds the key anew, unless it is the name already there).
     pub fn set_name(&mut self, name: &str) {
+        if name == self.name() {
+            return;
+        }
         self.key = Key::of(self.namespace(), name);
     }
 
@@ -111,6 +117,13 @@ mod tests {
         assert_eq!(
             (moved.name(), moved.key().as_str()),
             ("web-0", "prod/web-0")
+        );
+        let mut same = meta.clone();
+        same.set_namespace("default");
+        same.set_name("web-0");
+        assert!(
+            std::ptr::eq(same.key().as_str(), meta.key().as_str()),
+            "the names it had already: the key is kept"
         );
         let mut cluster = meta;
         cluster.set_namespace("");

@@ -9,7 +9,6 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde::Deserialize;
 
 use super::{Lifecycle, Object, ObjectMeta, OwnerReference, StringMap, Uid};
-use crate::key::Key;
 use crate::time::SimTime;
 
 impl Serialize for Object {
@@ -60,21 +59,19 @@ pub(super) struct MetaFields {
 
 impl From<MetaFields> for ObjectMeta {
     fn from(m: MetaFields) -> ObjectMeta {
-        ObjectMeta {
-            resource_version: m.resource_version,
-            generation: m.generation,
-            key: Key::of(&m.namespace, &m.name),
-            namespace_len: u32::try_from(m.namespace.len()).unwrap_or(u32::MAX),
-            uid: m.uid,
-            labels: m.labels,
-            annotations: m.annotations,
-            lifecycle: Lifecycle::of(
-                m.finalizers,
-                m.deletion_timestamp,
-                m.deletion_grace_period_s,
-                m.owner_references,
-            ),
-        }
+        let mut meta = ObjectMeta::named(&m.namespace, &m.name);
+        meta.resource_version = m.resource_version;
+        meta.generation = m.generation;
+        meta.uid = m.uid;
+        meta.labels = m.labels;
+        meta.annotations = m.annotations;
+        meta.lifecycle = Lifecycle::of(
+            m.finalizers,
+            m.deletion_timestamp,
+            m.deletion_grace_period_s,
+            m.owner_references,
+        );
+        meta
     }
 }
 
@@ -113,6 +110,8 @@ impl fmt::Debug for ObjectMeta {
 #[cfg(test)]
 mod tests {
     use std::mem::{offset_of, size_of};
+
+    use crate::key::Key;
 
     use super::*;
 

@@ -16,7 +16,7 @@ use super::OwnerReference;
 
 /// The rarely set part of an object's metadata (see the module's documentation).
 #[derive(Clone, Default)]
-pub struct Lifecycle(Option<Box<Fields>>);
+pub(crate) struct Lifecycle(Option<Box<Fields>>);
 
 // One word, natively and in wasm32: the point of the box.
 const _: () = assert!(std::mem::size_of::<Lifecycle>() == std::mem::size_of::<usize>());
