@@ -121,6 +121,11 @@ async function simSpeed(site) {
   const workerX = (to - from) / (w.wallMs / 1000);
   const nativeX = (to - from) / nativeWindowWall('seed-000-incident', from, to);
   const [v8Share, threadShare] = [workerX / nativeX, rate / workerX];
+  // The bare hold loop in the same Worker: the incident's window if each of its events cost no
+  // more than one pop and push of a heap, on a core of its own and with the page's share.
+  const holdRate = w.holdEvents / (w.holdMs / 1000);
+  const bareWorkerX = holdRate / (w.events / (to - from));
+  const barePageX = bareWorkerX * threadShare;
   const whyNot = `the incident's ${Math.round(endClock)} simulated seconds took ${(endS - shownS).toFixed(1)} s in the `
     + `page and make ${Math.round(perSim)} engine events per simulated second (each write to one of its 150 000 `
     + `objects goes through the watch, DeltaFIFO, handler, workqueue and Reconcile), so 200× needs `
@@ -132,7 +137,12 @@ async function simSpeed(site) {
     + `browser's own work). 200× would need the engine ${(200 / rate).toFixed(1)} times as fast as today in the `
     + `page, or ${(200 / workerX).toFixed(1)} times with it in a Worker: a per-event cost cut by that much, which `
     + `BENCHMARKS.md shows is not in any one structure (id-indexed stores were measured slower than `
-    + `today's key-ordered ones at this scale)`;
+    + `today's key-ordered ones at this scale). The bare hold loop bounds it: V8 ran ${(holdRate / 1e6).toFixed(1)} million `
+    + `of its steps a second in the Worker, so an engine whose events cost no more than a heap's pop and push would `
+    + `run the window at ${Math.round(bareWorkerX)}× on a core and ${Math.round(barePageX)}× in the page. 200× needs the `
+    + `engine's events at ${(200 / barePageX).toFixed(2)} of the bare loop's speed in the page (${(200 / bareWorkerX).toFixed(2)} `
+    + `in a Worker); they run at ${(workerX / bareWorkerX).toFixed(2)} of it, and the events/s rows' target, 0.25 of the `
+    + `bare loop, would give ${Math.round(0.25 * barePageX)}× in the page (${Math.round(0.25 * bareWorkerX)}× in a Worker)`;
   row(`simulated time per wall time in the page, seed-000-incident at 10000× (its whole run: ${Math.round(endClock - shownClock)} s `
     + `simulated in ${(endS - shownS).toFixed(1)} s from the clock showing)`, whole, '×', null, '≥ 200×', whole >= 200, whyNot);
   row('simulated time per wall time in the page, seed-000-incident, the window from 2 to 12 s after the clock shows',
@@ -141,6 +151,11 @@ async function simSpeed(site) {
     + `${w.events} events, the engine alone on a core)`, workerX, '×', rate, '— (what a Worker could give)');
   row(`simulated time per wall time natively, seed-000-incident (the same window, the trace hash on as in the `
     + `Worker; V8 in the Worker ran ${v8Share.toFixed(2)} of it, the page ${(rate / nativeX).toFixed(2)})`, nativeX, '×', null, '—');
+  row(`bare hold loop events/s in a Web Worker (V8; ${w.holdEvents} steps on a heap of 4096, as the native rows' bare loop)`,
+    holdRate, 'events/s', null, '—');
+  row(`simulated time per wall time in the page if each engine event cost one bare hold loop step, `
+    + `seed-000-incident's window (${Math.round(bareWorkerX)}× on a core of its own; the page's share of it as measured above)`,
+    barePageX, '×', rate, '— (the ceiling the bare loop puts on the page row)');
   const longest = Math.max(0, ...long);
   row(`longest task, seed-000-incident at 10000× from load (12 s, ${long.length} tasks over 50 ms)`,
     longest, 'ms', 50, '≤ 50 ms (no long task)', longest <= 50,
@@ -162,7 +177,7 @@ async function workerRate(site, fromS, toS) {
   await page.goto(`${site.url}pkg/flywheel_web.js`);
   return page.evaluate(([from, to]) => {
     const pkg = new URL('flywheel_web.js', location.href).href;
-    const src = `import init, { bench_run } from '${pkg}';
+    const src = `import init, { bench_run, bench_hold } from '${pkg}';
       onmessage = async (e) => {
         await init();
         const [p, from, to] = e.data;
@@ -173,7 +188,12 @@ async function workerRate(site, fromS, toS) {
         t = performance.now();
         const b = bench_run(p, to, 1);
         const wb = performance.now() - t;
-        postMessage({ events: b[0] - a[0], wallMs: wb - wa });
+        const events = b[0] - a[0];
+        // the bare hold loop over as many events (a million at least), as the native rows run it
+        const holdEvents = Math.max(events, 1e6);
+        bench_hold(holdEvents, 4096, () => performance.now());
+        const holdMs = bench_hold(holdEvents, 4096, () => performance.now());
+        postMessage({ events, wallMs: wb - wa, holdEvents, holdMs });
       };`;
     const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
     const w = new Worker(url, { type: 'module' });

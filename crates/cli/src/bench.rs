@@ -11,8 +11,6 @@
 //! - causality: nanoseconds per event of the incident with the causal ring on (its default size)
 //!   next to the same run with it off, and the ring's bytes per kept event.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -22,6 +20,7 @@ use flywheel_engine::informer::delta_fifo::DeltaFifo;
 use flywheel_engine::informer::indexer::Indexer;
 use flywheel_engine::object::Object;
 use flywheel_engine::scenario::presets;
+use flywheel_engine::sim::HoldLoop;
 use serde::Serialize;
 
 use crate::args::BenchGroup;
@@ -202,26 +201,9 @@ fn causality_rows(rows: &mut Vec<Row>) {
 /// A bare discrete-event hold loop: `events` times pop the earliest `(time, seq)` and push one
 /// later, with a queue of `pending` entries. Returns wall seconds.
 pub fn bare_heap_loop(events: u64, pending: u64) -> f64 {
-    let mut heap = BinaryHeap::new();
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % 1_000_000
-    };
-    for seq in 0..pending {
-        heap.push(Reverse((next(), seq)));
-    }
+    let mut held = HoldLoop::new(pending);
     let started = Instant::now();
-    let mut seq = pending;
-    for _ in 0..events {
-        if let Some(Reverse((t, _))) = heap.pop() {
-            heap.push(Reverse((t + 1 + next(), seq)));
-            seq += 1;
-        }
-    }
-    std::hint::black_box(heap.len());
+    held.run(events);
     started.elapsed().as_secs_f64()
 }
 

@@ -116,3 +116,22 @@ pub fn bench_run(preset: &str, seconds: f64, seed: f64) -> Vec<f64> {
         (hash >> 32) as f64,
     ]
 }
+
+/// Runs the bare hold loop ([`flywheel_engine::sim::HoldLoop`]) for `events` steps on a heap of
+/// `pending` entries and returns the milliseconds the steps took, read from `now_ms` (the
+/// caller's `performance.now`) before and after them; filling the heap is not counted. The
+/// benchmark's bare loop in V8: what no engine event in the page can cost less than.
+#[wasm_bindgen]
+pub fn bench_hold(events: f64, pending: f64, now_ms: &js_sys::Function) -> f64 {
+    let mut held = flywheel_engine::sim::HoldLoop::new(pending.max(0.0) as u64);
+    let clock = || {
+        now_ms
+            .call0(&JsValue::NULL)
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0)
+    };
+    let started = clock();
+    held.run(events.max(0.0) as u64);
+    clock() - started
+}

@@ -13,6 +13,7 @@
 mod causal;
 pub(crate) mod chunked;
 pub(crate) mod cow;
+mod hold_loop;
 pub(crate) mod id_map;
 pub(crate) mod large;
 mod queue;
@@ -26,6 +27,7 @@ pub(crate) mod wide;
 use std::time::Duration;
 
 pub use causal::{CausalRecord, CausalRing, CauseNote, EventId, DEFAULT_CAUSAL_CAPACITY};
+pub use hold_loop::HoldLoop;
 pub use queue::EventQueue;
 pub use record::{Detail, EventKind, TerminatedReason, TraceEvent, TRACE_EVENT_MAX_BYTES};
 pub use rng::Rng;
