@@ -18,6 +18,7 @@ use crate::i18n::{Lang, Msg};
 use crate::live::{LiveProvider, LivePublisher, LiveView};
 use crate::pace::FRAME_BUDGET_MS;
 use crate::persist;
+use crate::pipe_view::PipeView;
 use crate::pipeline_draw::{self, DrawCtx};
 use crate::runs::{Runs, Side};
 use crate::state::{Action, AppState, Notice, Tab};
@@ -415,8 +416,9 @@ fn draw_pipes(ctx: &Ctx, runs: &Runs, seen: &LoopState, ts: f64) {
         };
         let scale = f64::from(canvas.width()) / pipeline_draw::WIDTH;
         let _ = c2d.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+        let view = PipeView::read(lane);
         // the figure the stats bar shows, as drawn: both read the lane's stats of this refresh
-        let rps = format!("{:.1}", lane.stats.rps);
+        let rps = format!("{:.1}", view.rps);
         if canvas.get_attribute("data-rps").as_deref() != Some(rps.as_str()) {
             let _ = canvas.set_attribute("data-rps", &rps);
         }
@@ -429,7 +431,7 @@ fn draw_pipes(ctx: &Ctx, runs: &Runs, seen: &LoopState, ts: f64) {
             caption,
             chain: seen.lit.as_deref().filter(|_| side == seen.side),
         };
-        pipeline_draw::draw(&c2d, lane, &d);
+        pipeline_draw::draw(&c2d, &view, &d);
     }
 }
 

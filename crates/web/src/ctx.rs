@@ -9,7 +9,8 @@ use yew::prelude::*;
 
 use crate::i18n::Lang;
 use crate::pace::Pace;
-use crate::pipeline_draw;
+use crate::pipe_view::PipeView;
+use crate::pipeline_draw::{self, Hit};
 use crate::runs::{Runs, Side};
 use crate::seeking::SeekJob;
 use crate::state::{Action, AppState};
@@ -254,7 +255,10 @@ impl Ctx {
         let anim_ms = self.looping.borrow().anim_ms;
         let runs = self.runs.borrow();
         let lane = runs.as_ref()?.side(side)?;
-        pipeline_draw::hit(lane, x, y, anim_ms)
+        match pipeline_draw::hit(&PipeView::read(lane), x, y, anim_ms)? {
+            Hit::Token(key) => Some(key),
+            Hit::Store => lane.run.object_keys(1).into_iter().next(),
+        }
     }
 
     /// Whether the theme in effect is dark.

@@ -32,6 +32,7 @@ pub mod pace;
 pub mod panic;
 pub mod params;
 pub mod persist;
+pub mod pipe_view;
 pub mod pipeline_draw;
 pub mod pipeline_words;
 pub mod reasons;

@@ -3,14 +3,13 @@
 //! DOM nodes per token), called once per animation frame.
 
 use flywheel_engine::cluster::memory::PodState;
-use flywheel_engine::metrics::names;
 use flywheel_engine::process::TerminationReason;
 use flywheel_engine::scenario::{FifoKind, QueueKind};
 use web_sys::CanvasRenderingContext2d;
 
 use crate::i18n::{Lang, Msg};
+use crate::pipe_view::PipeView;
 use crate::pipeline_words::{reconcile_result, reflector_state, Word};
-use crate::runs::Lane;
 use crate::theme::Palette;
 use crate::tokens::{Carry, Edge, Token, Tokens};
 
@@ -109,7 +108,7 @@ fn carry_color(c: Carry, p: &Palette) -> &'static str {
     }
 }
 
-/// What the drawing needs besides the lane.
+/// What the drawing needs besides the lane's view.
 pub struct DrawCtx<'a> {
     /// Colours.
     pub palette: &'a Palette,
@@ -125,29 +124,29 @@ pub struct DrawCtx<'a> {
     pub chain: Option<&'a crate::why_view::WhyView>,
 }
 
-/// Draws `lane` on `ctx` (already scaled to logical units).
-pub fn draw(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+/// Draws a lane's `view` on `ctx` (already scaled to logical units).
+pub fn draw(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
     let _pass = crate::text_state::Pass::begin();
     let p = d.palette;
     ctx.set_fill_style_str(p.bg);
     ctx.fill_rect(0.0, 0.0, WIDTH, HEIGHT);
-    draw_pod(ctx, lane, d);
-    draw_edges(ctx, lane, d);
+    draw_pod(ctx, view, d);
+    draw_edges(ctx, view, d);
     // Tokens travel under the stage boxes, so a box's numbers and state stay readable while
     // tokens pass through it.
     if d.motion {
-        for t in &lane.tokens.alive {
+        for t in &view.tokens {
             draw_token(ctx, t, d);
         }
     }
-    if let Some(view) = d.chain {
-        crate::chain_draw::draw_chain(ctx, view, d);
+    if let Some(chain) = d.chain {
+        crate::chain_draw::draw_chain(ctx, chain, d);
     }
-    draw_stages(ctx, lane, d);
-    draw_gate(ctx, lane, d);
-    draw_loop(ctx, lane, d);
-    if let Some(view) = d.chain {
-        crate::chain_draw::draw_chain_labels(ctx, view, d);
+    draw_stages(ctx, view, d);
+    draw_gate(ctx, view, d);
+    draw_loop(ctx, view, d);
+    if let Some(chain) = d.chain {
+        crate::chain_draw::draw_chain_labels(ctx, chain, d);
     }
     if let Some(c) = &d.caption {
         text(ctx, c, 8.0, 16.0, "700 14px sans-serif", p.fg, "left");
@@ -191,11 +190,11 @@ fn flash(now: f64, at: f64, ms: f64) -> f64 {
     }
 }
 
-fn draw_pod(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+fn draw_pod(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
     let p = d.palette;
-    let s = &lane.snapshot;
+    let s = &view.snapshot;
     let (x, y, w, h) = POD;
-    let oom = flash(d.now_ms, lane.notes.oom_flash_ms, OOM_BANNER_MS);
+    let oom = flash(d.now_ms, view.flashes.oom_ms, OOM_BANNER_MS);
     let down = !s.pod_state.is_running();
     ctx.set_line_width(1.5);
     ctx.set_stroke_style_str(if down { p.vermillion } else { p.grid });
@@ -303,12 +302,10 @@ fn stage(ctx: &CanvasRenderingContext2d, r: Rect, d: &DrawCtx<'_>, lines: [&str;
     );
 }
 
-fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
-    let s = &lane.snapshot;
-    let sc = lane.run.scenario();
+fn draw_stages(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
+    let s = &view.snapshot;
     let op = s.operator.clone().unwrap_or_default();
-    let rps = lane.stats.rps;
-    draw_api(ctx, lane, d, rps);
+    draw_api(ctx, view, d, view.rps);
     let reflector = if op.watching {
         Word::Watching.text(d.lang).to_owned()
     } else {
@@ -320,7 +317,7 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     };
     let rev = format!("{} {}", Word::Rev.text(d.lang), s.revision);
     stage(ctx, REFLECTOR, d, ["Reflector", &reflector, &rev], false);
-    let fifo = match sc.fifo_kind() {
+    let fifo = match view.shape.fifo {
         FifoKind::DeltaFifo => "DeltaFIFO",
         FifoKind::RealFifo => "RealFIFO",
         FifoKind::AtomicFifo => "RealFIFO (atomic)",
@@ -346,15 +343,15 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         ["Indexer", synced, &op.cache_objects.to_string()],
         false,
     );
-    let preds = if sc.controller.predicates.is_empty() {
+    let preds = if view.shape.predicates == 0 {
         Word::NoPredicate.text(d.lang).to_owned()
     } else {
-        Word::Predicates.with(d.lang, &[&sc.controller.predicates.len()])
+        Word::Predicates.with(d.lang, &[&view.shape.predicates])
     };
     let buffered = Word::Buffered.with(d.lang, &[&compact(op.handler_buffer)]);
     let handlers = Word::Handlers.text(d.lang);
     stage(ctx, HANDLERS, d, [handlers, &preds, &buffered], false);
-    let queue = match sc.queue_kind() {
+    let queue = match view.shape.queue {
         QueueKind::Classic => "workqueue",
         QueueKind::Priority => Word::PriorityQueue.text(d.lang),
     };
@@ -372,19 +369,19 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     };
     let workers = Word::Workers.text(d.lang);
     stage(ctx, WORKERS, d, [workers, concurrency, &wl], false);
-    let recs = lane.labeled_rate(names::RECONCILE_TOTAL, "result=\"success\"", 3);
-    let last = if lane.notes.last_result.is_empty() {
+    let recs = view.reconciles_ok_per_s;
+    let last = if view.last_result.is_empty() {
         "—".to_owned()
     } else {
-        reconcile_result(&lane.notes.last_result, d.lang)
+        reconcile_result(&view.last_result, d.lang)
     };
     let rl = format!("{recs:.1}/s");
     stage(ctx, RECONCILE, d, ["Reconcile", &last, &rl], false);
 }
 
-fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f64) {
+fn draw_api(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>, rps: f64) {
     let p = d.palette;
-    let s = &lane.snapshot;
+    let s = &view.snapshot;
     let (x, y, w, h) = API;
     ctx.set_fill_style_str(p.panel);
     ctx.fill_rect(x, y, w, h);
@@ -446,7 +443,7 @@ fn draw_api(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>, rps: f
         p.muted,
         "center",
     );
-    let retries_429 = lane.snapshot.counts.retries_429;
+    let retries_429 = view.snapshot.counts.retries_429;
     if retries_429 > 0 {
         let t = format!("{retries_429} × 429");
         text(
@@ -475,7 +472,7 @@ fn line(ctx: &CanvasRenderingContext2d, path: &[(f64, f64)], color: &str, width:
     ctx.stroke();
 }
 
-fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+fn draw_edges(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
     let p = d.palette;
     for e in [
         Edge::Watch,
@@ -488,7 +485,7 @@ fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         let path = edge_path(e);
         arrow(ctx, path[path.len() - 2], path[path.len() - 1], p.muted);
     }
-    let relist = flash(d.now_ms, lane.notes.list_flash_ms, 1500.0);
+    let relist = flash(d.now_ms, view.flashes.list_ms, 1500.0);
     if relist > 0.0 {
         ctx.set_global_alpha(relist);
         line(ctx, edge_path(Edge::List), p.sky, 6.0);
@@ -512,8 +509,8 @@ fn draw_edges(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         p.muted,
         "center",
     );
-    let write = match lane.run.scenario().reconcile.writes() {
-        Some(w) => Word::Write.with(d.lang, &[&w.http_verb()]),
+    let write = match view.shape.write_verb {
+        Some(verb) => Word::Write.with(d.lang, &[&verb]),
         None => Word::WriteBack.text(d.lang).to_owned(),
     };
     text(
@@ -565,9 +562,9 @@ const BARB_COS: f64 = 0.921_060_994_002_885_1;
 /// sin(0.4).
 const BARB_SIN: f64 = 0.389_418_342_308_650_5;
 
-fn draw_gate(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+fn draw_gate(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
     let p = d.palette;
-    if lane.run.scenario().controller.predicates.is_empty() {
+    if view.shape.predicates == 0 {
         return;
     }
     line(ctx, &[(840.0, TOP_Y), (GATE_X, TOP_Y)], p.grid, 1.0);
@@ -586,7 +583,7 @@ fn draw_gate(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         p.muted,
         "center",
     );
-    let dropped = format!("✕ {}", lane.snapshot.counts.predicate_drops);
+    let dropped = format!("✕ {}", view.snapshot.counts.predicate_drops);
     text(
         ctx,
         &dropped,
@@ -598,11 +595,11 @@ fn draw_gate(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     );
 }
 
-fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
+fn draw_loop(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
     let p = d.palette;
     let glow = if d.motion {
-        flash(d.now_ms, lane.notes.loop_flash_ms, 900.0)
-    } else if lane.loop_count > 0 && d.now_ms - lane.notes.loop_flash_ms < 2000.0 {
+        flash(d.now_ms, view.flashes.loop_ms, 900.0)
+    } else if view.loop_count > 0 && d.now_ms - view.flashes.loop_ms < 2000.0 {
         1.0
     } else {
         0.0
@@ -626,7 +623,7 @@ fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         (150.0, TOP_Y + 8.0),
         if glow > 0.0 { p.orange } else { p.grid },
     );
-    let color = if lane.loop_count > 0 {
+    let color = if view.loop_count > 0 {
         p.orange
     } else {
         p.muted
@@ -634,7 +631,7 @@ fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
     let cx = API.0 + API.2 / 2.0;
     text(
         ctx,
-        &format!("↺ {}", lane.loop_count),
+        &format!("↺ {}", view.loop_count),
         cx,
         222.0,
         "700 15px sans-serif",
@@ -650,7 +647,7 @@ fn draw_loop(ctx: &CanvasRenderingContext2d, lane: &Lane, d: &DrawCtx<'_>) {
         p.muted,
         "center",
     );
-    if let Some(period_s) = lane.loop_period_s {
+    if let Some(period_s) = view.loop_period_s {
         let said = crate::i18n::Msg::LoopPeriod
             .text(d.lang)
             .replace("{}", &format!("{period_s:.3}"));
@@ -693,26 +690,33 @@ fn draw_token(ctx: &CanvasRenderingContext2d, t: &Token, d: &DrawCtx<'_>) {
     }
 }
 
-/// The object key under logical point `(x, y)`: a token's, or the first object when the API
-/// server or the Indexer is clicked.
-pub fn hit(lane: &Lane, x: f64, y: f64, now_ms: f64) -> Option<String> {
-    let near = lane.tokens.alive.iter().rev().find(|t| {
+/// What a click at a logical point of the pipeline picks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// A moving token's object.
+    Token(String),
+    /// A stage that holds objects (the API server, the Reflector, the FIFO, the Indexer): the
+    /// first stored object.
+    Store,
+}
+
+/// What a click at logical point `(x, y)` of a lane's `view` picks: a token's object, or a stage
+/// that holds objects.
+pub fn hit(view: &PipeView, x: f64, y: f64, now_ms: f64) -> Option<Hit> {
+    let near = view.tokens.iter().rev().find(|t| {
         let (tx, ty) = point_at(edge_path(t.edge), Tokens::progress(t, now_ms));
         // a token passing under a stage box is hidden, so it cannot be clicked there
         t.key.is_some()
             && !under_a_stage(tx, ty)
             && (tx - x).powi(2) + (ty - y).powi(2) < 14.0f64.powi(2)
     });
-    if let Some(t) = near {
-        return t.key.clone();
+    if let Some(key) = near.and_then(|t| t.key.clone()) {
+        return Some(Hit::Token(key));
     }
-    if [API, INDEXER, FIFO, REFLECTOR]
+    [API, INDEXER, FIFO, REFLECTOR]
         .into_iter()
         .any(|r| inside(r, x, y))
-    {
-        return lane.run.object_keys(1).into_iter().next();
-    }
-    None
+        .then_some(Hit::Store)
 }
 
 /// Whether `(x, y)` lies in `rect` (edges included).
