@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use flywheel_engine::SimTime;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
@@ -13,24 +12,19 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::components::{Layout, Notices};
-use crate::ctx::{Ctx, LoopState, RunsCell, SEEK_FRAME_BUDGET_MS};
+use crate::ctx::{Ctx, HostCell, LoopState};
+use crate::host::{Build, FrameTimes, MAX_FRAME_MS};
 use crate::i18n::{Lang, Msg};
-use crate::live::{LiveProvider, LivePublisher, LiveView};
-use crate::pace::FRAME_BUDGET_MS;
+use crate::live::{LiveProvider, LivePublisher};
 use crate::persist;
 use crate::pipe_view::PipeView;
 use crate::pipeline_draw::{self, DrawCtx};
-use crate::runs::{Runs, Side};
+use crate::runs::Side;
 use crate::state::{Action, AppState, Notice, Tab};
 use crate::stepping::StepTarget;
 use crate::texts::{self, Kind, Status};
 use crate::theme::{DARK, LIGHT};
 use crate::web;
-
-/// Longest wall-clock step the clock takes after a stall (a hidden tab), in ms.
-pub const MAX_FRAME_MS: f64 = 100.0;
-/// The live view refreshes at most this often (ms).
-pub const REFRESH_MS: f64 = 100.0;
 
 /// The state from the address bar, else from the settings stored by the last visit; unreadable
 /// stored settings are set aside with a notice.
@@ -101,7 +95,7 @@ pub fn mount_when_labels_arrive(root: web_sys::Element) {
 pub fn app() -> Html {
     crate::renders::count("App");
     let state = use_reducer(initial_state);
-    let runs: RunsCell = use_mut_ref(|| None);
+    let host: HostCell = use_mut_ref(Default::default);
     let looping = use_mut_ref(LoopState::default);
     let pipes = [use_node_ref(), use_node_ref()];
     let publisher = use_memo((), |()| LivePublisher::default());
@@ -109,7 +103,7 @@ pub fn app() -> Html {
     see_state(&mut looping.borrow_mut(), &state);
     let ctx = Ctx {
         state: state.clone(),
-        runs,
+        host,
         pipes,
         looping,
         frame_now,
@@ -189,40 +183,29 @@ fn use_labels(state: &UseReducerHandle<AppState>) {
 fn use_engine_builder(ctx: &Ctx) {
     let s = &ctx.state;
     let deps = (s.url.config.clone(), s.url.compare, s.epoch);
-    let (runs, state, looping) = (ctx.runs.clone(), ctx.state.clone(), ctx.looping.clone());
+    let (ctx, state) = (ctx.clone(), ctx.state.clone());
     use_effect_with(deps, move |(config, compare, _)| {
-        // a configuration the engine refuses never replaces the run: the last accepted one stays
-        match Runs::new(config, *compare) {
-            Ok(built) => {
-                // the URL's interventions are replayed by the loop, a frame's budget at a time
-                let do_job = crate::do_steps::DoReplay::new(&state.url.dos);
-                let branched = do_job.as_ref().map(crate::do_steps::DoReplay::last_s);
-                *runs.borrow_mut() = Some(built);
-                let mut l = looping.borrow_mut();
-                l.seeking = None;
-                l.do_job = do_job;
-                l.reached_s = 0.0;
-                // an instant before the branch's last intervention would leave the branch
-                l.pending_seek_s = state.url.t.filter(|t| branched.is_none_or(|b| *t >= b));
-                l.horizon = None;
-                l.tour_job = state.tour.as_ref().and_then(crate::tour_run::TourJob::of);
-            }
-            Err(e) => state.dispatch(Action::Notify(Notice::Invalid(e.to_string()))),
-        }
-        looping.borrow_mut().dirty = true;
+        let build = Build {
+            config,
+            compare: *compare,
+            dos: &state.url.dos,
+            t_s: state.url.t,
+            tour: state.tour.as_ref(),
+        };
+        ctx.with_host(|h| h.build(&build));
     });
 }
 
 /// Advances the runs each animation frame, draws the pipelines, and publishes the live view at
-/// most every [`REFRESH_MS`].
+/// most every [`crate::host::REFRESH_MS`].
 #[hook]
 fn use_frame_loop(ctx: &Ctx, publisher: &LivePublisher) {
     let (ctx, publisher) = (ctx.clone(), publisher.clone());
     use_effect_with((), move |_| {
         let handle: Rc<RefCell<Option<AnimationFrame>>> = Rc::new(RefCell::new(None));
-        let timing = Rc::new(RefCell::new(Timing::default()));
+        let last_ms = Rc::new(RefCell::new(None));
         let frame_now = ctx.frame_now.clone();
-        let tick: FrameFn = Rc::new(move |ts| frame(&ctx, &publisher, ts, &timing));
+        let tick: FrameFn = Rc::new(move |ts| frame(&ctx, &publisher, ts, &last_ms));
         *frame_now.borrow_mut() = Some(tick.clone());
         schedule(handle.clone(), tick);
         move || {
@@ -246,163 +229,38 @@ fn schedule(handle: Rc<RefCell<Option<AnimationFrame>>>, f: FrameFn) {
     *handle.borrow_mut() = Some(raf);
 }
 
-/// When the loop last ran and last refreshed, and how many views it published.
-#[derive(Clone, Copy, Debug, Default)]
-struct Timing {
-    last_ms: Option<f64>,
-    refreshed_ms: f64,
-    published: u64,
-}
-
-fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, timing: &RefCell<Timing>) {
-    let replaying = do_frame(ctx);
-    let pending = (!replaying)
-        .then(|| ctx.looping.borrow_mut().pending_seek_s.take())
-        .flatten();
-    if let Some(t) = pending {
-        ctx.start_seek(t);
-    }
-    // a frame that replayed or sought does not also play on: the seek's pause reaches the
-    // loop's copy of the state only with the next render
-    let seeking =
-        replaying || pending.is_some() || ctx.seek_frame(SEEK_FRAME_BUDGET_MS) || tour_frame(ctx);
-    let seen = ctx.looping.borrow().clone();
-    let t = *timing.borrow();
-    let wall_ms = t.last_ms.map_or(0.0, |l| (ts - l).max(0.0));
+/// One animation frame: the engine's side moves the runs and reads them, the page draws the
+/// pipelines, publishes the live view when refreshed and follows what happened.
+fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, last_ms: &RefCell<Option<f64>>) {
+    let wall_ms = last_ms.borrow().map_or(0.0, |l| (ts - l).max(0.0));
+    *last_ms.borrow_mut() = Some(ts);
     let dt = wall_ms.min(MAX_FRAME_MS);
-    let anim = {
+    let seen = {
         let mut l = ctx.looping.borrow_mut();
-        if seen.playing {
+        if l.playing {
             l.anim_ms += dt;
         }
-        l.anim_ms
+        l.clone()
     };
-    let mut finished = false;
-    if let Some(runs) = ctx.runs.borrow_mut().as_mut() {
-        if seen.playing && !seeking && !runs.is_finished() {
-            finished = advance(ctx, runs, &seen, wall_ms, dt);
-        } else {
-            ctx.looping.borrow_mut().pace.reset();
-        }
-        runs.ingest(anim, seen.motion && !seeking);
-        let now_s = runs.now().as_secs_f64();
-        let mut l = ctx.looping.borrow_mut();
-        l.reached_s = l.reached_s.max(now_s);
-        drop(l);
-        draw_pipes(ctx, runs, &seen, anim);
-    }
-    // playing: every REFRESH_MS; changed outside the loop, or just finished: at once
-    let due = (seen.playing || seeking) && ts - t.refreshed_ms >= REFRESH_MS;
-    let refresh = due || seen.dirty || finished;
-    let published = t.published + u64::from(refresh);
-    *timing.borrow_mut() = Timing {
-        last_ms: Some(ts),
-        refreshed_ms: if refresh { ts } else { t.refreshed_ms },
-        published,
+    let times = FrameTimes {
+        ts,
+        wall_ms,
+        dt,
+        anim_ms: seen.anim_ms,
     };
-    if refresh {
-        publish(ctx, publisher, published);
+    let out = ctx.with_host(|h| h.frame(&seen, times));
+    draw_pipes(ctx, &out.pipes, &seen, seen.anim_ms);
+    if out.refreshed {
+        ctx.looping.borrow_mut().dirty = false;
     }
-    if finished {
-        ctx.dispatch(Action::Finished);
-    }
-}
-
-/// Replays the URL's interventions within the frame budget; once done, tells the page which
-/// branches there are. Returns whether it replayed this frame.
-fn do_frame(ctx: &Ctx) -> bool {
-    let Some(mut job) = ctx.looping.borrow_mut().do_job.take() else {
-        return false;
-    };
-    let start = web::now_ms();
-    let done = ctx.runs.borrow_mut().as_mut().is_none_or(|runs| {
-        let done = job.drive(runs, &mut || web::now_ms() - start > SEEK_FRAME_BUDGET_MS);
-        if done {
-            crate::acting::show_replayed_branches(runs, job.steps(), &ctx.state);
-        }
-        done
-    });
-    let mut l = ctx.looping.borrow_mut();
-    if done {
-        l.reached_s = l.reached_s.max(job.last_s());
-        l.dirty = true;
-    } else {
-        l.do_job = Some(job);
-    }
-    true
-}
-
-/// Runs the tour's step within the frame budget; says when it is done. Returns whether a step
-/// runs.
-fn tour_frame(ctx: &Ctx) -> bool {
-    let Some(mut job) = ctx.looping.borrow_mut().tour_job.take() else {
-        return false;
-    };
-    let start = web::now_ms();
-    let reached = ctx
-        .runs
-        .borrow_mut()
-        .as_mut()
-        .and_then(|runs| job.drive(runs, &mut || web::now_ms() - start > SEEK_FRAME_BUDGET_MS));
-    match reached {
-        Some(r) => {
-            ctx.looping.borrow_mut().dirty = true;
-            ctx.dispatch(Action::Tour(crate::tour::TourAction::Reached(r)));
-            false
-        }
-        None => {
-            ctx.looping.borrow_mut().tour_job = Some(job);
-            true
-        }
-    }
-}
-
-/// Moves the runs on by `dt` wall ms at the speed asked for, within the frame's budget (the
-/// pace's: larger after a frame that fell behind); records the pace reached and returns whether
-/// every run is finished.
-fn advance(ctx: &Ctx, runs: &mut Runs, seen: &LoopState, wall_ms: f64, dt: f64) -> bool {
-    let before = runs.now().as_secs_f64();
-    let deadline = SimTime::from_secs_f64(before + dt / 1000.0 * seen.speed);
-    let budget_ms = {
-        let mut l = ctx.looping.borrow_mut();
-        l.pace.begin_frame(wall_ms);
-        l.pace.budget_ms(seen.embed)
-    };
-    let start = web::now_ms();
-    // a piece of a checkpoint's copy or release starts only within the 60 Hz budget, so a
-    // catch-up frame does not lengthen the longest task
-    let reached = runs.advance_frame(
-        deadline,
-        &mut || web::now_ms() - start > budget_ms,
-        &mut || web::now_ms() - start > FRAME_BUDGET_MS,
-    );
-    let mut l = ctx.looping.borrow_mut();
-    // a stall (a hidden tab) is not the runs' pace: the clock skipped it
-    if wall_ms <= MAX_FRAME_MS {
-        let advanced = runs.now().as_secs_f64() - before;
-        l.pace.record(seen.speed, advanced, wall_ms);
-    }
-    l.pace
-        .record_reached(reached || runs.is_finished(), web::now_ms() - start);
-    runs.is_finished()
-}
-
-/// Reads the runs' stats and publishes the live view numbered `seq`.
-fn publish(ctx: &Ctx, publisher: &LivePublisher, seq: u64) {
-    let view = ctx.runs.borrow_mut().as_mut().map(|runs| {
-        runs.refresh_stats();
-        let mut l = ctx.looping.borrow_mut();
-        l.dirty = false;
-        LiveView::read(runs, &mut l, seq)
-    });
-    if let Some(view) = view {
+    if let Some(view) = out.live {
         publisher.publish(view);
     }
 }
 
-fn draw_pipes(ctx: &Ctx, runs: &Runs, seen: &LoopState, ts: f64) {
+fn draw_pipes(ctx: &Ctx, pipes: &[PipeView], seen: &LoopState, ts: f64) {
     let palette = if seen.dark { &DARK } else { &LIGHT };
-    for (side, lane) in Side::BOTH.into_iter().zip(runs.lanes()) {
+    for (side, view) in Side::BOTH.into_iter().zip(pipes) {
         let Some(canvas) = ctx.pipe(side).cast::<HtmlCanvasElement>() else {
             continue;
         };
@@ -416,7 +274,6 @@ fn draw_pipes(ctx: &Ctx, runs: &Runs, seen: &LoopState, ts: f64) {
         };
         let scale = f64::from(canvas.width()) / pipeline_draw::WIDTH;
         let _ = c2d.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
-        let view = PipeView::read(lane);
         // the figure the stats bar shows, as drawn: both read the lane's stats of this refresh
         let rps = format!("{:.1}", view.rps);
         if canvas.get_attribute("data-rps").as_deref() != Some(rps.as_str()) {
@@ -431,7 +288,7 @@ fn draw_pipes(ctx: &Ctx, runs: &Runs, seen: &LoopState, ts: f64) {
             caption,
             chain: seen.lit.as_deref().filter(|_| side == seen.side),
         };
-        pipeline_draw::draw(&c2d, &view, &d);
+        pipeline_draw::draw(&c2d, view, &d);
     }
 }
 

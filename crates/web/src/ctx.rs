@@ -1,47 +1,41 @@
 //! What every component reads: the reducer's state and its dispatcher, plus the handles the
-//! callbacks use to act on the runs (step, pick an object on a pipeline). Components read the runs'
-//! live numbers from [`crate::live::LiveView`], never from the runs themselves.
+//! callbacks use to act on the runs (step, seek, pick an object on a pipeline) through the
+//! engine's side ([`crate::host::EngineHost`]). Components read the runs' live numbers from
+//! [`crate::live::LiveView`], never from the runs themselves.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::host::{EngineHost, HostEvent};
 use crate::i18n::Lang;
-use crate::pace::Pace;
-use crate::pipe_view::PipeView;
-use crate::pipeline_draw::{self, Hit};
-use crate::runs::{Runs, Side};
-use crate::seeking::SeekJob;
+use crate::runs::Side;
 use crate::state::{Action, AppState};
 use crate::stepping::StepTarget;
+use crate::tour::TourAction;
 use crate::web;
-use flywheel_engine::SimTime;
+use crate::why_state::WhyAction;
 
 /// How far a step moves the pipeline's animation (ms): the step's tokens show halfway along
 /// their edges, and the tokens already there move on a little.
 pub const STEP_ANIM_MS: f64 = 350.0;
-/// Wall-clock ms one step may spend looking for its target before it reports where it got.
-pub const STEP_BUDGET_MS: f64 = 400.0;
 
 /// Wall-clock ms a seek replays at once when asked, before the animation loop takes over.
 pub const SEEK_FIRST_BUDGET_MS: f64 = 40.0;
 /// Wall-clock ms a seek replays per animation frame (a frame stays well under 50 ms).
 pub const SEEK_FRAME_BUDGET_MS: f64 = 30.0;
 
-/// The least of [`SEEK_FIRST_BUDGET_MS`] left after the restore for which a seek replays at once.
-const SEEK_FIRST_MIN_MS: f64 = 10.0;
-
-/// The runs, shared by the animation loop and the callbacks, outside the components.
-pub type RunsCell = Rc<RefCell<Option<Runs>>>;
+/// The engine's side, shared by the animation loop and the callbacks, outside the components.
+pub type HostCell = Rc<RefCell<EngineHost>>;
 
 /// The animation loop's frame, run outside the loop when the page must show an instant before the
 /// next frame (its argument is the time, as `performance.now()` gives it). Set while the loop
 /// runs.
 pub type FrameCell = Rc<RefCell<Option<Rc<dyn Fn(f64)>>>>;
 
-/// What the animation loop reads of the state (copied at each render of the page) and what it
-/// keeps between frames.
+/// What the animation loop reads of the page's state (copied at each render of the page), and
+/// the pipeline animation's clock it keeps between frames.
 #[derive(Clone, Debug, Default)]
 pub struct LoopState {
     /// Whether the clock runs.
@@ -54,8 +48,8 @@ pub struct LoopState {
     pub lang: Lang,
     /// Whether tokens move (no reduced-motion preference).
     pub motion: bool,
-    /// The runs changed outside the loop (built, stepped, another side or object shown): the
-    /// loop publishes a fresh live view once.
+    /// What the live view shows changed on the page's side (another side, object or panel, the
+    /// language, the theme): the loop publishes a fresh live view once.
     pub dirty: bool,
     /// The side the panels show.
     pub side: Side,
@@ -68,22 +62,8 @@ pub struct LoopState {
     /// The pipeline animation's clock (ms): it runs with the simulation and stands still while
     /// paused, so a paused pipeline keeps its tokens and its loop edge as they were.
     pub anim_ms: f64,
-    /// The speed the loop achieves.
-    pub pace: Pace,
-    /// The seek under way, if any.
-    pub seeking: Option<SeekJob>,
-    /// An instant to seek to once the runs are built (the URL's `t`).
-    pub pending_seek_s: Option<f64>,
-    /// The furthest instant the runs reached (simulated seconds).
-    pub reached_s: f64,
-    /// The charts at the furthest instant reached, shown with a cursor after a seek back.
-    pub horizon: Option<crate::horizon::Horizon>,
     /// The chain the why panel shows, lit on the side shown's pipeline.
     pub lit: Option<Rc<crate::why_view::WhyView>>,
-    /// The URL's interventions the loop is still replaying, if any (before any other seek).
-    pub do_job: Option<crate::do_steps::DoReplay>,
-    /// The tour step the loop runs, if any.
-    pub tour_job: Option<crate::tour_run::TourJob>,
     /// Whether a tour is open (and no dialog over it): ← and → step the tour.
     pub touring: bool,
     /// Whether presenter mode is on.
@@ -95,8 +75,8 @@ pub struct LoopState {
 pub struct Ctx {
     /// The reducer.
     pub state: UseReducerHandle<AppState>,
-    /// The runs (read by callbacks and the animation loop only).
-    pub runs: RunsCell,
+    /// The engine's side (called by callbacks and the animation loop only).
+    pub host: HostCell,
     /// The pipeline canvases (A, B).
     pub pipes: [NodeRef; 2],
     /// What the animation loop reads and keeps.
@@ -105,12 +85,12 @@ pub struct Ctx {
     pub frame_now: FrameCell,
 }
 
-/// Two contexts are equal when they hold the same state and the same runs: the other handles
+/// Two contexts are equal when they hold the same state and the same host: the other handles
 /// never change over the page's life.
 impl PartialEq for Ctx {
     fn eq(&self, other: &Self) -> bool {
         self.state == other.state
-            && Rc::ptr_eq(&self.runs, &other.runs)
+            && Rc::ptr_eq(&self.host, &other.host)
             && Rc::ptr_eq(&self.looping, &other.looping)
     }
 }
@@ -126,57 +106,77 @@ impl Ctx {
         &self.pipes[side.index()]
     }
 
+    /// Calls the engine's side, then lets the page's state follow what it says happened.
+    pub fn with_host<R>(&self, f: impl FnOnce(&mut EngineHost) -> R) -> R {
+        let (answer, events) = {
+            let mut host = self.host.borrow_mut();
+            let answer = f(&mut host);
+            (answer, host.take_events())
+        };
+        self.follow(events);
+        answer
+    }
+
+    /// Lets the page's state follow the engine's side's `events`.
+    pub fn follow(&self, events: Vec<HostEvent>) {
+        for event in events {
+            self.follow_one(event);
+        }
+    }
+
+    fn follow_one(&self, event: HostEvent) {
+        let branches = || self.state.why.branches.clone();
+        match event {
+            HostEvent::Finished => self.dispatch(Action::Finished),
+            HostEvent::Seeked(t_s) => {
+                self.dispatch(Action::Seeked(t_s));
+                // the loop's copy of the state pauses now, not at the next render: a frame
+                // between the two must not play on from the instant
+                self.looping.borrow_mut().playing = false;
+            }
+            HostEvent::OnBranch(current) => {
+                // the tracks and the URL's `do` follow the branch a seek landed on
+                if self.state.why.branches.len() >= 2 {
+                    self.dispatch(Action::Why(WhyAction::Branches(branches(), current)));
+                }
+            }
+            HostEvent::SwitchedTo(id) => {
+                self.dispatch(Action::Why(WhyAction::Branches(branches(), id)));
+            }
+            HostEvent::Branches(items, current) => {
+                self.dispatch(Action::Why(WhyAction::Branches(Rc::new(items), current)));
+            }
+            HostEvent::TourReached(r) => self.dispatch(Action::Tour(TourAction::Reached(r))),
+            HostEvent::Stepped(report) => self.dispatch(Action::Stepped(report)),
+            HostEvent::Paused => self.dispatch(Action::Pause),
+            HostEvent::Why(view) => {
+                self.dispatch(Action::Why(WhyAction::Show(view.map(Rc::new))));
+            }
+            HostEvent::Invalid(e) => {
+                self.dispatch(Action::Notify(crate::state::Notice::Invalid(e)));
+            }
+        }
+    }
+
     /// Pauses and steps the run shown to `target` (one event, the next Reconcile, the next
     /// write); the step's tokens appear on the paused pipeline and a line says what it did.
     pub fn step(&self, target: StepTarget) {
         // the side as the page last rendered it (a keyboard handler holds an older state)
-        let side = self.looping.borrow().side;
-        let report = self.runs.borrow_mut().as_mut().map(|r| {
-            let start = web::now_ms();
-            let report = r.step_to(side, target, &mut || web::now_ms() - start > STEP_BUDGET_MS);
-            let mut l = self.looping.borrow_mut();
-            r.ingest(l.anim_ms, l.motion);
-            l.anim_ms += STEP_ANIM_MS;
-            l.dirty = true;
-            report
-        });
-        match report {
-            Some(r) => self.dispatch(Action::Stepped(r)),
-            None => self.dispatch(Action::Pause),
-        }
+        let (side, anim_ms, motion) = {
+            let l = self.looping.borrow();
+            (l.side, l.anim_ms, l.motion)
+        };
+        self.with_host(|h| h.step(side, target, anim_ms, motion));
+        self.looping.borrow_mut().anim_ms += STEP_ANIM_MS;
     }
 
     /// Sends the runs to `t_s` (simulated seconds), paused: what the replay can do at once is
-    /// done now, the rest over the next frames ([`Ctx::seek_frame`]). A seek that reaches its
-    /// instant at once is drawn at once, in the same task as the click or key that asked for it,
-    /// not a frame later.
+    /// done now, the rest over the next frames. A seek that reaches its instant at once is drawn
+    /// at once, in the same task as the click or key that asked for it, not a frame later.
     pub fn seek(&self, t_s: f64) {
-        if self.start_seek(t_s) {
+        if self.with_host(|h| h.start_seek(t_s)) {
             self.draw_now();
         }
-    }
-
-    /// Begins a seek to `t_s` and replays what it can at once; returns whether it reached the
-    /// instant (the animation loop's own seeks draw in the frame they run in).
-    pub fn start_seek(&self, t_s: f64) -> bool {
-        // the URL's interventions are still being replayed: the runs are not yet on their branch
-        if self.looping.borrow().do_job.is_some() {
-            return false;
-        }
-        let start = web::now_ms();
-        let job = self
-            .runs
-            .borrow_mut()
-            .as_mut()
-            .and_then(|r| r.begin_seek(SimTime::from_secs_f64(t_s.max(0.0))));
-        let Some(job) = job else { return false };
-        self.seeked(job.to.as_secs_f64());
-        self.follow_branch();
-        self.looping.borrow_mut().seeking = Some(job);
-        // restoring a large run's checkpoint may have used this task's time already; the
-        // replay (which first frees the state replaced) then starts in the next frame
-        let left_ms = SEEK_FIRST_BUDGET_MS - (web::now_ms() - start);
-        left_ms > SEEK_FIRST_MIN_MS && !self.seek_frame(left_ms)
     }
 
     /// Runs the animation loop's frame now: the pipelines drawn and the live view published
@@ -188,58 +188,15 @@ impl Ctx {
         }
     }
 
-    /// Replays the seek under way for at most `budget_ms`; returns whether one is still under way.
-    pub fn seek_frame(&self, budget_ms: f64) -> bool {
-        let Some(job) = self.looping.borrow().seeking else {
-            return false;
-        };
-        let done = self.runs.borrow_mut().as_mut().is_none_or(|r| {
-            let start = web::now_ms();
-            let done = r.continue_seek(&job, &mut || web::now_ms() - start > budget_ms);
-            if done {
-                r.finish_seek();
-            }
-            done
-        });
-        if done {
-            let mut l = self.looping.borrow_mut();
-            l.seeking = None;
-            l.dirty = true;
-            drop(l);
-            self.follow_branch();
-        }
-        !done
-    }
-
-    /// Tells the page the runs stand paused at `t_s`. The loop's copy of the state pauses now, not
-    /// at the next render: a frame between the two must not play on from the instant.
-    pub fn seeked(&self, t_s: f64) {
-        self.dispatch(Action::Seeked(t_s));
-        self.looping.borrow_mut().playing = false;
-    }
-
     /// Stops the seek under way where its replay got.
     pub fn cancel_seek(&self) {
-        let job = self.looping.borrow_mut().seeking.take();
-        if job.is_some() {
-            if let Some(r) = self.runs.borrow_mut().as_mut() {
-                r.finish_seek();
-                let now_s = r.now().as_secs_f64();
-                self.seeked(now_s);
-            }
-            self.looping.borrow_mut().dirty = true;
-            self.follow_branch();
-        }
+        self.with_host(EngineHost::cancel_seek);
     }
 
     /// Goes back to the newest event before the clock on the side shown.
     pub fn step_back(&self) {
         let side = self.looping.borrow().side;
-        let at = self
-            .runs
-            .borrow()
-            .as_ref()
-            .and_then(|r| r.previous_event_s(side));
+        let at = self.host.borrow().previous_event_s(side);
         if let Some(at) = at {
             self.seek(at);
         }
@@ -247,18 +204,18 @@ impl Ctx {
 
     /// Whether a seek is under way.
     pub fn seeking(&self) -> bool {
-        self.looping.borrow().seeking.is_some()
+        self.host.borrow().seeking()
+    }
+
+    /// The shared clock (simulated seconds), once the runs are built.
+    pub fn now_s(&self) -> Option<f64> {
+        self.host.borrow().now_s()
     }
 
     /// The object drawn at (`x`, `y`) (pipeline coordinates) on `side`'s pipeline, if any.
     pub fn object_at(&self, side: Side, x: f64, y: f64) -> Option<String> {
         let anim_ms = self.looping.borrow().anim_ms;
-        let runs = self.runs.borrow();
-        let lane = runs.as_ref()?.side(side)?;
-        match pipeline_draw::hit(&PipeView::read(lane), x, y, anim_ms)? {
-            Hit::Token(key) => Some(key),
-            Hit::Store => lane.run.object_keys(1).into_iter().next(),
-        }
+        self.host.borrow().object_at(side, x, y, anim_ms)
     }
 
     /// Whether the theme in effect is dark.

@@ -18,6 +18,8 @@ pub mod embed_forms;
 pub mod embed_size;
 pub mod heap;
 pub mod horizon;
+pub mod host;
+pub mod host_acts;
 pub mod i18n;
 pub mod incident_params;
 pub mod keys;

@@ -144,23 +144,39 @@ fn build_charts(runs: &Runs, lang: Lang, dark: bool, embed: bool) -> Charts {
         .collect()
 }
 
+/// How far the loop got: what a live view says besides the runs themselves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// The furthest instant the runs reached (simulated seconds).
+    pub reached_s: f64,
+    /// How much of a seek under way is done (0 … 1).
+    pub seek_progress: Option<f64>,
+    /// The speed the loop achieves, when short of the one asked for.
+    pub achieved_speed: Option<f64>,
+}
+
 impl LiveView {
-    /// Reads what `runs` show now, for the page as the loop last saw it (keeping the charts of
-    /// the furthest instant reached in `seen`).
-    pub fn read(runs: &Runs, seen: &mut LoopState, seq: u64) -> LiveView {
+    /// Reads what `runs` show now for the page as the loop last saw it (`seen`), keeping the
+    /// charts of the furthest instant reached in `horizon`.
+    pub fn read(
+        runs: &Runs,
+        seen: &LoopState,
+        horizon: &mut Option<horizon::Horizon>,
+        progress: Progress,
+        seq: u64,
+    ) -> LiveView {
         let now_s = runs.now().as_secs_f64();
         let key = HorizonKey::of(runs, seen.lang, seen.dark);
         let (dark, lang, embed) = (seen.dark, seen.lang, seen.embed);
-        let (charts, cursor_s) = horizon::charts_at(&mut seen.horizon, now_s, key, || {
+        let (charts, cursor_s) = horizon::charts_at(horizon, now_s, key, || {
             build_charts(runs, lang, dark, embed)
         });
-        let seen = &*seen;
         let shown = runs.side(seen.side).unwrap_or(&runs.a);
         LiveView {
             cursor_s,
             parting: runs.parting.found().cloned(),
-            reached_s: seen.reached_s.max(now_s),
-            seek_progress: seen.seeking.map(|j| j.progress(now_s)),
+            reached_s: progress.reached_s,
+            seek_progress: progress.seek_progress,
             marks: shown.marks.list.clone(),
             branch: runs.a.run.current_branch().map_or(0, |b| b.0),
             seq,
@@ -168,7 +184,7 @@ impl LiveView {
             now_s: runs.now().as_secs_f64(),
             end_s: runs.a.run.end().as_secs_f64(),
             finished: runs.is_finished(),
-            achieved_speed: seen.pace.short_of_requested(),
+            achieved_speed: progress.achieved_speed,
             charts,
             inspect: seen
                 .inspecting

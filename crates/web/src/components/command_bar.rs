@@ -65,7 +65,7 @@ pub fn run_command(ctx: &Ctx, parsed: Result<Command, Refusal>, line: &str, lang
             if let Some((key, one)) = ctx.missing_object(&text) {
                 return (false, refusal_text(&Refusal::NoSuchObject(key, one), lang));
             }
-            let at = ctx.runs.borrow().as_ref().map(|r| r.now().as_secs_f64());
+            let at = ctx.now_s();
             match ctx.intervene(&text) {
                 Ok(()) => {
                     let at = crate::acting::intervention_instant_s(at.unwrap_or(0.0));
