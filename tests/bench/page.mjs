@@ -113,9 +113,10 @@ async function simSpeed(site) {
   // The same simulated time natively (same seed, same trace): how many engine events it holds.
   const runEvents = nativeRun('seed-000-incident', Math.ceil(endClock)).events;
   const perSim = runEvents / Math.ceil(endClock);
-  // The same window natively and in a Web Worker (each with the trace hash on, as the CLI and
+  // The same window natively and in a bare Web Worker (each with the trace hash on, as the CLI and
   // `bench_run` keep it): the page's rate is the native engine's, times what V8 makes of it, times
-  // the share of the main thread the page's frames leave the engine.
+  // the share of its Worker the page's engine keeps for the run (beside the timeline's checkpoints
+  // and the views it reads for the page, on cores the page's drawing shares).
   const [from, to] = [Math.max(1, Math.floor(t0)), Math.ceil(t1)];
   const w = await workerRate(site, from, to);
   const workerX = (to - from) / (w.wallMs / 1000);
@@ -132,23 +133,25 @@ async function simSpeed(site) {
     + `${(perSim * 200 / 1e6).toFixed(1)} million events per wall second in the tab; the page ran about `
     + `${Math.round(perSim * whole / 1000)} thousand. Over the window from 2 to 12 s (${from} to ${to} s simulated) `
     + `the engine ran ${nativeX.toFixed(1)}× natively, ${workerX.toFixed(1)}× in V8 on a core of its own (a Web `
-    + `Worker: ${v8Share.toFixed(2)} of native) and ${rate.toFixed(1)}× in the page (${threadShare.toFixed(2)} of `
-    + `the Worker's: the share of the main thread its frames leave the engine beside the page's drawing and the `
-    + `browser's own work). 200× would need the engine ${(200 / rate).toFixed(1)} times as fast as today in the `
-    + `page, or ${(200 / workerX).toFixed(1)} times with it in a Worker: a per-event cost cut by that much, which `
+    + `Worker: ${v8Share.toFixed(2)} of native) and ${rate.toFixed(1)}× in the page, whose engine runs in a Worker `
+    + `of its own (${threadShare.toFixed(2)} of the bare Worker's: the timeline's checkpoints and the views read for `
+    + `the page each frame take the rest, on cores the page's drawing shares). 200× would need the engine `
+    + `${(200 / rate).toFixed(1)} times as fast as today in the page (${(200 / workerX).toFixed(1)} times as the bare `
+    + `Worker runs it): a per-event cost cut by that much, which `
     + `BENCHMARKS.md shows is not in any one structure (id-indexed stores were measured slower than `
     + `today's key-ordered ones at this scale). The bare hold loop bounds it: V8 ran ${(holdRate / 1e6).toFixed(1)} million `
     + `of its steps a second in the Worker, so an engine whose events cost no more than a heap's pop and push would `
     + `run the window at ${Math.round(bareWorkerX)}× on a core and ${Math.round(barePageX)}× in the page. 200× needs the `
     + `engine's events at ${(200 / barePageX).toFixed(2)} of the bare loop's speed in the page (${(200 / bareWorkerX).toFixed(2)} `
-    + `in a Worker); they run at ${(workerX / bareWorkerX).toFixed(2)} of it, and the events/s rows' target, 0.25 of the `
-    + `bare loop, would give ${Math.round(0.25 * barePageX)}× in the page (${Math.round(0.25 * bareWorkerX)}× in a Worker)`;
+    + `in the bare Worker); they run at ${(workerX / bareWorkerX).toFixed(2)} of it, and the events/s rows' target, 0.25 of the `
+    + `bare loop, would give ${Math.round(0.25 * barePageX)}× in the page (${Math.round(0.25 * bareWorkerX)}× in the bare Worker)`;
   row(`simulated time per wall time in the page, seed-000-incident at 10000× (its whole run: ${Math.round(endClock - shownClock)} s `
     + `simulated in ${(endS - shownS).toFixed(1)} s from the clock showing)`, whole, '×', null, '≥ 200×', whole >= 200, whyNot);
   row('simulated time per wall time in the page, seed-000-incident, the window from 2 to 12 s after the clock shows',
     rate, '×', null, '—');
   row(`simulated time per wall time in a Web Worker, seed-000-incident (the same window's ${to - from} s, `
-    + `${w.events} events, the engine alone on a core)`, workerX, '×', rate, '— (what a Worker could give)');
+    + `${w.events} events, the engine alone on a core)`, workerX, '×', rate,
+    '— (the bare engine: no timeline, no views for a page)');
   row(`simulated time per wall time natively, seed-000-incident (the same window, the trace hash on as in the `
     + `Worker; V8 in the Worker ran ${v8Share.toFixed(2)} of it, the page ${(rate / nativeX).toFixed(2)})`, nativeX, '×', null, '—');
   row(`bare hold loop events/s in a Web Worker (V8; ${w.holdEvents} steps on a heap of 4096, as the native rows' bare loop)`,

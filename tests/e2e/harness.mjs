@@ -46,6 +46,10 @@ export async function openSite() {
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  // the engine's Web Worker speaks through its own console
+  page.on('worker', (worker) => worker.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`worker console error: ${msg.text()}`);
+  }));
   page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
@@ -83,8 +87,14 @@ export async function inkedPixels(page, selector) {
 /** The instant the timeline shows, in simulated seconds. */
 export const clock = (page) => page.$eval('#timeline', (el) => Number(el.dataset.seconds));
 
-/** Waits until no seek is under way (the timeline's progress bar is gone). */
-export const settled = (page) => page.waitForFunction(() => !document.querySelector('#seek-progress'));
+/**
+ * Waits until no seek is under way (the timeline's progress bar is gone). The page's engine
+ * answers from its Web Worker: two animation frames first let a seek just asked for begin.
+ */
+export const settled = async (page) => {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(() => !document.querySelector('#seek-progress'));
+};
 
 /**
  * Opens `preset` paused at `t` seconds in `lang` with the panel `tab` shown, at `size`, and waits

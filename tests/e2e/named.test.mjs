@@ -21,8 +21,11 @@ const openAt = (page, t, lang, size) => open(site, page, { t, lang, size });
 async function command(page, line) {
   await page.keyboard.press(':');
   await page.waitForSelector('#command-input');
+  const before = Number(await page.getAttribute('#command-said', 'data-said'));
   await page.fill('#command-input', line);
   await page.press('#command-input', 'Enter');
+  // an intervention's outcome comes back from the engine's side a frame later
+  await page.waitForFunction((n) => Number(document.querySelector('#command-said').dataset.said) > n, before);
   return page.$eval('#command-said', (el) => [el.className, el.textContent]);
 }
 

@@ -157,7 +157,10 @@ test('step to the next Reconcile and the next write, by key and by button, each 
   await page.waitForFunction(() => /starts Reconcile/.test(document.querySelector('#step-note').textContent));
   await page.click('#step-write');
   await page.waitForFunction(() => /answers PUT/.test(document.querySelector('#step-note').textContent));
+  const steps = Number(await page.getAttribute('#step-note', 'data-step'));
   await page.click('#step');
+  // the step's report comes back from the engine's side a frame later
+  await page.waitForFunction((n) => Number(document.querySelector('#step-note')?.dataset.step) > n, steps);
   assert.equal(await page.getAttribute('#step-note', 'data-events'), '1', 'Step is one engine event');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false', 'stepping keeps the run paused');
   await site.screenshot('page1-stepped-1280');
@@ -165,8 +168,10 @@ test('step to the next Reconcile and the next write, by key and by button, each 
   await page.click('#lang');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   await page.click('h1');
+  const before = Number(await page.getAttribute('#step-note', 'data-step'));
   await page.keyboard.press('n');
-  await page.waitForFunction(() => document.querySelector('#step-note')?.textContent.startsWith('单步：'));
+  await page.waitForFunction((n) => Number(document.querySelector('#step-note')?.dataset.step) > n, before);
+  assert.ok((await page.textContent('#step-note')).startsWith('单步：'));
   assert.match(await page.textContent('#step-note'), /开始 Reconcile/);
   await site.screenshot('page1-stepped-1280-zh');
   await page.keyboard.press('Space');

@@ -36,6 +36,8 @@ test('seeking back to 5 s shows the counters a fresh run shows at 5 s', async ()
   const width = await page.$eval('#timeline', (el) => el.getBoundingClientRect().width);
   const slack = Math.max(0.6, (1.5 * end) / width);
   await clickAt(page, 5, end);
+  // the seek is answered by the page's engine worker: the URL takes the instant then
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('t'));
   await settled(page);
   const t = urlT(page);
   assert.ok(Math.abs(t - 5) < slack, `the URL holds the instant: t=${t} (±${slack.toFixed(2)} s)`);

@@ -36,6 +36,7 @@ pub mod settings;
 pub mod sim;
 pub mod sizing;
 pub mod small_sort;
+pub mod static_text;
 pub mod swarm;
 #[cfg(test)]
 mod testing;

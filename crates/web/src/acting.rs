@@ -7,6 +7,7 @@ use flywheel_engine::sim::{EventId, EventKind};
 
 use crate::ctx::Ctx;
 use crate::do_steps::DoStep;
+use crate::host_msg::ToHost;
 use crate::runs::{Runs, Side};
 use crate::why_state::BranchItem;
 
@@ -21,38 +22,23 @@ impl Ctx {
     /// effects otherwise.
     pub fn show_why(&self, id: u64) {
         let side = self.looping.borrow().side;
-        self.with_host(|h| h.why(side, id));
+        self.send(ToHost::Why(side, id));
     }
 
     /// Opens the why panel on the Reconcile of `side` running at the clock (of `key` only, when
     /// given), or else the latest one before it.
     pub fn show_why_now(&self, side: Side, key: Option<&str>) {
-        self.with_host(|h| h.why_now(side, key));
-    }
-
-    /// Applies the intervention `text` (the engine's `--do` words) at the instant shown on
-    /// every run; the error is the engine's, in English.
-    pub fn intervene(&self, text: &str) -> Result<(), String> {
-        let known = self.state.why.branches.clone();
-        self.with_host(|h| h.intervene(text, &known))
-    }
-
-    /// The key `text` (the engine's `--do` words) names when no such object is stored on the
-    /// side shown, with one that is.
-    pub fn missing_object(&self, text: &str) -> Option<(String, Option<String>)> {
-        let side = self.looping.borrow().side;
-        self.host.borrow().missing_object(side, text)
+        self.send(ToHost::WhyNow(side, key.map(str::to_owned)));
     }
 
     /// Puts every run on branch `id` where it left it.
     pub fn switch_branch(&self, id: u32) {
-        self.with_host(|h| h.switch_branch(id));
+        self.send(ToHost::SwitchBranch(id));
     }
 
-    /// The custom resources' keys of the side shown, in key order (at most 64).
+    /// The custom resources' keys of the side shown, in key order (at most 64), as last told.
     pub fn object_keys(&self) -> Vec<String> {
-        let side = self.looping.borrow().side;
-        self.host.borrow().object_keys(side)
+        self.link.known().keys
     }
 
     /// What a bare `kubectl rollout restart deploy/operator` rolls out: the B side's fixes when
@@ -64,9 +50,9 @@ impl Ctx {
             .map_or_else(|| "rollout:fixed".to_owned(), |b| rollout_of(&b))
     }
 
-    /// The branch A's run is on.
+    /// The branch A's run is on, as last told.
     pub fn current_branch(&self) -> u32 {
-        self.host.borrow().current_branch()
+        self.link.known().branch
     }
 }
 

@@ -12,8 +12,10 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::components::{Layout, Notices};
-use crate::ctx::{Ctx, HostCell, LoopState};
+use crate::ctx::{Ctx, LoopState};
 use crate::host::{Build, FrameTimes, MAX_FRAME_MS};
+use crate::host_link::HostLink;
+use crate::host_msg::ToHost;
 use crate::i18n::{Lang, Msg};
 use crate::live::{LiveProvider, LivePublisher};
 use crate::persist;
@@ -95,21 +97,26 @@ pub fn mount_when_labels_arrive(root: web_sys::Element) {
 pub fn app() -> Html {
     crate::renders::count("App");
     let state = use_reducer(initial_state);
-    let host: HostCell = use_mut_ref(Default::default);
+    let link = use_memo((), |()| HostLink::start());
     let looping = use_mut_ref(LoopState::default);
     let pipes = [use_node_ref(), use_node_ref()];
     let publisher = use_memo((), |()| LivePublisher::default());
     let frame_now = use_mut_ref(|| None);
+    let shown = use_mut_ref(Vec::new);
+    let replies = use_mut_ref(Default::default);
     see_state(&mut looping.borrow_mut(), &state);
     let ctx = Ctx {
         state: state.clone(),
-        host,
+        link: (*link).clone(),
         pipes,
+        shown,
         looping,
         frame_now,
+        replies,
+        publisher: (*publisher).clone(),
     };
     use_engine_builder(&ctx);
-    use_frame_loop(&ctx, &publisher);
+    use_frame_loop(&ctx);
     use_refresh_when_shown_changes(&ctx);
     use_keyboard(&ctx);
     use_url_sync(&state);
@@ -186,32 +193,43 @@ fn use_engine_builder(ctx: &Ctx) {
     let (ctx, state) = (ctx.clone(), ctx.state.clone());
     use_effect_with(deps, move |(config, compare, _)| {
         let build = Build {
-            config,
+            config: config.clone(),
             compare: *compare,
-            dos: &state.url.dos,
+            dos: state.url.dos.clone(),
             t_s: state.url.t,
-            tour: state.tour.as_ref(),
+            tour: state
+                .tour
+                .as_ref()
+                .filter(|at| at.running())
+                .map(|at| (at.tour.id.clone(), at.index)),
         };
-        ctx.with_host(|h| h.build(&build));
+        ctx.send(ToHost::Build(Box::new(build)));
     });
 }
 
 /// Advances the runs each animation frame, draws the pipelines, and publishes the live view at
 /// most every [`crate::host::REFRESH_MS`].
 #[hook]
-fn use_frame_loop(ctx: &Ctx, publisher: &LivePublisher) {
-    let (ctx, publisher) = (ctx.clone(), publisher.clone());
+fn use_frame_loop(ctx: &Ctx) {
+    let ctx = ctx.clone();
     use_effect_with((), move |_| {
         let handle: Rc<RefCell<Option<AnimationFrame>>> = Rc::new(RefCell::new(None));
         let last_ms = Rc::new(RefCell::new(None));
         let frame_now = ctx.frame_now.clone();
-        let tick: FrameFn = Rc::new(move |ts| frame(&ctx, &publisher, ts, &last_ms));
+        let link = ctx.link.clone();
+        // a worker's answer is followed when it arrives (its views drawn at the next frame)
+        let follower = ctx.clone();
+        link.set_on_answer(Some(Rc::new(move || {
+            follower.receive();
+        })));
+        let tick: FrameFn = Rc::new(move |ts| frame(&ctx, ts, &last_ms));
         *frame_now.borrow_mut() = Some(tick.clone());
         schedule(handle.clone(), tick);
         move || {
             drop(handle.borrow_mut().take());
             // the frame holds the context, which holds the frame: let go of both
             frame_now.borrow_mut().take();
+            link.set_on_answer(None);
         }
     });
 }
@@ -229,33 +247,35 @@ fn schedule(handle: Rc<RefCell<Option<AnimationFrame>>>, f: FrameFn) {
     *handle.borrow_mut() = Some(raf);
 }
 
-/// One animation frame: the engine's side moves the runs and reads them, the page draws the
-/// pipelines, publishes the live view when refreshed and follows what happened.
-fn frame(ctx: &Ctx, publisher: &LivePublisher, ts: f64, last_ms: &RefCell<Option<f64>>) {
-    let wall_ms = last_ms.borrow().map_or(0.0, |l| (ts - l).max(0.0));
-    *last_ms.borrow_mut() = Some(ts);
-    let dt = wall_ms.min(MAX_FRAME_MS);
-    let seen = {
-        let mut l = ctx.looping.borrow_mut();
-        if l.playing {
-            l.anim_ms += dt;
-        }
-        l.clone()
-    };
-    let times = FrameTimes {
-        ts,
-        wall_ms,
-        dt,
-        anim_ms: seen.anim_ms,
-    };
-    let out = ctx.with_host(|h| h.frame(&seen, times));
-    draw_pipes(ctx, &out.pipes, &seen, seen.anim_ms);
-    if out.refreshed {
-        ctx.looping.borrow_mut().dirty = false;
+/// One animation frame: asks the engine's side for the next frame (when the last one was
+/// answered), follows what it answered, and draws the pipelines as last answered.
+fn frame(ctx: &Ctx, ts: f64, last_ms: &RefCell<Option<f64>>) {
+    if ctx.link.frame_wanted() {
+        let wall_ms = last_ms.borrow().map_or(0.0, |l| (ts - l).max(0.0));
+        *last_ms.borrow_mut() = Some(ts);
+        let dt = wall_ms.min(MAX_FRAME_MS);
+        let seen = {
+            let mut l = ctx.looping.borrow_mut();
+            if l.playing {
+                l.anim_ms += dt;
+            }
+            let seen = l.clone();
+            // the engine's side refreshes the live view for this frame
+            l.dirty = false;
+            seen
+        };
+        let times = FrameTimes {
+            ts,
+            wall_ms,
+            dt,
+            anim_ms: seen.anim_ms,
+        };
+        ctx.send(ToHost::Frame(Box::new(seen), times));
+    } else {
+        ctx.receive();
     }
-    if let Some(view) = out.live {
-        publisher.publish(view);
-    }
+    let seen = ctx.looping.borrow().clone();
+    draw_pipes(ctx, &ctx.shown.borrow(), &seen, seen.anim_ms);
 }
 
 fn draw_pipes(ctx: &Ctx, pipes: &[PipeView], seen: &LoopState, ts: f64) {

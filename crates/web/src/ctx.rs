@@ -8,8 +8,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::host::{EngineHost, HostEvent};
+use crate::host::{HostEvent, Intervened};
+use crate::host_link::HostLink;
+use crate::host_msg::ToHost;
 use crate::i18n::Lang;
+use crate::live::LivePublisher;
+use crate::pipe_view::PipeView;
+use crate::pipeline_draw::{self, Hit};
 use crate::runs::Side;
 use crate::state::{Action, AppState};
 use crate::stepping::StepTarget;
@@ -26,9 +31,6 @@ pub const SEEK_FIRST_BUDGET_MS: f64 = 40.0;
 /// Wall-clock ms a seek replays per animation frame (a frame stays well under 50 ms).
 pub const SEEK_FRAME_BUDGET_MS: f64 = 30.0;
 
-/// The engine's side, shared by the animation loop and the callbacks, outside the components.
-pub type HostCell = Rc<RefCell<EngineHost>>;
-
 /// The animation loop's frame, run outside the loop when the page must show an instant before the
 /// next frame (its argument is the time, as `performance.now()` gives it). Set while the loop
 /// runs.
@@ -36,7 +38,7 @@ pub type FrameCell = Rc<RefCell<Option<Rc<dyn Fn(f64)>>>>;
 
 /// What the animation loop reads of the page's state (copied at each render of the page), and
 /// the pipeline animation's clock it keeps between frames.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct LoopState {
     /// Whether the clock runs.
     pub playing: bool,
@@ -62,7 +64,9 @@ pub struct LoopState {
     /// The pipeline animation's clock (ms): it runs with the simulation and stands still while
     /// paused, so a paused pipeline keeps its tokens and its loop edge as they were.
     pub anim_ms: f64,
-    /// The chain the why panel shows, lit on the side shown's pipeline.
+    /// The chain the why panel shows, lit on the side shown's pipeline (the page's own: the
+    /// engine's side never reads it).
+    #[serde(skip)]
     pub lit: Option<Rc<crate::why_view::WhyView>>,
     /// Whether a tour is open (and no dialog over it): ← and → step the tour.
     pub touring: bool,
@@ -70,27 +74,43 @@ pub struct LoopState {
     pub presenter: bool,
 }
 
+/// Who hears what became of an intervention.
+type Reply = Box<dyn FnOnce(Intervened)>;
+
+/// What the page waits to hear about its interventions: a callback for each number asked.
+#[derive(Default)]
+pub struct Replies {
+    next: u64,
+    waiting: Vec<(u64, Reply)>,
+}
+
 /// The context every component reads.
 #[derive(Clone)]
 pub struct Ctx {
     /// The reducer.
     pub state: UseReducerHandle<AppState>,
-    /// The engine's side (called by callbacks and the animation loop only).
-    pub host: HostCell,
+    /// The engine's side, in a Web Worker or in the page (see [`HostLink`]).
+    pub link: Rc<HostLink>,
     /// The pipeline canvases (A, B).
     pub pipes: [NodeRef; 2],
+    /// What each pipeline shows, as last answered (drawn every frame until the next).
+    pub shown: Rc<RefCell<Vec<PipeView>>>,
     /// What the animation loop reads and keeps.
     pub looping: Rc<RefCell<LoopState>>,
     /// The animation loop's frame, to draw at once.
     pub frame_now: FrameCell,
+    /// The interventions asked for and not answered yet.
+    pub replies: Rc<RefCell<Replies>>,
+    /// Where each new live view goes.
+    pub publisher: LivePublisher,
 }
 
-/// Two contexts are equal when they hold the same state and the same host: the other handles
+/// Two contexts are equal when they hold the same state and the same link: the other handles
 /// never change over the page's life.
 impl PartialEq for Ctx {
     fn eq(&self, other: &Self) -> bool {
         self.state == other.state
-            && Rc::ptr_eq(&self.host, &other.host)
+            && Rc::ptr_eq(&self.link, &other.link)
             && Rc::ptr_eq(&self.looping, &other.looping)
     }
 }
@@ -106,22 +126,35 @@ impl Ctx {
         &self.pipes[side.index()]
     }
 
-    /// Calls the engine's side, then lets the page's state follow what it says happened.
-    pub fn with_host<R>(&self, f: impl FnOnce(&mut EngineHost) -> R) -> R {
-        let (answer, events) = {
-            let mut host = self.host.borrow_mut();
-            let answer = f(&mut host);
-            (answer, host.take_events())
-        };
-        self.follow(events);
-        answer
+    /// Sends `msg` to the engine's side, then follows what it answered so far (in the page, its
+    /// answer to `msg`; from a worker, what arrived before).
+    pub fn send(&self, msg: ToHost) {
+        let side = self.looping.borrow().side;
+        self.link.send(msg, side);
+        self.receive();
     }
 
-    /// Lets the page's state follow the engine's side's `events`.
-    pub fn follow(&self, events: Vec<HostEvent>) {
-        for event in events {
-            self.follow_one(event);
+    /// Follows every answer waiting in the link: the events, and the newest frame's views (the
+    /// pipelines kept for drawing, the live view published). Returns whether a frame came.
+    pub fn receive(&self) -> bool {
+        let mut framed = false;
+        for answer in self.link.take() {
+            for event in answer.events {
+                self.follow_one(event);
+            }
+            if let Some(frame) = answer.frame {
+                framed = true;
+                *self.shown.borrow_mut() = frame.pipes;
+                if let Some(view) = frame.live {
+                    self.publish(view);
+                }
+            }
         }
+        framed
+    }
+
+    fn publish(&self, view: crate::live::LiveView) {
+        self.publisher.publish(view);
     }
 
     fn follow_one(&self, event: HostEvent) {
@@ -134,6 +167,7 @@ impl Ctx {
                 // between the two must not play on from the instant
                 self.looping.borrow_mut().playing = false;
             }
+            HostEvent::SeekReached => self.draw_now(),
             HostEvent::OnBranch(current) => {
                 // the tracks and the URL's `do` follow the branch a seek landed on
                 if self.state.why.branches.len() >= 2 {
@@ -155,6 +189,16 @@ impl Ctx {
             HostEvent::Invalid(e) => {
                 self.dispatch(Action::Notify(crate::state::Notice::Invalid(e)));
             }
+            HostEvent::Intervened(asked, outcome) => {
+                let reply = {
+                    let mut r = self.replies.borrow_mut();
+                    let i = r.waiting.iter().position(|(n, _)| *n == asked);
+                    i.map(|i| r.waiting.remove(i).1)
+                };
+                if let Some(reply) = reply {
+                    reply(outcome);
+                }
+            }
         }
     }
 
@@ -166,7 +210,7 @@ impl Ctx {
             let l = self.looping.borrow();
             (l.side, l.anim_ms, l.motion)
         };
-        self.with_host(|h| h.step(side, target, anim_ms, motion));
+        self.send(ToHost::Step(side, target, anim_ms, motion));
         self.looping.borrow_mut().anim_ms += STEP_ANIM_MS;
     }
 
@@ -174,9 +218,7 @@ impl Ctx {
     /// done now, the rest over the next frames. A seek that reaches its instant at once is drawn
     /// at once, in the same task as the click or key that asked for it, not a frame later.
     pub fn seek(&self, t_s: f64) {
-        if self.with_host(|h| h.start_seek(t_s)) {
-            self.draw_now();
-        }
+        self.send(ToHost::Seek(t_s));
     }
 
     /// Runs the animation loop's frame now: the pipelines drawn and the live view published
@@ -190,32 +232,48 @@ impl Ctx {
 
     /// Stops the seek under way where its replay got.
     pub fn cancel_seek(&self) {
-        self.with_host(EngineHost::cancel_seek);
+        self.send(ToHost::CancelSeek);
     }
 
     /// Goes back to the newest event before the clock on the side shown.
     pub fn step_back(&self) {
         let side = self.looping.borrow().side;
-        let at = self.host.borrow().previous_event_s(side);
-        if let Some(at) = at {
-            self.seek(at);
-        }
+        self.send(ToHost::StepBack(side));
+    }
+
+    /// Asks for the intervention `text` (the engine's `--do` words) at the instant shown on
+    /// every run; `then` hears what became of it.
+    pub fn intervene(&self, text: &str, then: impl FnOnce(Intervened) + 'static) {
+        let asked = {
+            let mut r = self.replies.borrow_mut();
+            r.next += 1;
+            let asked = r.next;
+            r.waiting.push((asked, Box::new(then)));
+            asked
+        };
+        let side = self.looping.borrow().side;
+        let known = self.state.why.branches.to_vec();
+        self.send(ToHost::Intervene(asked, side, text.to_owned(), known));
     }
 
     /// Whether a seek is under way.
     pub fn seeking(&self) -> bool {
-        self.host.borrow().seeking()
+        self.link.known().seeking
     }
 
     /// The shared clock (simulated seconds), once the runs are built.
     pub fn now_s(&self) -> Option<f64> {
-        self.host.borrow().now_s()
+        self.link.known().now_s
     }
 
     /// The object drawn at (`x`, `y`) (pipeline coordinates) on `side`'s pipeline, if any.
     pub fn object_at(&self, side: Side, x: f64, y: f64) -> Option<String> {
         let anim_ms = self.looping.borrow().anim_ms;
-        self.host.borrow().object_at(side, x, y, anim_ms)
+        let shown = self.shown.borrow();
+        match pipeline_draw::hit(shown.get(side.index())?, x, y, anim_ms)? {
+            Hit::Token(key) => Some(key),
+            Hit::Store => self.link.known().keys.into_iter().next(),
+        }
     }
 
     /// Whether the theme in effect is dark.

@@ -168,6 +168,23 @@ mod never_reads_its_parent {
         }
     }
 
+    /// Whether every `post_message(` in `text` goes to the page's engine worker or, inside it,
+    /// back to the page that started it or to the worker's own pump (`host_link.rs`,
+    /// `host_worker.rs`): never to a window.
+    fn posts_only_to_the_engine_worker(text: &str) -> bool {
+        // the receiver of each call, however rustfmt breaks the line
+        let flat: String = text.split_whitespace().collect();
+        let receivers = [
+            "self.worker",
+            "worker",
+            "answer_to",
+            "scope",
+            "self.channel.port1()",
+        ];
+        flat.match_indices(".post_message(")
+            .all(|(at, _)| receivers.iter().any(|r| flat[..at].ends_with(r)))
+    }
+
     #[test]
     fn neither_the_rust_nor_the_scripts_touch_the_parent_top_or_opener_window_or_post_to_them() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -185,7 +202,9 @@ mod never_reads_its_parent {
             for path in paths {
                 let text = std::fs::read_to_string(path).expect("the file is readable");
                 for w in words {
-                    if text.contains(w) && !path.ends_with("embed_forms.rs") {
+                    let own_worker =
+                        *w == "post_message(" && posts_only_to_the_engine_worker(&text);
+                    if text.contains(w) && !path.ends_with("embed_forms.rs") && !own_worker {
                         hits.push(format!("{}: {w}", path.display()));
                     }
                 }

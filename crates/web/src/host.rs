@@ -12,6 +12,7 @@
 
 use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::SimTime;
+use serde::{Deserialize, Serialize};
 
 use crate::config::RunConfig;
 use crate::ctx::{LoopState, SEEK_FRAME_BUDGET_MS};
@@ -23,7 +24,6 @@ use crate::pipe_view::PipeView;
 use crate::runs::Runs;
 use crate::seeking::SeekJob;
 use crate::stepping::StepReport;
-use crate::tour::TourAt;
 use crate::tour_run::{Reached, TourJob};
 use crate::web;
 use crate::why_state::BranchItem;
@@ -35,7 +35,7 @@ pub const MAX_FRAME_MS: f64 = 100.0;
 pub const REFRESH_MS: f64 = 100.0;
 
 /// What happened on the engine's side that the page's state follows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum HostEvent {
     /// Every run reached its end.
     Finished,
@@ -57,10 +57,25 @@ pub enum HostEvent {
     Why(Option<WhyView>),
     /// A configuration the engine refuses (its words): the last accepted runs stay.
     Invalid(String),
+    /// What became of the intervention the page asked for with this number.
+    Intervened(u64, Intervened),
+    /// A seek reached its instant in the call that asked for it (the page draws at once).
+    SeekReached,
+}
+
+/// What became of an intervention.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Intervened {
+    /// Made at this instant (simulated seconds).
+    Done(f64),
+    /// The object it names is not stored on the side shown; one that is, if any.
+    NoSuchObject(String, Option<String>),
+    /// Refused by the engine (its words, in English).
+    Refused(String),
 }
 
 /// The wall-clock times of one animation frame, as the page's loop measured them.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct FrameTimes {
     /// The frame's timestamp (ms, `performance.now()`'s clock).
     pub ts: f64,
@@ -73,7 +88,7 @@ pub struct FrameTimes {
 }
 
 /// What one frame shows.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct FrameOut {
     /// Each lane's pipeline (A, and B when comparing); none before the runs are built.
     pub pipes: Vec<PipeView>,
@@ -107,24 +122,46 @@ pub struct EngineHost {
     refreshed_ms: f64,
     /// How many live views were published.
     published: u64,
+    /// Paused by a seek or a step until a frame says the page paused too (a frame the page sent
+    /// before it heard of the pause still says playing).
+    held: bool,
+    /// The engine runs apart from the page (in a worker): a frame only reads the runs, and
+    /// [`EngineHost::pump`] moves them on between frames.
+    pumped: bool,
+    /// Where the pump moves the runs to while playing: the last frame's deadline.
+    pump_to: Option<SimTime>,
+    /// The clock at the last frame (simulated seconds), for the pace.
+    last_frame_s: f64,
+    /// The last frame's animation time (ms): what the pump's reads of new events are dated.
+    last_anim_ms: f64,
     events: Vec<HostEvent>,
 }
 
 /// What a fresh set of runs is built from.
-pub struct Build<'a> {
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Build {
     /// What A runs.
-    pub config: &'a RunConfig,
+    pub config: RunConfig,
     /// B's fixes, when comparing.
     pub compare: Option<Variant>,
     /// The URL's interventions, replayed by the loop.
-    pub dos: &'a [DoStep],
+    pub dos: Vec<DoStep>,
     /// The URL's instant, sought once built.
     pub t_s: Option<f64>,
-    /// The tour's step, when one runs.
-    pub tour: Option<&'a TourAt>,
+    /// The tour's id and step (counted from 0), when a step runs.
+    pub tour: Option<(String, usize)>,
 }
 
 impl EngineHost {
+    /// An engine's side that runs apart from the page (in a worker): frames read the runs and
+    /// set where they are to go, [`EngineHost::pump`] moves them there between frames.
+    pub fn pumped() -> EngineHost {
+        EngineHost {
+            pumped: true,
+            ..EngineHost::default()
+        }
+    }
+
     /// The runs, once built.
     pub fn runs(&self) -> Option<&Runs> {
         self.runs.as_ref()
@@ -146,6 +183,14 @@ impl EngineHost {
     }
 
     pub(crate) fn emit(&mut self, event: HostEvent) {
+        // the page pauses on these: frames it sent before it heard do not play on
+        if matches!(
+            event,
+            HostEvent::Seeked(_) | HostEvent::Stepped(_) | HostEvent::Paused
+        ) {
+            self.held = true;
+            self.pump_to = None;
+        }
         self.events.push(event);
     }
 
@@ -174,11 +219,11 @@ impl EngineHost {
 
     /// Builds the runs anew; a configuration the engine refuses never replaces the runs (an
     /// [`HostEvent::Invalid`] says why).
-    pub fn build(&mut self, b: &Build<'_>) {
-        match Runs::new(b.config, b.compare) {
+    pub fn build(&mut self, b: Build) {
+        match Runs::new(&b.config, b.compare) {
             Ok(built) => {
                 // the URL's interventions are replayed by the loop, a frame's budget at a time
-                let do_job = DoReplay::new(b.dos);
+                let do_job = DoReplay::new(&b.dos);
                 let branched = do_job.as_ref().map(DoReplay::last_s);
                 self.runs = Some(built);
                 self.seeking = None;
@@ -187,7 +232,9 @@ impl EngineHost {
                 // an instant before the branch's last intervention would leave the branch
                 self.pending_seek_s = b.t_s.filter(|t| branched.is_none_or(|l| *t >= l));
                 self.horizon = None;
-                self.tour_job = b.tour.and_then(TourJob::of);
+                self.tour_job = b.tour.and_then(|(id, i)| TourJob::of_tour(&id, i));
+                self.pump_to = None;
+                self.last_frame_s = 0.0;
             }
             Err(e) => self.emit(HostEvent::Invalid(e.to_string())),
         }
@@ -209,18 +256,27 @@ impl EngineHost {
             || pending.is_some()
             || self.seek_frame(SEEK_FRAME_BUDGET_MS)
             || self.tour_frame();
+        if !ui.playing {
+            self.held = false;
+        }
         let mut finished = false;
         let mut pipes = Vec::new();
         if self.runs.is_some() {
-            let playing = ui.playing && !seeking;
-            if playing && !self.runs.as_ref().is_some_and(Runs::is_finished) {
+            let playing = ui.playing && !seeking && !self.held;
+            let done = self.runs.as_ref().is_some_and(Runs::is_finished);
+            if playing && self.pumped {
+                finished = self.set_pump(ui, t);
+            } else if playing && !done {
                 finished = self.advance(ui, t);
             } else {
                 self.pace.reset();
+                self.pump_to = None;
             }
+            self.last_anim_ms = t.anim_ms;
             if let Some(runs) = self.runs.as_mut() {
                 runs.ingest(t.anim_ms, ui.motion && !seeking);
-                self.reached_s = self.reached_s.max(runs.now().as_secs_f64());
+                self.last_frame_s = runs.now().as_secs_f64();
+                self.reached_s = self.reached_s.max(self.last_frame_s);
                 pipes = runs.lanes().map(PipeView::read).collect();
             }
         }
@@ -307,6 +363,57 @@ impl EngineHost {
                 true
             }
         }
+    }
+
+    /// In a worker: records the pace the pump reached since the last frame and sets where it
+    /// goes next (the frame's wall ms on at the speed asked for); returns whether every run is
+    /// finished.
+    fn set_pump(&mut self, ui: &LoopState, t: FrameTimes) -> bool {
+        let Some(runs) = self.runs.as_ref() else {
+            return false;
+        };
+        let now_s = runs.now().as_secs_f64();
+        // a stall (a hidden tab) is not the runs' pace: the clock skipped it
+        if t.wall_ms <= MAX_FRAME_MS {
+            self.pace
+                .record(ui.speed, now_s - self.last_frame_s, t.wall_ms);
+        }
+        let finished = runs.is_finished();
+        self.pump_to =
+            (!finished).then(|| SimTime::from_secs_f64(now_s + t.dt / 1000.0 * ui.speed));
+        finished
+    }
+
+    /// Whether the pump has runs to move on (playing, short of the last frame's deadline, no
+    /// seek, replay or tour step under way).
+    pub fn wants_pump(&self) -> bool {
+        self.pump_to.is_some()
+            && self.seeking.is_none()
+            && self.do_job.is_none()
+            && self.tour_job.is_none()
+    }
+
+    /// Moves the runs toward the last frame's deadline for at most `budget_ms` (a checkpoint's
+    /// piece first, when one is due); returns whether there is more to do.
+    pub fn pump(&mut self, budget_ms: f64) -> bool {
+        if !self.wants_pump() {
+            return false;
+        }
+        let (Some(to), Some(runs)) = (self.pump_to, self.runs.as_mut()) else {
+            return false;
+        };
+        let start = web::now_ms();
+        let reached =
+            runs.advance_frame(to, &mut || web::now_ms() - start > budget_ms, &mut || {
+                web::now_ms() - start > budget_ms
+            });
+        // the events are read after each slice, while the trace ring still holds them all (the
+        // log, the notes and the marks miss none); tokens are drawn from the frame's own read
+        runs.ingest(self.last_anim_ms, false);
+        if reached || runs.is_finished() {
+            self.pump_to = None;
+        }
+        self.pump_to.is_some()
     }
 
     /// Moves the runs on by the frame's wall ms at the speed asked for, within the frame's

@@ -136,8 +136,9 @@ impl EngineHost {
     }
 
     /// Applies the intervention `text` (the engine's `--do` words) at the instant shown on every
-    /// run, `known` being the branches the page knows; the error is the engine's, in English.
-    pub fn intervene(&mut self, text: &str, known: &[BranchItem]) -> Result<(), String> {
+    /// run, `known` being the branches the page knows: the instant it was made at (simulated
+    /// seconds), or the engine's error, in English.
+    pub fn intervene(&mut self, text: &str, known: &[BranchItem]) -> Result<f64, String> {
         let intervention = Intervention::parse(text)?;
         let runs = self.runs_mut().ok_or_else(String::new)?;
         let step = DoStep {
@@ -150,11 +151,12 @@ impl EngineHost {
             lane.run.intervene(intervention.clone());
             lane.reread();
         }
+        let at_s = step.at_s;
         let items = branch_items(runs, known, Some(step));
         self.mark_dirty();
         let current = self.current_branch();
         self.emit(HostEvent::Branches(items, current));
-        Ok(())
+        Ok(at_s)
     }
 
     /// The key `text` (the engine's `--do` words) names when no such object is stored on

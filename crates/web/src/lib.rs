@@ -20,6 +20,10 @@ pub mod heap;
 pub mod horizon;
 pub mod host;
 pub mod host_acts;
+pub mod host_link;
+pub mod host_msg;
+#[cfg(target_arch = "wasm32")]
+pub mod host_worker;
 pub mod i18n;
 pub mod incident_params;
 pub mod keys;

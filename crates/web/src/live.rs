@@ -11,7 +11,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use flywheel_engine::cluster::divergence::Divergence;
-use flywheel_engine::cluster::inspect::Inspected;
 use flywheel_engine::scenario::variant::Variant;
 use yew::prelude::*;
 
@@ -31,7 +30,7 @@ pub const OBJECTS_LISTED: usize = 60;
 pub const LOG_LINES_SHOWN: usize = 120;
 
 /// What one lane shows now.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LaneView {
     /// The lane's fixes.
     pub variant: Variant,
@@ -44,20 +43,23 @@ pub struct LaneView {
 }
 
 /// What the inspect panel shows of the side in view.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct InspectView {
     /// The first stored objects' keys.
     pub keys: Vec<String>,
     /// The key shown: the one picked, else the first.
     pub selected: Option<String>,
-    /// The object shown.
-    pub inspected: Option<Inspected>,
+    /// The object shown as `kubectl get -o yaml` prints it, and which of its lines changed
+    /// since the version before ([`crate::objects::yaml`]).
+    pub yaml: Option<(Vec<String>, Vec<bool>)>,
+    /// Whether the object shown is gone from the store (its last state is shown).
+    pub deleted: bool,
     /// The resource name for `kubectl get`.
     pub resource: String,
 }
 
 /// What the runs show now (one value per refresh).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct LiveView {
     /// Which refresh this is (0: nothing built yet).
     pub seq: u64,
@@ -124,7 +126,8 @@ impl InspectView {
         InspectView {
             keys,
             selected,
-            inspected,
+            deleted: inspected.as_ref().is_some_and(|i| i.deleted),
+            yaml: inspected.as_ref().map(crate::objects::yaml),
             resource: run.resource_name(),
         }
     }

@@ -1,8 +1,8 @@
 //! The marks the timeline draws: moments of a run worth jumping to (the first 429, each OOM kill,
-//! each restart of the operator). One function, [`Marks::offer`], reads them from the trace
-//! events the page already reads; the engine's own markers take its place when they land.
+//! each restart of the operator), read from the engine's own markers ([`Marks::take`]), which the
+//! engine finds in every trace record: none is missed however many events a frame covers.
 
-use flywheel_engine::sim::{EventKind, TerminatedReason, TraceEvent};
+use flywheel_engine::cluster::markers::{Marker, MarkerKind};
 
 use crate::i18n::{Lang, Msg};
 
@@ -10,7 +10,7 @@ use crate::i18n::{Lang, Msg};
 pub const MARKS_KEPT: usize = 60;
 
 /// What a mark marks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum MarkKind {
     /// The API server answered 429 for the first time.
     First429,
@@ -41,7 +41,7 @@ impl MarkKind {
 }
 
 /// One mark on the timeline.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TimelineMark {
     /// When (simulated seconds).
     pub at_s: f64,
@@ -54,44 +54,35 @@ pub struct TimelineMark {
 pub struct Marks {
     /// The marks, oldest first.
     pub list: Vec<TimelineMark>,
-    /// The newest instant whose events were read.
-    until_s: f64,
-    started: bool,
+    /// How many of the run's markers were read.
+    seen: usize,
 }
 
 impl Marks {
-    /// Reads one trace event: a mark when it is one not already kept.
-    pub fn offer(&mut self, ev: &TraceEvent) {
-        let at_s = ev.time.as_secs_f64();
-        let kind = match ev.kind {
-            EventKind::Retry429 { .. } => Some(MarkKind::First429),
-            EventKind::ContainerTerminated {
-                reason: TerminatedReason::OOMKilled,
-                ..
-            } => Some(MarkKind::OomKilled),
-            EventKind::ContainerStarted { .. } => {
-                let again = self.started;
-                self.started = true;
-                again.then_some(MarkKind::Restart)
-            }
-            _ => None,
-        };
-        let Some(kind) = kind else { return };
-        let first_429_kept = self.list.iter().any(|m| m.kind == MarkKind::First429);
-        let fresh = at_s > self.until_s && !(kind == MarkKind::First429 && first_429_kept);
-        if fresh && self.list.len() < MARKS_KEPT {
-            self.list.push(TimelineMark { at_s, kind });
+    /// Reads the run's `markers` not read yet (all of them again when the run was put back to
+    /// an instant with fewer): each of the kinds the timeline draws becomes a mark, once.
+    pub fn take(&mut self, markers: &[Marker]) {
+        if markers.len() < self.seen {
+            self.seen = 0;
         }
-    }
-
-    /// The events up to `now_s` were read (the next call to [`Marks::offer`] only adds later ones).
-    pub fn read_until(&mut self, now_s: f64) {
-        self.until_s = self.until_s.max(now_s);
-    }
-
-    /// Forgets which container start came first (the run was put back; its events are read again).
-    pub fn rewind(&mut self) {
-        self.started = false;
+        for m in &markers[self.seen..] {
+            let kind = match m.kind {
+                MarkerKind::First429 => MarkKind::First429,
+                MarkerKind::OomKilled => MarkKind::OomKilled,
+                MarkerKind::BackOffEnded => MarkKind::Restart,
+                _ => continue,
+            };
+            let mark = TimelineMark {
+                at_s: m.at.as_secs_f64(),
+                kind,
+            };
+            if !self.list.contains(&mark) && self.list.len() < MARKS_KEPT {
+                self.list.push(mark);
+            }
+        }
+        // a branch's marks land between those kept from another
+        self.list.sort_by(|a, b| a.at_s.total_cmp(&b.at_s));
+        self.seen = markers.len();
     }
 
     /// The mark before (`forward` false) or after `now_s`, if any.
@@ -122,9 +113,43 @@ mod tests {
                     kind: MarkKind::OomKilled,
                 })
                 .collect(),
-            until_s: 0.0,
-            started: false,
+            seen: 0,
         }
+    }
+
+    fn marker(kind: MarkerKind, at_s: f64) -> Marker {
+        Marker {
+            kind,
+            at: flywheel_engine::SimTime::from_secs_f64(at_s),
+            event: flywheel_engine::sim::EventId(0),
+            key: None,
+        }
+    }
+
+    #[test]
+    fn the_engines_markers_become_marks_once_each_and_a_seek_back_keeps_the_later_ones() {
+        let all = [
+            marker(MarkerKind::FirstSelfTriggered, 1.0),
+            marker(MarkerKind::First429, 29.0),
+            marker(MarkerKind::OomKilled, 76.0),
+            marker(MarkerKind::Relist, 77.0),
+            marker(MarkerKind::BackOffEnded, 86.0),
+        ];
+        let mut m = Marks::default();
+        m.take(&all[..2]);
+        m.take(&all);
+        let kinds: Vec<_> = m.list.iter().map(|k| (k.kind, k.at_s)).collect();
+        let want = [
+            (MarkKind::First429, 29.0),
+            (MarkKind::OomKilled, 76.0),
+            (MarkKind::Restart, 86.0),
+        ];
+        assert_eq!(kinds, want, "the kinds the timeline draws, each once");
+        // put back to 30 s: the run holds its first two markers again, and finds them again
+        m.take(&all[..2]);
+        m.take(&all[..3]);
+        let again: Vec<_> = m.list.iter().map(|k| (k.kind, k.at_s)).collect();
+        assert_eq!(again, want);
     }
 
     #[test]

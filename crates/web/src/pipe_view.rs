@@ -7,6 +7,7 @@
 //! ```
 
 use flywheel_engine::cluster::snapshot::Snapshot;
+use flywheel_engine::controller::program::WriteVerb;
 use flywheel_engine::metrics::names;
 use flywheel_engine::scenario::{FifoKind, QueueKind};
 
@@ -14,7 +15,7 @@ use crate::runs::Lane;
 use crate::tokens::Token;
 
 /// The flashes of a lane's drawing: when (animation ms) each last happened.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Flashes {
     /// The last own-write enqueue (the loop edge glows after it).
     pub loop_ms: f64,
@@ -25,7 +26,7 @@ pub struct Flashes {
 }
 
 /// The scenario's parts the drawing names: they change only when the run is built again.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PipeShape {
     /// The informer's queue.
     pub fifo: FifoKind,
@@ -33,12 +34,12 @@ pub struct PipeShape {
     pub queue: QueueKind,
     /// How many predicates guard the handlers (none: no gate is drawn).
     pub predicates: usize,
-    /// The HTTP verb of the Reconcile's write, when it writes.
-    pub write_verb: Option<&'static str>,
+    /// The Reconcile's write, when it writes.
+    pub write_verb: Option<WriteVerb>,
 }
 
 /// What one lane's pipeline shows in a frame.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PipeView {
     /// The cluster now.
     pub snapshot: Snapshot,
@@ -81,7 +82,7 @@ impl PipeView {
                 fifo: sc.fifo_kind(),
                 queue: sc.queue_kind(),
                 predicates: sc.controller.predicates.len(),
-                write_verb: sc.reconcile.writes().map(|w| w.http_verb()),
+                write_verb: sc.reconcile.writes(),
             },
         }
     }
@@ -121,7 +122,11 @@ mod tests {
             view.shape.predicates, 0,
             "the broken flywheel has no predicate"
         );
-        assert_eq!(view.shape.write_verb, Some("PUT"), "a full Update");
+        assert_eq!(
+            view.shape.write_verb,
+            Some(WriteVerb::Update),
+            "a full Update"
+        );
 
         let mut fixed = RunConfig::preset("flywheel");
         fixed.variant.generation_predicate = true;
@@ -129,7 +134,7 @@ mod tests {
         fixed.variant.write = WriteVerb::StatusPatch;
         let view = PipeView::read(&played(&fixed, 1.0).a);
         assert_eq!(view.shape.predicates, 1, "GenerationChangedPredicate");
-        assert_eq!(view.shape.write_verb, Some("PATCH"));
+        assert_eq!(view.shape.write_verb, Some(WriteVerb::StatusPatch));
     }
 
     #[test]

@@ -510,7 +510,7 @@ fn draw_edges(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) 
         "center",
     );
     let write = match view.shape.write_verb {
-        Some(verb) => Word::Write.with(d.lang, &[&verb]),
+        Some(w) => Word::Write.with(d.lang, &[&w.http_verb()]),
         None => Word::WriteBack.text(d.lang).to_owned(),
     };
     text(

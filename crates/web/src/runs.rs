@@ -29,7 +29,7 @@ pub const KILLS_KEPT: usize = 200;
 pub const CHUNK_EVENTS: u64 = 250;
 
 /// One line of the event log (formatted when shown).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LogLine {
     /// Virtual seconds.
     pub time_s: f64,
@@ -122,7 +122,6 @@ impl Lane {
                 self.tokens.offer(ev, wall_ms);
             }
             self.notes.note(ev, wall_ms);
-            self.marks.offer(ev);
         }
         // the log keeps its newest LOG_LINES lines: only those are written
         let mut newest: Vec<LogLine> = events
@@ -134,7 +133,7 @@ impl Lane {
             .collect();
         newest.reverse();
         append_newest(&mut self.log, newest);
-        self.marks.read_until(self.run.now().as_secs_f64());
+        self.marks.take(self.run.markers());
         self.snapshot = self.run.snapshot();
         self.loop_count = self.snapshot.counts.self_triggered_enqueues;
     }
@@ -148,7 +147,6 @@ impl Lane {
         self.notes.oom_times.clear();
         self.tokens = Tokens::default();
         self.notes.last_result.clear();
-        self.marks.rewind();
         self.ingest(0.0, false);
     }
 
@@ -287,7 +285,9 @@ fn append_newest(log: &mut VecDeque<LogLine>, newest: Vec<LogLine>) {
 }
 
 /// One of the page's two runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Side {
     /// The run of the page's settings.
     #[default]

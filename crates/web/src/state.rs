@@ -92,6 +92,8 @@ pub struct AppState {
     pub copied: bool,
     /// What the last step did (shown while paused).
     pub step_note: Option<StepReport>,
+    /// Steps reported so far (each report arrives from the engine's side after its step).
+    pub steps_reported: u64,
     /// The last value the engine refused, shown on its control.
     pub rejected: Option<Rejected>,
     /// The why panel, the command bar and the branches.
@@ -132,6 +134,7 @@ impl AppState {
             notices: ignored.into_iter().map(Notice::Ignored).collect(),
             copied: false,
             step_note: None,
+            steps_reported: 0,
             rejected: None,
             why: Default::default(),
             tour: None,
@@ -262,6 +265,7 @@ impl Reducible for AppState {
             Action::Stepped(report) => {
                 s.playing = false;
                 s.step_note = Some(report);
+                s.steps_reported += 1;
             }
             Action::Pause => s.playing = false,
             Action::SetSpeed(v) => s.url.speed = v.clamp(MIN_SPEED, MAX_SPEED),

@@ -11,7 +11,7 @@ use crate::i18n::Lang;
 pub const MAX_STEP_EVENTS: u64 = 5_000_000;
 
 /// Where a step stops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum StepTarget {
     /// After one engine event.
     Event,
@@ -35,7 +35,7 @@ impl StepTarget {
 }
 
 /// What one step did.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StepReport {
     /// Where it was asked to stop.
     pub target: StepTarget,
@@ -45,8 +45,9 @@ pub struct StepReport {
     pub from_s: f64,
     /// Simulated seconds after.
     pub to_s: f64,
-    /// The trace event it stopped at (the target's), or the last one it saw.
-    pub event: Option<TraceEvent>,
+    /// The trace event it stopped at (the target's), or the last one it saw, in words:
+    /// (English, 简体中文).
+    pub what: Option<(String, String)>,
     /// Whether it reached its target (an event step always does).
     pub reached: bool,
 }
@@ -89,7 +90,7 @@ pub fn step_run(
         events,
         from_s,
         to_s: run.now().as_secs_f64(),
-        event: last,
+        what: last.map(|ev: TraceEvent| (describe(&ev, Lang::En), describe(&ev, Lang::Zh))),
         reached,
     }
 }
@@ -98,6 +99,10 @@ pub fn step_run(
 pub fn clock_ms(secs: f64) -> String {
     let (minutes, seconds) = crate::components::clock::minutes_and_seconds(secs);
     format!("{minutes:02}:{seconds:06.3}")
+}
+
+fn zh_words(lang: Lang) -> bool {
+    lang == Lang::Zh
 }
 
 /// One trace event in words.
@@ -154,7 +159,13 @@ impl StepReport {
     pub fn line(&self, lang: Lang) -> String {
         let zh = lang == Lang::Zh;
         let span = format!("{} → {}", clock_ms(self.from_s), clock_ms(self.to_s));
-        let what = self.event.as_ref().map(|e| describe(e, lang));
+        let what = self.what.as_ref().map(|(en, zh)| {
+            if zh_words(lang) {
+                zh.clone()
+            } else {
+                en.clone()
+            }
+        });
         let events = self.events;
         match (self.reached, what) {
             (_, _) if events == 0 && zh => "运行已结束：没有可以单步执行的事件".to_owned(),
@@ -198,8 +209,12 @@ mod tests {
             "several events lead to the first reconcile: {}",
             r.events
         );
-        let ev = r.event.as_ref().expect("event");
-        assert!(matches!(ev.kind, EventKind::Reconcile { .. }), "{ev}");
+        let (en, zh) = r.what.as_ref().expect("the event it stopped at");
+        assert!(
+            en.starts_with("worker ") && en.contains(" starts Reconcile "),
+            "{en}"
+        );
+        assert!(zh.contains("开始 Reconcile"), "{zh}");
         assert!(
             r.line(Lang::En).contains("starts Reconcile ns-0/demo-"),
             "{}",

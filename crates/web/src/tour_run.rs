@@ -24,7 +24,7 @@ pub struct TourJob {
 }
 
 /// What a step's run reached.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Reached {
     /// When its condition held, or the instant reached (simulated seconds); `None` when the
     /// condition never held within the step's limit.
@@ -39,7 +39,16 @@ impl TourJob {
         if !at.running() {
             return None;
         }
-        let step = at.step();
+        TourJob::of_step(at.step())
+    }
+
+    /// The job of step `index` (counted from 0) of the tour `id`, when there is one.
+    pub fn of_tour(id: &str, index: usize) -> Option<TourJob> {
+        let tour = tour::load(id).ok()?;
+        TourJob::of_step(tour.steps.get(index)?)
+    }
+
+    fn of_step(step: &tour::Step) -> Option<TourJob> {
         let end = SimTime::ZERO + tour::step_duration(step)?;
         let shows = step
             .question

@@ -46,8 +46,25 @@ pub fn prefers(query: &str) -> bool {
 }
 
 /// `performance.now()`.
+/// Works in the page and in a Web Worker (the global's `performance`, found once).
+#[cfg(target_arch = "wasm32")]
 pub fn now_ms() -> f64 {
-    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+    thread_local! {
+        static PERFORMANCE: Option<web_sys::Performance> =
+            js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+                .ok()
+                .and_then(|p| p.dyn_into().ok());
+    }
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
+}
+
+/// Off the browser (the crate's tests): ms since this thread first asked.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn now_ms() -> f64 {
+    thread_local! {
+        static START: std::time::Instant = std::time::Instant::now();
+    }
+    START.with(|s| s.elapsed().as_secs_f64() * 1000.0)
 }
 
 /// Replaces the address bar's query without a navigation.

@@ -21,7 +21,7 @@ use crate::time::SimTime;
 use super::run::Run;
 
 /// One of the two compared runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     /// The first run.
     A,
@@ -39,7 +39,7 @@ impl Side {
 }
 
 /// The first event where two runs differ.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Divergence {
     /// The id both runs gave their first differing event.
     pub event: EventId,

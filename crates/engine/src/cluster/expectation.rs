@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::scenario::variant::Variant;
 
 /// What the switches make of the write loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum LoopExpectation {
     /// Each write changes the object and its event re-enqueues the key: the loop closes.
     Loops,

@@ -23,7 +23,7 @@ use crate::sim::EventId;
 use super::expectation::LoopExpectation;
 
 /// A link of the loop that a known fix cuts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LoopCut {
     /// `predicate.GenerationChangedPredicate` drops an update whose generation did not change
     /// (controller-runtime `pkg/predicate/predicate.go`).

@@ -17,8 +17,8 @@ const BASE_GOROUTINES: u64 = 24;
 
 /// The operator container's state as `kubectl get pod` shows it (`v1.ContainerState` reduced to
 /// the STATUS column).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(into = "&'static str")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "&'static str", try_from = "std::borrow::Cow<'_, str>")]
 pub enum PodState {
     /// The container runs.
     #[default]
@@ -48,6 +48,25 @@ impl PodState {
 impl From<PodState> for &'static str {
     fn from(state: PodState) -> &'static str {
         state.as_str()
+    }
+}
+
+/// Reads [`PodState::as_str`]'s words back.
+impl TryFrom<std::borrow::Cow<'_, str>> for PodState {
+    type Error = String;
+
+    fn try_from(text: std::borrow::Cow<'_, str>) -> Result<PodState, String> {
+        use crate::process::TerminationReason as R;
+        [
+            PodState::Running,
+            PodState::CrashLoopBackOff,
+            PodState::Terminated(R::OomKilled),
+            PodState::Terminated(R::Error),
+            PodState::Terminated(R::Completed),
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+        .ok_or_else(|| format!("unknown container state {text}"))
     }
 }
 

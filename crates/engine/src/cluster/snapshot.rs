@@ -20,7 +20,7 @@ use super::report::RunReport;
 use super::Cluster;
 
 /// Where a running operator is in its start-up.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum OperatorPhase {
     /// The container runs but the controller has not started its workers: its informer lists,
     /// or the workers wait for the cache to sync (controller-runtime `Controller.Start`).
@@ -33,7 +33,7 @@ pub enum OperatorPhase {
 }
 
 /// The operator's pipeline, stage by stage.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct OperatorSnapshot {
     /// Container starts so far.
     pub incarnation: u64,
@@ -104,7 +104,7 @@ impl OperatorSnapshot {
 }
 
 /// Running counts of what the page would otherwise count by scanning the trace.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Counts {
     /// Enqueues caused by the operator's own writes ([`names::SELF_TRIGGERED_ENQUEUES_TOTAL`]).
     pub self_triggered_enqueues: u64,
@@ -117,7 +117,7 @@ pub struct Counts {
 }
 
 /// The whole cluster at one instant.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Snapshot {
     /// Virtual time in seconds.
     pub time_s: f64,

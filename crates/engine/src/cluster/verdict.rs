@@ -34,7 +34,7 @@ pub const LOOP_WINDOW_S: usize = 10;
 const OUTRUN_WRITES_PER_S: f64 = 1.0;
 
 /// What the figures say about the write loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// Self-triggered enqueues in the last window: each write re-triggers Reconcile.
@@ -118,7 +118,7 @@ impl std::fmt::Display for Verdict {
 }
 
 /// The figures a verdict rests on, read at one instant.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct VerdictFigures {
     /// Simulated seconds so far.
     pub time_s: f64,
@@ -229,7 +229,7 @@ impl VerdictFigures {
 }
 
 /// A verdict with the window it judges over and the figures it rests on.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct RunVerdict {
     /// The verdict.
     pub verdict: Verdict,

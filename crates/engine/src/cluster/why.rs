@@ -22,7 +22,7 @@ use crate::sim::{CauseNote, EventId};
 use crate::time::SimTime;
 
 /// One step of a causal chain.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Link {
     /// A Reconcile: where a chain of its key's own write or requeue starts.
     Reconcile {
@@ -71,6 +71,7 @@ pub enum Link {
         /// Whether it came from the operator's own write.
         own_write: bool,
         /// The predicates that admitted it (Go type names; empty: none is set).
+        #[serde(deserialize_with = "crate::static_text::list")]
         predicates: Vec<&'static str>,
     },
     /// A finished reconcile asked for its key again (`Requeue`, `RequeueAfter`, an error).
@@ -78,7 +79,8 @@ pub enum Link {
         /// The `Reconciled` event.
         id: EventId,
         /// Its `result` label.
-        result: &'static str,
+        #[serde(deserialize_with = "crate::static_text::one")]
+        result: crate::static_text::StaticStr,
     },
     /// A user (kubectl) did something.
     UserAction {
@@ -102,6 +104,7 @@ pub enum Link {
         /// Its event.
         id: EventId,
         /// The component and event words of its trace line.
+        #[serde(deserialize_with = "crate::static_text::pair")]
         what: (&'static str, &'static str),
     },
     /// The chain goes on before the oldest event the causal ring keeps.

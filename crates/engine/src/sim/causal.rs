@@ -26,7 +26,9 @@ use super::record::TraceEvent;
 pub const DEFAULT_CAUSAL_CAPACITY: usize = 20_000;
 
 /// An event's id: its ordinal in the trace stream (the first event recorded is `#0`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct EventId(pub u64);
 
 impl fmt::Display for EventId {
@@ -36,7 +38,7 @@ impl fmt::Display for EventId {
 }
 
 /// What caused an event besides (or instead of) other events.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum CauseNote {
     /// Nothing beyond its cause ids.
     #[default]

@@ -37,7 +37,7 @@ pub const TRACE_EVENT_MAX_BYTES: usize = 64;
 const _: () = assert!(std::mem::size_of::<TraceEvent>() <= TRACE_EVENT_MAX_BYTES);
 
 /// Why the kubelet saw the operator's container terminate (`ContainerStateTerminated.Reason`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TerminatedReason {
     /// Killed by the kernel's OOM killer at the cgroup memory limit.
     OOMKilled,

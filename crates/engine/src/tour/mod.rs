@@ -61,7 +61,7 @@ pub struct Act {
 }
 
 /// A condition a step runs until.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Until {
     /// A marker of this kind appears (`first-429`, `oom-killed`, …).

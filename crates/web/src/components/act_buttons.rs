@@ -28,12 +28,16 @@ pub fn act_buttons(p: &ActProps) -> Html {
         let (ctx, said, key) = (ctx.clone(), said.clone(), p.object.clone());
         Callback::from(move |_: MouseEvent| {
             let command = kubectl::on_object(action, &key);
-            said.set(Some(run_command(&ctx, Ok(command), &line, lang)));
+            let said = said.clone();
+            run_command(&ctx, Ok(command), &line, lang, move |o| said.set(Some(o)));
         })
     };
     let typed = |line: String| {
         let (ctx, said) = (ctx.clone(), said.clone());
-        Callback::from(move |_: MouseEvent| said.set(Some(run_line(&ctx, &line, lang))))
+        Callback::from(move |_: MouseEvent| {
+            let said = said.clone();
+            run_line(&ctx, &line, lang, move |o| said.set(Some(o)));
+        })
     };
     let button = |id: &str, m: Msg, cb: Callback<MouseEvent>| {
         html! { <button id={id.to_owned()} class="act" onclick={cb}>{ m.text(lang) }</button> }

@@ -8,6 +8,7 @@ use yew::prelude::*;
 
 use super::use_ctx;
 use crate::ctx::Ctx;
+use crate::host::Intervened;
 use crate::i18n::{Lang, Msg};
 use crate::kubectl::{self, Command, Refusal};
 use crate::state::{Action, Tab};
@@ -41,44 +42,58 @@ fn focus_log() {
     .forget();
 }
 
-/// Runs `line`: what it did or why not, in `lang`.
-pub fn run_line(ctx: &Ctx, line: &str, lang: Lang) -> Outcome {
+/// Runs `line`; `said` hears what it did or why not, in `lang` (at once, or when the engine's
+/// side answers an intervention).
+pub fn run_line(ctx: &Ctx, line: &str, lang: Lang, said: impl Fn(Outcome) + 'static) {
     let parsed = kubectl::parse(line, &ctx.object_keys(), &ctx.rollout_text());
-    run_command(ctx, parsed, line, lang)
+    run_command(ctx, parsed, line, lang, said);
 }
 
-/// Carries out a command read from `line` (or a button that names it): what it did or why
-/// not, in `lang`.
-pub fn run_command(ctx: &Ctx, parsed: Result<Command, Refusal>, line: &str, lang: Lang) -> Outcome {
+/// Carries out a command read from `line` (or a button that names it); `said` hears what it
+/// did or why not, in `lang`.
+pub fn run_command(
+    ctx: &Ctx,
+    parsed: Result<Command, Refusal>,
+    line: &str,
+    lang: Lang,
+    said: impl Fn(Outcome) + 'static,
+) {
     match parsed {
         Ok(Command::Watch) => {
             ctx.dispatch(Action::SetTab(Tab::Log));
             ctx.dispatch(Action::Why(WhyAction::Command(false)));
             focus_log();
-            (true, String::new())
+            said((true, String::new()));
         }
         Ok(Command::Edit(key)) => {
             ctx.dispatch(Action::Select(key.clone()));
-            (true, Msg::CommandEditing.text(lang).replace("{}", &key))
+            said((true, Msg::CommandEditing.text(lang).replace("{}", &key)));
         }
         Ok(Command::Do(text)) => {
-            if let Some((key, one)) = ctx.missing_object(&text) {
-                return (false, refusal_text(&Refusal::NoSuchObject(key, one), lang));
-            }
-            let at = ctx.now_s();
-            match ctx.intervene(&text) {
-                Ok(()) => {
-                    let at = crate::acting::intervention_instant_s(at.unwrap_or(0.0));
-                    let done = Msg::CommandDone
-                        .text(lang)
-                        .replace("{at}", &crate::config::trim_float(at))
-                        .replace("{what}", line.trim());
-                    (true, done)
-                }
-                Err(e) => (false, Msg::CommandRefused.text(lang).replace("{}", &e)),
-            }
+            let line = line.trim().to_owned();
+            ctx.intervene(&text, move |outcome| {
+                said(intervened(&outcome, &line, lang))
+            });
         }
-        Err(r) => (false, refusal_text(&r, lang)),
+        Err(r) => said((false, refusal_text(&r, lang))),
+    }
+}
+
+/// What an intervention asked for by `line` came to, in `lang`.
+fn intervened(outcome: &Intervened, line: &str, lang: Lang) -> Outcome {
+    match outcome {
+        Intervened::Done(at) => {
+            let done = Msg::CommandDone
+                .text(lang)
+                .replace("{at}", &crate::config::trim_float(*at))
+                .replace("{what}", line);
+            (true, done)
+        }
+        Intervened::NoSuchObject(key, one) => (
+            false,
+            refusal_text(&Refusal::NoSuchObject(key.clone(), one.clone()), lang),
+        ),
+        Intervened::Refused(e) => (false, Msg::CommandRefused.text(lang).replace("{}", e)),
     }
 }
 
@@ -90,6 +105,8 @@ pub fn command_bar() -> Html {
     let lang = ctx.state.lang;
     let line = use_state(String::new);
     let said = use_state(|| None::<Outcome>);
+    // outcomes shown so far: an intervention's arrives after the engine's side made it
+    let outcomes = use_mut_ref(|| 0_u64);
     let input = use_node_ref();
     {
         let input = input.clone();
@@ -116,15 +133,19 @@ pub fn command_bar() -> Html {
     };
     let on_key = {
         let (ctx, line, said, objects) = (ctx.clone(), line.clone(), said.clone(), objects.clone());
+        let outcomes = outcomes.clone();
         Callback::from(move |e: KeyboardEvent| {
             match e.key().as_str() {
                 "Tab" => line.set(kubectl::complete(&line, &objects)),
                 "Enter" => {
-                    let outcome = run_line(&ctx, &line, lang);
-                    if outcome.0 {
-                        line.set(String::new());
-                    }
-                    said.set(Some(outcome));
+                    let (line_set, said, outcomes) = (line.clone(), said.clone(), outcomes.clone());
+                    run_line(&ctx, &line, lang, move |outcome| {
+                        if outcome.0 {
+                            line_set.set(String::new());
+                        }
+                        *outcomes.borrow_mut() += 1;
+                        said.set(Some(outcome));
+                    });
                 }
                 "Escape" => ctx.dispatch(Action::Why(WhyAction::Command(false))),
                 _ => return,
@@ -159,7 +180,7 @@ pub fn command_bar() -> Html {
                 <button id="command-close" onclick={close}>{ Msg::WhyClose.text(lang) }</button>
             </label>
             <p class="muted small">{ Msg::CommandHint.text(lang) }</p>
-            <p id="command-said" role="status" class={classes!("cmd-said", said.as_ref().map(|s| if s.0 { "ok" } else { "refused" }))}>
+            <p id="command-said" role="status" data-said={outcomes.borrow().to_string()} class={classes!("cmd-said", said.as_ref().map(|s| if s.0 { "ok" } else { "refused" }))}>
                 { said.as_ref().map(|s| s.1.clone()).unwrap_or_default() }
             </p>
             <ul id="command-list" class="cmd-list" aria-label={Msg::CommandKnown.text(lang)}>

@@ -84,7 +84,8 @@ pub fn controls() -> Html {
             <Clock />
             if let Some(note) = s.step_note.as_ref().filter(|_| !s.playing) {
                 <output id="step-note" class="step-note" aria-live="polite"
-                    data-events={note.events.to_string()} data-reached={note.reached.to_string()}>
+                    data-events={note.events.to_string()} data-reached={note.reached.to_string()}
+                    data-step={s.steps_reported.to_string()}>
                     { note.line(lang) }
                 </output>
             }

@@ -24,8 +24,8 @@ pub fn inspect() -> Html {
     if !keys.contains(&selected) {
         keys.push(selected.clone());
     }
-    let deleted = view.inspected.as_ref().is_some_and(|i| i.deleted);
-    let yaml = view.inspected.as_ref().map(crate::objects::yaml);
+    let deleted = view.deleted;
+    let yaml = view.yaml.clone();
     let resource = &view.resource;
     let buttons = keys.iter().map(|k| {
         let st = ctx.state.clone();
