@@ -94,8 +94,6 @@ pub struct FrameOut {
     pub pipes: Vec<PipeView>,
     /// A fresh live view, when this frame refreshed it.
     pub live: Option<LiveView>,
-    /// Whether this frame refreshed (published a live view, or would have with runs built).
-    pub refreshed: bool,
 }
 
 /// The runs and what the loop keeps of them (see the module docs).
@@ -293,11 +291,7 @@ impl EngineHost {
         if finished {
             self.emit(HostEvent::Finished);
         }
-        FrameOut {
-            pipes,
-            live,
-            refreshed,
-        }
+        FrameOut { pipes, live }
     }
 
     /// Reads the runs' stats and the live view numbered with the next refresh.

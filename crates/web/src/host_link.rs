@@ -75,11 +75,6 @@ impl HostLink {
         link
     }
 
-    /// Whether the engine runs in a worker (or is starting in one).
-    pub fn in_worker(&self) -> bool {
-        !matches!(*self.mode.borrow(), Mode::Local(_))
-    }
-
     /// Sends `msg` for the page whose side shown is `side`. In the page it is handled at once
     /// and its answer waits in the inbox.
     pub fn send(&self, msg: ToHost, side: Side) {
@@ -301,7 +296,6 @@ mod tests {
     #[test]
     fn in_the_page_each_message_is_answered_at_once_into_the_inbox() {
         let link = HostLink::local();
-        assert!(!link.in_worker());
         let build = Build {
             config: RunConfig::preset("flywheel"),
             compare: None,

@@ -294,6 +294,24 @@ mod tests {
     }
 
     #[test]
+    fn damaged_bytes_are_refused_without_a_panic() {
+        let answer = played(&mut EngineHost::default(), 60);
+        let bytes = encode(&answer).expect("bytes");
+        let step = (bytes.len() / 400).max(1);
+        for cut in (0..bytes.len()).step_by(step) {
+            assert!(decode::<FromHost>(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        for at in (0..bytes.len()).step_by(step) {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0xff;
+            // a flipped byte reads as another answer or is refused; it never panics
+            let _ = decode::<FromHost>(&bad);
+        }
+        let msg = encode(&(frame(16.0), Side::A)).expect("bytes");
+        assert!(decode::<(ToHost, Side)>(&msg[..msg.len() - 1]).is_err());
+    }
+
+    #[test]
     fn the_pages_messages_read_back_from_their_bytes() {
         for msg in [build("seed-000-incident"), frame(16.0), ToHost::Seek(12.5)] {
             let bytes = encode(&(msg.clone(), Side::B)).expect("bytes");

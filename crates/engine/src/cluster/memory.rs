@@ -344,6 +344,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_container_state_reads_back_from_its_words_and_an_unknown_one_is_named() {
+        use crate::process::TerminationReason as R;
+        for state in [
+            PodState::Running,
+            PodState::CrashLoopBackOff,
+            PodState::Terminated(R::OomKilled),
+            PodState::Terminated(R::Error),
+            PodState::Terminated(R::Completed),
+        ] {
+            let text = serde_json::to_string(&state).expect("its words");
+            assert_eq!(
+                serde_json::from_str::<PodState>(&text).expect("read back"),
+                state
+            );
+        }
+        let err = serde_json::from_str::<PodState>("\"Sleeping\"").expect_err("unknown");
+        assert!(
+            err.to_string().contains("unknown container state Sleeping"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn a_process_without_a_gc_share_runs_at_the_speed_the_stretch_gives_for_none() {
         let unit = std::time::Duration::from_millis(1);
         for fraction in [0.0, -0.0, -0.5] {
