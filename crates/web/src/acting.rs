@@ -38,7 +38,7 @@ impl Ctx {
 
     /// The custom resources' keys of the side shown, in key order (at most 64), as last told.
     pub fn object_keys(&self) -> Vec<String> {
-        self.link.known().keys
+        self.link.keys()
     }
 
     /// What a bare `kubectl rollout restart deploy/operator` rolls out: the B side's fixes when

@@ -271,8 +271,7 @@ impl Ctx {
         let anim_ms = self.looping.borrow().anim_ms;
         let shown = self.shown.borrow();
         match pipeline_draw::hit(shown.get(side.index())?, x, y, anim_ms)? {
-            Hit::Token(key) => Some(key),
-            Hit::Store => self.link.known().keys.into_iter().next(),
+            Hit::Token(key) | Hit::Store(key) => Some(key),
         }
     }
 

@@ -133,6 +133,9 @@ pub struct EngineHost {
     /// The last frame's animation time (ms): what the pump's reads of new events are dated.
     last_anim_ms: f64,
     events: Vec<HostEvent>,
+    /// The object keys the last answer told the page ([`EngineHost::known`] sends them again
+    /// only when they change).
+    pub(crate) keys_told: Vec<String>,
 }
 
 /// What a fresh set of runs is built from.

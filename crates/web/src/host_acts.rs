@@ -10,8 +10,6 @@ use crate::acting::{branch_items, intervention_instant_s, latest_reconcile};
 use crate::ctx::SEEK_FIRST_BUDGET_MS;
 use crate::do_steps::DoStep;
 use crate::host::{EngineHost, HostEvent};
-use crate::pipe_view::PipeView;
-use crate::pipeline_draw::{self, Hit};
 use crate::runs::Side;
 use crate::stepping::StepTarget;
 use crate::web;
@@ -99,16 +97,6 @@ impl EngineHost {
     /// When the newest event before the clock happened on `side`'s run (simulated seconds).
     pub fn previous_event_s(&self, side: Side) -> Option<f64> {
         self.runs()?.previous_event_s(side)
-    }
-
-    /// The object drawn at (`x`, `y`) (pipeline coordinates) on `side`'s pipeline at animation
-    /// time `anim_ms`, if any.
-    pub fn object_at(&self, side: Side, x: f64, y: f64, anim_ms: f64) -> Option<String> {
-        let lane = self.runs()?.side(side)?;
-        match pipeline_draw::hit(&PipeView::read(lane), x, y, anim_ms)? {
-            Hit::Token(key) => Some(key),
-            Hit::Store => lane.run.object_keys(1).into_iter().next(),
-        }
     }
 
     /// The why panel on event `id` of `side`: its causes for a Reconcile, its effects otherwise.

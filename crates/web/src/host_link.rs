@@ -38,6 +38,8 @@ pub struct HostLink {
     mode: RefCell<Mode>,
     inbox: RefCell<VecDeque<FromHost>>,
     known: RefCell<Known>,
+    /// The object keys last told (an answer carries them only when they changed).
+    keys: RefCell<Vec<String>>,
     /// A frame was sent to the worker and not answered yet (the page sends the next one only
     /// then, so frames never queue up behind a busy engine).
     frame_in_flight: Cell<bool>,
@@ -60,6 +62,7 @@ impl HostLink {
             mode: RefCell::new(Mode::Local(Box::default())),
             inbox: RefCell::new(VecDeque::new()),
             known: RefCell::new(Known::default()),
+            keys: RefCell::new(Vec::new()),
             frame_in_flight: Cell::new(false),
             last_build: RefCell::new(None),
             on_answer: RefCell::new(None),
@@ -131,16 +134,27 @@ impl HostLink {
         self.inbox.borrow_mut().drain(..).collect()
     }
 
-    /// What the engine's side last told the page it can read at once.
+    /// What the engine's side last told the page it can read at once (without the object
+    /// keys: [`HostLink::keys`]).
     pub fn known(&self) -> Known {
         self.known.borrow().clone()
+    }
+
+    /// The custom resources' keys of the side shown, in key order (at most 64), as last told.
+    pub fn keys(&self) -> Vec<String> {
+        self.keys.borrow().clone()
     }
 
     fn receive(&self, answer: FromHost) {
         if answer.frame.is_some() {
             self.frame_in_flight.set(false);
         }
-        self.known.borrow_mut().clone_from(&answer.known);
+        let mut known = self.known.borrow_mut();
+        known.clone_from(&answer.known);
+        if let Some(keys) = known.keys.take() {
+            *self.keys.borrow_mut() = keys;
+        }
+        drop(known);
         self.inbox.borrow_mut().push_back(answer);
     }
 
@@ -315,17 +329,28 @@ mod tests {
             dt: 16.0,
             anim_ms: 16.0,
         };
-        link.send(ToHost::Frame(Box::new(ui), times), Side::A);
+        link.send(ToHost::Frame(Box::new(ui.clone()), times), Side::A);
         assert!(link.frame_wanted(), "nothing waits for an answer");
         let answers = link.take();
         assert_eq!(answers.len(), 2);
         assert!(answers[0].frame.is_none() && answers[1].frame.is_some());
         // 16 ms at 1000×
         assert_eq!(link.known().now_s, Some(16.0));
-        assert!(
-            !link.known().keys.is_empty(),
-            "the flywheel's objects are known"
-        );
+        assert!(!link.keys().is_empty(), "the flywheel's objects are known");
         assert!(link.take().is_empty(), "each answer is taken once");
+        let told = link.keys();
+        let times = FrameTimes {
+            ts: 32.0,
+            wall_ms: 32.0,
+            dt: 16.0,
+            anim_ms: 32.0,
+        };
+        link.send(ToHost::Frame(Box::new(ui), times), Side::A);
+        let answers = link.take();
+        assert_eq!(
+            answers[0].known.keys, None,
+            "an answer carries the keys only when they changed"
+        );
+        assert_eq!(link.keys(), told, "the link keeps the keys last told");
     }
 }

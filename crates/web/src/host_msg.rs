@@ -53,8 +53,9 @@ pub struct Known {
     pub seeking: bool,
     /// The branch A's run is on.
     pub branch: u32,
-    /// The first custom resources' keys of the side shown, in key order (at most 64).
-    pub keys: Vec<String>,
+    /// The first custom resources' keys of the side shown, in key order (at most 64), when they
+    /// changed since the last answer (`None`: as last told; the page keeps the last ones).
+    pub keys: Option<Vec<String>>,
 }
 
 /// What the engine's side answers.
@@ -130,12 +131,17 @@ impl EngineHost {
     }
 
     /// What the page reads at once, for the side shown.
-    pub fn known(&self, side: Side) -> Known {
+    pub fn known(&mut self, side: Side) -> Known {
+        let keys = self.object_keys(side);
+        let changed = keys != self.keys_told;
+        if changed {
+            self.keys_told.clone_from(&keys);
+        }
         Known {
             now_s: self.now_s(),
             seeking: self.seeking(),
             branch: self.current_branch(),
-            keys: self.object_keys(side),
+            keys: changed.then_some(keys),
         }
     }
 }

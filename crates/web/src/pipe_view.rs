@@ -59,6 +59,9 @@ pub struct PipeView {
     pub loop_period_s: Option<f64>,
     /// The scenario's parts the drawing names.
     pub shape: PipeShape,
+    /// The lane's first custom resource's key, in key order (what a click on a store stage
+    /// inspects).
+    pub first_key: Option<String>,
 }
 
 impl PipeView {
@@ -84,6 +87,7 @@ impl PipeView {
                 predicates: sc.controller.predicates.len(),
                 write_verb: sc.reconcile.writes(),
             },
+            first_key: lane.run.object_keys(1).pop(),
         }
     }
 }
@@ -157,8 +161,19 @@ mod tests {
         view.tokens.clear();
         assert_eq!(
             hit(&view, 76.0, 150.0, now_ms),
-            Some(Hit::Store),
+            Some(Hit::Store(view.first_key.clone().expect("a key"))),
             "the API server"
+        );
+        assert_eq!(
+            view.first_key.as_deref(),
+            Some("ns-0/demo-0"),
+            "the first in key order"
+        );
+        view.first_key = None;
+        assert_eq!(
+            hit(&view, 76.0, 150.0, now_ms),
+            None,
+            "a store stage of a lane without objects"
         );
         assert_eq!(
             hit(&view, 950.0, 295.0, now_ms),

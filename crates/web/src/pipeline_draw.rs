@@ -696,12 +696,12 @@ pub enum Hit {
     /// A moving token's object.
     Token(String),
     /// A stage that holds objects (the API server, the Reflector, the FIFO, the Indexer): the
-    /// first stored object.
-    Store,
+    /// first object stored in that lane.
+    Store(String),
 }
 
 /// What a click at logical point `(x, y)` of a lane's `view` picks: a token's object, or a stage
-/// that holds objects.
+/// that holds objects (nothing when the lane holds none).
 pub fn hit(view: &PipeView, x: f64, y: f64, now_ms: f64) -> Option<Hit> {
     let near = view.tokens.iter().rev().find(|t| {
         let (tx, ty) = point_at(edge_path(t.edge), Tokens::progress(t, now_ms));
@@ -713,10 +713,13 @@ pub fn hit(view: &PipeView, x: f64, y: f64, now_ms: f64) -> Option<Hit> {
     if let Some(key) = near.and_then(|t| t.key.clone()) {
         return Some(Hit::Token(key));
     }
-    [API, INDEXER, FIFO, REFLECTOR]
+    if [API, INDEXER, FIFO, REFLECTOR]
         .into_iter()
         .any(|r| inside(r, x, y))
-        .then_some(Hit::Store)
+    {
+        return view.first_key.clone().map(Hit::Store);
+    }
+    None
 }
 
 /// Whether `(x, y)` lies in `rect` (edges included).

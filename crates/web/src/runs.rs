@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use flywheel_engine::apiserver::Verb;
 use flywheel_engine::cluster::divergence::{Divergence, DivergenceFinder};
+use flywheel_engine::cluster::markers::{Marker, MarkerKind};
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::cluster::snapshot::Snapshot;
 use flywheel_engine::cluster::timeline::TimelineOptions;
@@ -134,6 +135,7 @@ impl Lane {
         newest.reverse();
         append_newest(&mut self.log, newest);
         self.marks.take(self.run.markers());
+        self.notes.take_markers(self.run.markers(), wall_ms);
         self.snapshot = self.run.snapshot();
         self.loop_count = self.snapshot.counts.self_triggered_enqueues;
     }
@@ -145,6 +147,7 @@ impl Lane {
         self.seen = 0;
         self.log.clear();
         self.notes.oom_times.clear();
+        self.notes.markers_seen = 0;
         self.tokens = Tokens::default();
         self.notes.last_result.clear();
         self.ingest(0.0, false);
@@ -198,6 +201,8 @@ pub struct Notes {
     pub oom_times: VecDeque<f64>,
     /// Last reconcile result seen.
     pub last_result: String,
+    /// How many of the run's markers were read.
+    markers_seen: usize,
 }
 
 impl Default for Notes {
@@ -208,25 +213,42 @@ impl Default for Notes {
             list_flash_ms: f64::NEG_INFINITY,
             oom_times: VecDeque::new(),
             last_result: String::new(),
+            markers_seen: 0,
         }
     }
 }
 
 impl Notes {
-    /// Notes what `ev` changes of the flashes, the OOM kills and the last result.
+    /// Takes the OOM kills and relists among the run's `markers` not read yet (all of them again when the
+    /// run was put back to an instant with fewer): the engine finds its markers in every trace
+    /// record, so no kill is missed however many events went by since the last read, where a
+    /// record can leave the trace ring unread.
+    fn take_markers(&mut self, markers: &[Marker], wall_ms: f64) {
+        if markers.len() < self.markers_seen {
+            self.markers_seen = 0;
+            self.oom_times.clear();
+        }
+        for m in &markers[self.markers_seen..] {
+            match m.kind {
+                MarkerKind::OomKilled => {
+                    self.oom_flash_ms = wall_ms;
+                    if self.oom_times.len() >= KILLS_KEPT {
+                        self.oom_times.pop_front();
+                    }
+                    self.oom_times.push_back(m.at.as_secs_f64());
+                }
+                // the relist's LIST flashes even when its record left the ring unread
+                MarkerKind::Relist => self.list_flash_ms = wall_ms,
+                _ => {}
+            }
+        }
+        self.markers_seen = markers.len();
+    }
+
+    /// Notes what `ev` changes of the loop's and the LIST's flashes and the last result.
     fn note(&mut self, ev: &TraceEvent, wall_ms: f64) {
         match ev.kind {
             EventKind::HandlerEnqueue { own_write: true } => self.loop_flash_ms = wall_ms,
-            EventKind::ContainerTerminated {
-                reason: TerminatedReason::OOMKilled,
-                ..
-            } => {
-                self.oom_flash_ms = wall_ms;
-                if self.oom_times.len() >= KILLS_KEPT {
-                    self.oom_times.pop_front();
-                }
-                self.oom_times.push_back(ev.time.as_secs_f64());
-            }
             EventKind::ApiRequest {
                 verb: Verb::List, ..
             } => self.list_flash_ms = wall_ms,
@@ -561,6 +583,41 @@ mod tests {
             .all(|(x, y)| x.id < y.id));
         assert_eq!(a.notes.last_result, b.notes.last_result);
         assert!(!a.notes.last_result.is_empty());
+    }
+
+    #[test]
+    fn the_memory_chart_keeps_every_oom_kill_however_many_events_a_read_covers() {
+        let mut config = RunConfig::preset("list-full-scan");
+        config
+            .params
+            .insert("duration".to_owned(), "1200s".to_owned());
+        let (mut every_ten_s, mut at_once) = (
+            Runs::new(&config, None).expect("engine"),
+            Runs::new(&config, None).expect("engine"),
+        );
+        let end_s = 1200.0;
+        for s in 1..=120 {
+            every_ten_s.advance(SimTime::from_secs_f64(f64::from(s) * 10.0), &mut || false);
+            every_ten_s.ingest(0.0, false);
+        }
+        at_once.advance(SimTime::from_secs_f64(end_s), &mut || false);
+        at_once.ingest(1.0, false);
+        let trace = at_once.a.run.trace();
+        assert!(
+            trace.total() > trace.events().len() as u64,
+            "the run's first records left the trace ring before the one read"
+        );
+        let kills = &every_ten_s.a.notes.oom_times;
+        assert!(
+            kills.len() >= 3,
+            "the full scan is OOMKilled again and again: {kills:?}"
+        );
+        assert!(kills[0] < 30.0, "the first kill comes early: {kills:?}");
+        assert_eq!(&at_once.a.notes.oom_times, kills);
+        assert_eq!(
+            at_once.a.notes.oom_flash_ms, 1.0,
+            "the read flashes the kills it found"
+        );
     }
 
     #[test]
