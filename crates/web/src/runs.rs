@@ -112,6 +112,12 @@ impl Lane {
             // what was recorded since the run was put back is read in full, without tokens
             return self.reread();
         }
+        self.read(wall_ms, animate, false);
+    }
+
+    /// Reads what [`Lane::ingest`] reads; `rereading` (the run was put back to another instant):
+    /// the flashes come only from what the trace ring still holds, the instant's recent past.
+    fn read(&mut self, wall_ms: f64, animate: bool, rereading: bool) {
         let total = self.run.trace().total();
         // read in place: a copy of each event would touch its key's reference count, a cold
         // line for most of a large run's objects
@@ -135,7 +141,9 @@ impl Lane {
         newest.reverse();
         append_newest(&mut self.log, newest);
         self.marks.take(self.run.markers());
-        self.notes.take_markers(self.run.markers(), wall_ms);
+        let flash_from = if rereading { first_id } else { 0 };
+        self.notes
+            .take_markers(self.run.markers(), wall_ms, flash_from);
         self.snapshot = self.run.snapshot();
         self.loop_count = self.snapshot.counts.self_triggered_enqueues;
     }
@@ -150,7 +158,7 @@ impl Lane {
         self.notes.markers_seen = 0;
         self.tokens = Tokens::default();
         self.notes.last_result.clear();
-        self.ingest(0.0, false);
+        self.read(0.0, false, true);
     }
 
     /// Marks the run as put back to another instant: it is read again by the next
@@ -222,23 +230,27 @@ impl Notes {
     /// Takes the OOM kills and relists among the run's `markers` not read yet (all of them again when the
     /// run was put back to an instant with fewer): the engine finds its markers in every trace
     /// record, so no kill is missed however many events went by since the last read, where a
-    /// record can leave the trace ring unread.
-    fn take_markers(&mut self, markers: &[Marker], wall_ms: f64) {
+    /// record can leave the trace ring unread. A marker flashes when its record's id is at least
+    /// `flash_from`.
+    fn take_markers(&mut self, markers: &[Marker], wall_ms: f64, flash_from: u64) {
         if markers.len() < self.markers_seen {
             self.markers_seen = 0;
             self.oom_times.clear();
         }
         for m in &markers[self.markers_seen..] {
+            let flash = m.event.0 >= flash_from;
             match m.kind {
                 MarkerKind::OomKilled => {
-                    self.oom_flash_ms = wall_ms;
+                    if flash {
+                        self.oom_flash_ms = wall_ms;
+                    }
                     if self.oom_times.len() >= KILLS_KEPT {
                         self.oom_times.pop_front();
                     }
                     self.oom_times.push_back(m.at.as_secs_f64());
                 }
                 // the relist's LIST flashes even when its record left the ring unread
-                MarkerKind::Relist => self.list_flash_ms = wall_ms,
+                MarkerKind::Relist if flash => self.list_flash_ms = wall_ms,
                 _ => {}
             }
         }
@@ -617,6 +629,38 @@ mod tests {
         assert_eq!(
             at_once.a.notes.oom_flash_ms, 1.0,
             "the read flashes the kills it found"
+        );
+    }
+
+    #[test]
+    fn a_reread_keeps_every_oom_kill_and_flashes_none_whose_record_left_the_ring() {
+        let config = RunConfig::preset("listener-backlog");
+        let mut runs = Runs::new(&config, None).expect("engine");
+        runs.advance(SimTime::from_secs_f64(150.0), &mut || false);
+        runs.a.reread_later();
+        runs.ingest(5.0, false);
+        let lane = &runs.a;
+        let oldest_kept_s = lane
+            .run
+            .trace()
+            .events()
+            .next()
+            .expect("kept")
+            .time
+            .as_secs_f64();
+        let kills = &lane.notes.oom_times;
+        assert!(
+            kills.len() >= 2,
+            "the backlog is OOMKilled twice: {kills:?}"
+        );
+        assert!(
+            kills.iter().all(|&k| k < oldest_kept_s),
+            "no kill is in the ring: {kills:?}, the ring from {oldest_kept_s} s"
+        );
+        assert_eq!(
+            lane.notes.oom_flash_ms,
+            f64::NEG_INFINITY,
+            "a run put back to an instant shows no banner for a kill long before it"
         );
     }
 
