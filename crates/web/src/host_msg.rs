@@ -1,6 +1,6 @@
 //! The messages between the page and the engine's side when the engine runs in a Web Worker:
 //! what the page asks ([`ToHost`]) and what the worker answers ([`FromHost`]), as bytes
-//! ([`encode`], [`decode`]: bincode, which keeps every float exactly, infinities included).
+//! ([`encode`], [`decode`]: postcard, which keeps every float exactly, infinities included).
 //! In the page itself the same calls are made directly ([`crate::host_link`]).
 //!
 //! ```text
@@ -147,13 +147,13 @@ impl EngineHost {
 }
 
 /// A message as bytes.
-pub fn encode<T: Serialize>(msg: &T) -> Result<Vec<u8>, bincode::Error> {
-    bincode::serialize(msg)
+pub fn encode<T: Serialize>(msg: &T) -> Result<Vec<u8>, postcard::Error> {
+    postcard::to_allocvec(msg)
 }
 
 /// A message read back from [`encode`]'s bytes.
-pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, bincode::Error> {
-    bincode::deserialize(bytes)
+pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, postcard::Error> {
+    postcard::from_bytes(bytes)
 }
 
 #[cfg(test)]
