@@ -318,6 +318,22 @@ mod tests {
     }
 
     #[test]
+    fn random_bytes_and_huge_lengths_are_refused_without_a_panic_or_a_huge_allocation() {
+        let mut rng = flywheel_engine::sim::Rng::seeded(15);
+        for _ in 0..5_000 {
+            let len = rng.below(64) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+            // read back as something or refused; never a panic
+            let _ = decode::<FromHost>(&bytes);
+            let _ = decode::<(ToHost, Side)>(&bytes);
+        }
+        // a frame whose list of pipelines claims 2^40 of them (a well-formed varint): refused when
+        // the bytes run out, without reserving room for them first
+        let huge = [1u8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20];
+        assert!(decode::<FromHost>(&huge).is_err());
+    }
+
+    #[test]
     fn the_pages_messages_read_back_from_their_bytes() {
         for msg in [build("seed-000-incident"), frame(16.0), ToHost::Seek(12.5)] {
             let bytes = encode(&(msg.clone(), Side::B)).expect("bytes");

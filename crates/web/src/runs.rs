@@ -227,11 +227,11 @@ impl Default for Notes {
 }
 
 impl Notes {
-    /// Takes the OOM kills and relists among the run's `markers` not read yet (all of them again when the
-    /// run was put back to an instant with fewer): the engine finds its markers in every trace
-    /// record, so no kill is missed however many events went by since the last read, where a
-    /// record can leave the trace ring unread. A marker flashes when its record's id is at least
-    /// `flash_from`.
+    /// Takes the OOM kills and relists among the run's `markers` not read yet (all of them again
+    /// when the run was put back to an instant with fewer): the engine finds its markers in every
+    /// trace record, so no kill is missed however many events went by since the last read, where
+    /// a record can leave the trace ring unread. A marker flashes when its record's id is at
+    /// least `flash_from`.
     fn take_markers(&mut self, markers: &[Marker], wall_ms: f64, flash_from: u64) {
         if markers.len() < self.markers_seen {
             self.markers_seen = 0;
