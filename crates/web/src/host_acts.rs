@@ -16,6 +16,9 @@ use crate::web;
 use crate::why_state::BranchItem;
 use crate::why_view::WhyView;
 
+/// How many object keys an answer tells the page (the command bar completes from them).
+pub const KEYS_TOLD: usize = 64;
+
 /// Wall-clock ms one step may spend looking for its target before it reports where it got.
 pub const STEP_BUDGET_MS: f64 = 400.0;
 
@@ -174,11 +177,24 @@ impl EngineHost {
         }
     }
 
-    /// The custom resources' keys of `side`, in key order (at most 64).
+    /// The custom resources' keys of `side`, in key order (at most [`KEYS_TOLD`]).
     pub fn object_keys(&self, side: Side) -> Vec<String> {
         self.runs()
-            .map(|r| r.lane(side).run.object_keys(64))
+            .map(|r| r.lane(side).run.object_keys(KEYS_TOLD))
             .unwrap_or_default()
+    }
+
+    /// Whether `side`'s keys ([`EngineHost::object_keys`]) are `told`, read without copying
+    /// them: an answer carries the keys only when they changed.
+    pub fn object_keys_are(&self, side: Side, told: &[String]) -> bool {
+        match self.runs() {
+            Some(r) => r
+                .lane(side)
+                .run
+                .object_keys_borrowed(KEYS_TOLD)
+                .eq(told.iter().map(String::as_str)),
+            None => told.is_empty(),
+        }
     }
 
     /// The branch A's run is on.

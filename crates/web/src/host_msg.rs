@@ -132,16 +132,16 @@ impl EngineHost {
 
     /// What the page reads at once, for the side shown.
     pub fn known(&mut self, side: Side) -> Known {
-        let keys = self.object_keys(side);
-        let changed = keys != self.keys_told;
-        if changed {
+        let keys = (!self.object_keys_are(side, &self.keys_told)).then(|| {
+            let keys = self.object_keys(side);
             self.keys_told.clone_from(&keys);
-        }
+            keys
+        });
         Known {
             now_s: self.now_s(),
             seeking: self.seeking(),
             branch: self.current_branch(),
-            keys: changed.then_some(keys),
+            keys,
         }
     }
 }
@@ -389,6 +389,31 @@ mod tests {
         );
         worker.handle(frame(10_032.0), Side::A);
         assert!(worker.wants_pump(), "playing again after the page paused");
+    }
+
+    #[test]
+    fn an_answer_tells_the_keys_again_once_an_object_is_gone_and_not_before() {
+        let mut host = EngineHost::default();
+        played(&mut host, 10);
+        let told = host.keys_told.clone();
+        assert!(told.len() > 1, "the flywheel's objects were told");
+        assert!(host.object_keys_are(Side::A, &told));
+        assert!(!host.object_keys_are(Side::A, &told[1..]));
+        assert_eq!(
+            host.known(Side::A).keys,
+            None,
+            "unchanged keys are not told again"
+        );
+        let gone = told[0].clone();
+        let delete = ToHost::Intervene(1, Side::A, format!("delete:{gone}"), Vec::new());
+        host.handle(delete, Side::A);
+        let keys = (11..=60).find_map(|i| {
+            let answer = host.handle(frame(f64::from(i) * 16.0), Side::A);
+            while host.pump(1000.0) {}
+            answer.known.keys
+        });
+        assert_eq!(keys.as_deref(), Some(&told[1..]), "the keys without {gone}");
+        assert_eq!(host.known(Side::A).keys, None);
     }
 
     #[test]

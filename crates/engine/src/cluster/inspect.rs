@@ -21,13 +21,20 @@ pub struct Inspected {
 impl Cluster {
     /// The keys (`namespace/name`) of the first `limit` stored custom resources, in key order.
     pub fn object_keys(&self, limit: usize) -> Vec<String> {
+        self.object_keys_borrowed(limit)
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// [`Cluster::object_keys`] as borrowed texts, for a reader that compares them with what it
+    /// has before it copies any.
+    pub fn object_keys_borrowed(&self, limit: usize) -> impl Iterator<Item = &str> {
         self.api
             .server
             .server()
             .keys(&self.scenario.crd.kind)
             .take(limit)
-            .map(std::string::ToString::to_string)
-            .collect()
+            .map(crate::key::Key::as_str)
     }
 
     /// The custom resource `key` (`namespace/name`) for display; `None` when it never existed

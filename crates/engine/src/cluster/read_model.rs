@@ -20,6 +20,11 @@ impl Run {
         self.state.sim.model().object_keys(limit)
     }
 
+    /// [`Run::object_keys`] as borrowed texts (compared before any is copied).
+    pub fn object_keys_borrowed(&self, limit: usize) -> impl Iterator<Item = &str> {
+        self.state.sim.model().object_keys_borrowed(limit)
+    }
+
     /// The custom resource `key` (`namespace/name`) as an inspector shows it; `None` when it
     /// never existed or its deletion has left the watch cache.
     pub fn inspect(&self, key: &str) -> Option<Inspected> {
