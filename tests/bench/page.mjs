@@ -154,8 +154,9 @@ async function simSpeed(site) {
     + `cores the page's drawing shares). 200× would need the engine `
     + `${(200 / rate).toFixed(1)} times as fast as today in the page (${(200 / workerX).toFixed(1)} times as the bare `
     + `Worker runs it): a per-event cost cut by that much, which `
-    + `BENCHMARKS.md shows is not in any one structure (id-indexed stores were measured slower than `
-    + `today's key-ordered ones at this scale). The bare hold loop bounds it: V8 ran ${(holdRate / 1e6).toFixed(1)} million `
+    + `BENCHMARKS.md shows is not in any one structure: a quarter of it is the incident's scale (with 15 000 `
+    + `objects its events run as many instructions in a quarter less time), the rest about 2 300 instructions an `
+    + `event spread over every step of the model. The bare hold loop bounds it: V8 ran ${(holdRate / 1e6).toFixed(1)} million `
     + `of its steps a second in the Worker, so an engine whose events cost no more than a heap's pop and push would `
     + `run the window at ${Math.round(bareWorkerX)}× on a core and ${Math.round(barePageX)}× in the page. 200× needs the `
     + `engine's events at ${(200 / barePageX).toFixed(2)} of the bare loop's speed in the page (${(200 / bareWorkerX).toFixed(2)} `

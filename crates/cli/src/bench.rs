@@ -65,23 +65,18 @@ fn engine_rate_why_not(rate: f64, bare_rate: f64) -> String {
     format!(
         "one engine event takes {spent_ns:.0} ns where {ENGINE_RATE_RATIO_TARGET} × the bare loop allows {:.0} ns \
          (the heap alone takes {bare_ns:.0} ns): each runs a piece of client-go or the API \
-         server. In the 150 000-object incident an event runs about 2 600 instructions and \
-         most of its time waits on memory: a sample of its wall time (perf, cpu-clock) finds it \
-         at the first touch of each object's cold lines (the popped key's and object's \
-         reference counts when the informer pops a delta, 7 %; a worker's key, 3 %; the \
-         key-ordered maps' leaves, whose comparisons read each compared key's text; the \
-         DeltaFIFO's and the workqueue's hash tables, 7 %) and in the kernel's page faults on \
-         the 113 MB the minute grows to (8 %). In the ten-object flywheel an event \
-         runs about 2 100 instructions, spread over the API server's update, the watch, the \
-         informer, the workqueue, the Go heap's accounting after every event (8 %) and the \
-         per-second sample of every metric (9 %), through more code than a core's 32 KB \
-         instruction cache holds (a cache simulation misses it about 120 times an event). \
-         What would reach it: at scale, fewer cache lines per object and per event, which no \
-         one structure gives (the store, the watch cache, the informer's cache and the queues \
-         laid out together around dense integer ids; each cold line taken out of an object \
-         helped: the uid's made the incident 3 % faster, the rarely set metadata boxed and the \
-         name and namespace kept in the key's text about 7 % more); for small scenarios, half the instructions of \
-         every step and less code on each event's path (BENCHMARKS.md)",
+         server, about 2 300 instructions an event in the incident's steady state and 2 250 in \
+         the ten-object flywheel, spread over the API server's update, the watch, the \
+         informer, the workqueue, the Reconcile, the trace and the Go heap's accounting after \
+         every event, no function above 3 % of them by itself. The incident's scale adds about \
+         a quarter: its steady state with 15 000 objects instead of 150 000 runs as many \
+         instructions an event (2 313 against 2 332, callgrind) in a quarter less time (about \
+         340 against 450 ns), the difference being memory: first-level misses on objects, \
+         keys and the queues' tables (about 20 an event at 150 000, cachegrind). What would \
+         reach it: half the instructions of every step on each event's path; at scale also \
+         fewer cache lines per object and per event (the stores and queues laid out together \
+         around dense integer ids), which can take back that quarter and no more \
+         (BENCHMARKS.md)",
         bare_ns / ENGINE_RATE_RATIO_TARGET
     )
 }
