@@ -3,13 +3,12 @@
 //! and strings quoted where YAML would read them as something else, as `sigs.k8s.io/yaml` does.
 //! Lines that differ from the version before it (from the API server's watch cache) are marked.
 
-use flywheel_engine::apiserver::wire::object_to_value;
+use flywheel_engine::apiserver::wire::object_to_json;
 use flywheel_engine::cluster::inspect::Inspected;
 use flywheel_engine::cluster::worker::rfc3339_seconds;
 use flywheel_engine::controller::go_code::changed_lines;
-use flywheel_engine::object::Object;
+use flywheel_engine::object::{Json, JsonMap, Object};
 use flywheel_engine::time::SimTime;
-use serde_json::{Map, Value};
 
 /// The `apiVersion` printed for the custom resource.
 const API_VERSION: &str = "example.com/v1";
@@ -26,34 +25,34 @@ pub fn yaml(inspected: &Inspected) -> (Vec<String>, Vec<bool>) {
 
 /// `kubectl get -o yaml` lines of one object.
 pub fn object_yaml(obj: &Object) -> Vec<String> {
-    let mut value = object_to_value(obj);
+    let mut value = object_to_json(obj);
     if let Some(root) = value.as_object_mut() {
-        root.insert("apiVersion".into(), Value::String(API_VERSION.into()));
-        if let Some(meta) = root.get_mut("metadata").and_then(Value::as_object_mut) {
+        root.insert("apiVersion", Json::from(API_VERSION));
+        if let Some(meta) = root.get_mut("metadata").and_then(Json::as_object_mut) {
             // The wire shape keeps the deletion time as virtual nanoseconds; kubectl prints RFC 3339.
-            if let Some(ns) = meta.get("deletionTimestamp").and_then(Value::as_u64) {
+            if let Some(ns) = meta.get("deletionTimestamp").and_then(Json::as_u64) {
                 let ts = rfc3339_seconds(SimTime::from_nanos(ns));
-                meta.insert("deletionTimestamp".into(), Value::String(ts));
+                meta.insert("deletionTimestamp", Json::from(ts));
             }
         }
     }
     let mut out = Vec::new();
-    if let Value::Object(map) = &value {
+    if let Json::Object(map) = &value {
         emit_map(map, 0, &mut out);
     }
     out
 }
 
-fn emit_map(map: &Map<String, Value>, indent: usize, out: &mut Vec<String>) {
+fn emit_map(map: &JsonMap, indent: usize, out: &mut Vec<String>) {
     let pad = " ".repeat(indent);
-    for (key, value) in map {
+    for (key, value) in map.iter() {
         let key = scalar(key);
         match value {
-            Value::Object(m) if !m.is_empty() => {
+            Json::Object(m) if !m.is_empty() => {
                 out.push(format!("{pad}{key}:"));
                 emit_map(m, indent + 2, out);
             }
-            Value::Array(items) if !items.is_empty() => {
+            Json::Array(items) if !items.is_empty() => {
                 // kubectl (go-yaml) writes a list under a key at the key's own indentation.
                 out.push(format!("{pad}{key}:"));
                 emit_list(items, indent, out);
@@ -63,11 +62,11 @@ fn emit_map(map: &Map<String, Value>, indent: usize, out: &mut Vec<String>) {
     }
 }
 
-fn emit_list(items: &[Value], indent: usize, out: &mut Vec<String>) {
+fn emit_list(items: &[Json], indent: usize, out: &mut Vec<String>) {
     let pad = " ".repeat(indent);
     for item in items {
         match item {
-            Value::Object(m) if !m.is_empty() => {
+            Json::Object(m) if !m.is_empty() => {
                 let mut nested = Vec::new();
                 emit_map(m, indent + 2, &mut nested);
                 for (i, line) in nested.into_iter().enumerate() {
@@ -84,14 +83,14 @@ fn emit_list(items: &[Value], indent: usize, out: &mut Vec<String>) {
 }
 
 /// A value on one line: scalars, and `{}` / `[]` for empty collections.
-fn inline(v: &Value) -> String {
+fn inline(v: &Json) -> String {
     match v {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => scalar(s),
-        Value::Array(_) => "[]".into(),
-        Value::Object(_) => "{}".into(),
+        Json::Null => "null".into(),
+        Json::Bool(b) => b.to_string(),
+        Json::Number(n) => n.to_string(),
+        Json::String(s) => scalar(s),
+        Json::Array(_) => "[]".into(),
+        Json::Object(_) => "{}".into(),
     }
 }
 

@@ -1,10 +1,12 @@
 //! JSON merge patch (RFC 7386), the `application/merge-patch+json` patch type that
 //! controller-runtime's `client.MergeFrom` produces and apiserver `pkg/endpoints/handlers/patch.go`
 //! applies to the current object (through evanphx/json-patch `MergePatch`).
-
-use serde_json::{Map, Value};
+//!
+//! It works on the engine's [`Json`]: a member the patch leaves alone keeps sharing its value
+//! (and an object's members slice, when none of them changes) with the target.
 
 use super::request::ApiError;
+use crate::object::{Json, JsonMap};
 
 /// Deepest nesting a patch may have; deeper input is refused instead of risking the stack.
 pub const MAX_PATCH_DEPTH: usize = 128;
@@ -13,33 +15,32 @@ pub const MAX_PATCH_DEPTH: usize = 128;
 /// key by key (a `null` member removes the key), anything else replaces the target.
 ///
 /// Returns 400 BadRequest when the patch nests deeper than [`MAX_PATCH_DEPTH`].
-pub fn merge_patch(target: &Value, patch: &Value) -> Result<Value, ApiError> {
+pub fn merge_patch(target: &Json, patch: &Json) -> Result<Json, ApiError> {
     merge_at_depth(target, patch, 0)
 }
 
-fn merge_at_depth(target: &Value, patch: &Value, depth: usize) -> Result<Value, ApiError> {
+fn merge_at_depth(target: &Json, patch: &Json, depth: usize) -> Result<Json, ApiError> {
     if depth > MAX_PATCH_DEPTH {
         return Err(ApiError::bad_request(format!(
             "merge patch nests deeper than {MAX_PATCH_DEPTH} levels"
         )));
     }
-    let Value::Object(members) = patch else {
+    let Json::Object(members) = patch else {
         return Ok(patch.clone());
     };
     let mut merged = match target {
-        Value::Object(existing) => existing.clone(),
-        _ => Map::new(),
+        Json::Object(existing) => existing.clone(),
+        _ => JsonMap::new(),
     };
-    for (key, value) in members {
+    for (key, value) in members.iter() {
         if value.is_null() {
             merged.remove(key);
         } else {
-            let current = merged.get(key).unwrap_or(&Value::Null);
-            let next = merge_at_depth(current, value, depth + 1)?;
-            merged.insert(key.clone(), next);
+            let next = merge_at_depth(merged.get(key).unwrap_or(&Json::Null), value, depth + 1)?;
+            merged.insert(key, next);
         }
     }
-    Ok(Value::Object(merged))
+    Ok(Json::Object(merged))
 }
 
 #[cfg(test)]
@@ -81,11 +82,45 @@ mod tests {
         ];
         for (target, patch, expected) in cases {
             assert_eq!(
-                merge_patch(&target, &patch).expect("patch applies"),
+                merge_patch(&Json::from(target.clone()), &Json::from(patch.clone()))
+                    .expect("patch applies"),
                 expected,
                 "{target} + {patch}"
             );
         }
+    }
+
+    #[test]
+    fn a_merged_object_shares_every_member_the_patch_leaves_alone() {
+        let target = Json::from(json!({
+            "spec": {"replicas": 1, "image": "demo:1"},
+            "status": {"phase": "Pending", "lastUpdated": "t0"}
+        }));
+        let patch = Json::from(json!({"status": {"phase": "Running"}}));
+        let merged = merge_patch(&target, &patch).expect("patch applies");
+        assert_eq!(
+            merged,
+            json!({
+                "spec": {"replicas": 1, "image": "demo:1"},
+                "status": {"phase": "Running", "lastUpdated": "t0"}
+            })
+        );
+        let members = |v: &Json| v.as_object().expect("an object").members().as_ptr();
+        assert_eq!(
+            members(&merged["spec"]),
+            members(&target["spec"]),
+            "the spec is the target's, not a copy"
+        );
+        let (Json::String(kept), Json::String(before)) = (
+            &merged["status"]["lastUpdated"],
+            &target["status"]["lastUpdated"],
+        ) else {
+            panic!("texts");
+        };
+        assert!(
+            std::rc::Rc::ptr_eq(kept, before),
+            "an untouched text is shared"
+        );
     }
 
     #[test]
@@ -94,7 +129,7 @@ mod tests {
         for _ in 0..(MAX_PATCH_DEPTH + 5) {
             patch = json!({ "x": patch });
         }
-        let err = merge_patch(&json!({}), &patch).expect_err("too deep");
+        let err = merge_patch(&Json::from(json!({})), &Json::from(patch)).expect_err("too deep");
         assert_eq!(err.code, 400);
     }
 }

@@ -66,11 +66,11 @@ pub use strategy::{DEFAULT_POD_GRACE_PERIOD_S, NAMESPACE_FINALIZER};
 pub use watch_cache::{
     WatchCache, WatchCacheConfig, WatchEvent, WatchEventType, INITIAL_EVENTS_END_ANNOTATION,
 };
-pub use wire::{object_from_value, object_to_value};
+pub use wire::{object_from_json, object_to_json};
 
 use crate::error::ConfigError;
 use crate::key::Key;
-use crate::object::{Object, ObjectRef};
+use crate::object::{Json, Object, ObjectRef};
 use crate::sim::Rng;
 use crate::time::SimTime;
 use crate::vec_map::VecMap;
@@ -285,14 +285,14 @@ impl ApiServer {
     }
 
     /// PATCH with a JSON merge patch (apiserver `pkg/endpoints/handlers/patch.go`) applied to the
-    /// current object's wire shape ([`object_to_value`]), then the [`ApiServer::update`] flow: a
+    /// current object's wire shape ([`object_to_json`]), then the [`ApiServer::update`] flow: a
     /// patch without `metadata.resourceVersion` never conflicts, one with a stale RV is 409.
     pub fn patch(
         &mut self,
         kind: &str,
         namespace: &str,
         name: &str,
-        patch: &serde_json::Value,
+        patch: &Json,
         now: SimTime,
     ) -> Result<ObjectRef, ApiError> {
         let target = registry::Target {
@@ -310,7 +310,7 @@ impl ApiServer {
         kind: &str,
         namespace: &str,
         name: &str,
-        patch: &serde_json::Value,
+        patch: &Json,
         now: SimTime,
     ) -> Result<ObjectRef, ApiError> {
         let target = registry::Target {
@@ -326,7 +326,7 @@ impl ApiServer {
         &mut self,
         endpoint: registry::Endpoint,
         target: registry::Target<'_>,
-        patch: &serde_json::Value,
+        patch: &Json,
         now: SimTime,
     ) -> Result<ObjectRef, ApiError> {
         let result = self.do_patch(target, patch, endpoint, now);

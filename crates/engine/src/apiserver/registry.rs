@@ -20,11 +20,11 @@ use super::selector::LabelSelector;
 use super::store::{Stored, Tried, UpdateOutcome, Updated};
 use super::strategy::{self, GracefulDecision};
 use super::watch_cache::WatchEventType;
-use super::wire::{object_from_value, object_to_value};
+use super::wire::{object_from_json, object_to_json};
 use super::ApiServer;
 use crate::key::Key;
 use crate::object::Text;
-use crate::object::{Object, ObjectRef};
+use crate::object::{Json, Object, ObjectRef};
 use crate::time::SimTime;
 
 /// Main endpoint or `/status` subresource.
@@ -251,7 +251,7 @@ impl ApiServer {
     pub(super) fn do_patch(
         &mut self,
         target: Target<'_>,
-        patch: &serde_json::Value,
+        patch: &Json,
         endpoint: Endpoint,
         now: SimTime,
     ) -> Result<ObjectRef, ApiError> {
@@ -267,9 +267,9 @@ impl ApiServer {
         let key = Self::key_for(&kind, namespace, target.name)?;
         let existing = self.stored_or_404(&kind, &key, target.name)?;
         let current = ObjectRef::clone(&existing.object);
-        let before = object_to_value(&current);
+        let before = object_to_json(&current);
         let merged = merge_patch(&before, patch)?;
-        let mut patched = object_from_value(&merged, &current)?;
+        let mut patched = object_from_json(&merged, &current)?;
         if patched.metadata.name() != target.name || patched.metadata.namespace() != namespace {
             return Err(ApiError::bad_request(format!(
                 "the name of the object ({}) does not match the name on the URL ({})",
@@ -534,8 +534,7 @@ fn check_uid_precondition(
 }
 
 /// A patch changes the payload by the change of its encoded length.
-fn patched_size(current: u64, before: &serde_json::Value, after: &serde_json::Value) -> u64 {
-    let len = |v: &serde_json::Value| serde_json::to_vec(v).map_or(0, |b| b.len() as i64);
-    let delta = len(after) - len(before);
+fn patched_size(current: u64, before: &Json, after: &Json) -> u64 {
+    let delta = after.encoded_len() as i64 - before.encoded_len() as i64;
     current.saturating_add_signed(delta).max(1)
 }

@@ -9,8 +9,6 @@
 //! apimachinery `pkg/api/validation/objectmeta.go` (`ValidateObjectMetaAccessorUpdate`);
 //! kubernetes `pkg/registry/core/pod/strategy.go`, `pkg/registry/core/namespace/strategy.go`.
 
-use serde_json::json;
-
 use super::kind::{KindFamily, ResourceKind};
 use super::request::ApiError;
 use super::store::Stored;
@@ -43,9 +41,9 @@ pub fn prepare_for_create(kind: &ResourceKind, obj: &mut Object) {
         obj.metadata.generation = 1;
     }
     match kind.family {
-        KindFamily::Pod => obj.status = Json::from(json!({"phase": "Pending"})),
+        KindFamily::Pod => obj.status = Json::object([("phase", Json::from("Pending"))]),
         KindFamily::Namespace => {
-            obj.status = Json::from(json!({"phase": "Active"}));
+            obj.status = Json::object([("phase", Json::from("Active"))]);
             ensure_namespace_finalizer(&mut obj.spec);
         }
         KindFamily::CustomResource | KindFamily::Node => {}
@@ -321,6 +319,7 @@ pub fn grace_period_s(kind: &ResourceKind, obj: &Object, requested: Option<i64>)
 mod tests {
     use super::*;
     use crate::object::ObjectRef;
+    use serde_json::json;
 
     fn cr(status_subresource: bool) -> ResourceKind {
         ResourceKind::custom_resource(

@@ -4,94 +4,115 @@
 //!
 //! Departures, documented: `metadata.deletionTimestamp` is virtual nanoseconds (a number), not
 //! RFC 3339; `kind` and `size_bytes` are simulation bookkeeping and are not patchable.
+//!
+//! The shape is the engine's [`Json`], built member by member in key order (the order Go's
+//! `encoding/json` and `serde_json` write a map in): `spec` and `status` are the object's own
+//! values, shared, not copies.
 
-use serde_json::{json, Map, Value};
+use std::rc::Rc;
 
 use super::request::ApiError;
-use crate::object::{Json, Lifecycle, Object, ObjectMeta, OwnerReference, StringMap};
+use crate::object::{Json, JsonMap, Lifecycle, Object, ObjectMeta, OwnerReference, StringMap};
 use crate::time::SimTime;
 use crate::vec_map::VecMap;
 
-/// The object as Kubernetes JSON: `{"kind", "metadata": {...}, "spec", "status"}`.
-pub fn object_to_value(obj: &Object) -> Value {
-    let mut root = Map::new();
-    root.insert("kind".into(), Value::String(obj.kind.to_string()));
-    root.insert("metadata".into(), meta_to_value(&obj.metadata));
-    if !obj.spec.is_null() {
-        root.insert("spec".into(), Value::from(&obj.spec));
-    }
-    if !obj.status.is_null() {
-        root.insert("status".into(), Value::from(&obj.status));
-    }
-    Value::Object(root)
+/// A member of a map built in key order.
+fn member(key: &str, value: Json) -> (Rc<str>, Json) {
+    (Rc::from(key), value)
 }
 
-fn meta_to_value(m: &ObjectMeta) -> Value {
-    let mut out = Map::new();
-    let mut put = |k: &str, v: Value| {
-        out.insert(k.to_owned(), v);
-    };
-    put("name", json!(m.name()));
-    if !m.namespace().is_empty() {
-        put("namespace", json!(m.namespace()));
+/// The object as Kubernetes JSON: `{"kind", "metadata": {...}, "spec", "status"}`.
+pub fn object_to_json(obj: &Object) -> Json {
+    let mut root = Vec::with_capacity(4);
+    root.push(member("kind", Json::from(obj.kind.to_string())));
+    root.push(member("metadata", meta_to_json(&obj.metadata)));
+    if !obj.spec.is_null() {
+        root.push(member("spec", obj.spec.clone()));
     }
-    if !m.uid.is_empty() {
-        put("uid", json!(m.uid));
+    if !obj.status.is_null() {
+        root.push(member("status", obj.status.clone()));
     }
-    if m.resource_version != 0 {
-        put("resourceVersion", json!(m.resource_version.to_string()));
-    }
-    if m.generation != 0 {
-        put("generation", json!(m.generation));
-    }
-    if let Some(labels) = &m.labels {
-        put("labels", json!(labels));
-    }
+    Json::Object(JsonMap::from_sorted(root))
+}
+
+/// The metadata's members, in key order.
+fn meta_to_json(m: &ObjectMeta) -> Json {
+    let mut out = Vec::with_capacity(12);
     if let Some(annotations) = &m.annotations {
-        put("annotations", json!(annotations));
-    }
-    if !m.finalizers().is_empty() {
-        put("finalizers", json!(m.finalizers()));
-    }
-    if let Some(ts) = m.deletion_timestamp() {
-        put("deletionTimestamp", json!(ts.as_nanos()));
+        out.push(member("annotations", string_map_to_json(annotations)));
     }
     // A pointer with `omitempty`: 0 is shown, only nil is left out.
     if let Some(s) = m.deletion_grace_period_s() {
-        put("deletionGracePeriodSeconds", json!(s));
+        out.push(member("deletionGracePeriodSeconds", Json::from(s)));
+    }
+    if let Some(ts) = m.deletion_timestamp() {
+        let nanos = serde_json::Number::from(ts.as_nanos());
+        out.push(member("deletionTimestamp", Json::Number(nanos)));
+    }
+    if !m.finalizers().is_empty() {
+        let items = m.finalizers().iter().map(|f| Json::from(f.as_str()));
+        out.push(member("finalizers", Json::Array(items.collect())));
+    }
+    if m.generation != 0 {
+        out.push(member("generation", Json::from(m.generation)));
+    }
+    if let Some(labels) = &m.labels {
+        out.push(member("labels", string_map_to_json(labels)));
+    }
+    out.push(member("name", Json::from(m.name())));
+    if !m.namespace().is_empty() {
+        out.push(member("namespace", Json::from(m.namespace())));
     }
     if !m.owner_references().is_empty() {
-        let refs: Vec<Value> = m.owner_references().iter().map(owner_to_value).collect();
-        put("ownerReferences", Value::Array(refs));
+        let refs = m.owner_references().iter().map(owner_to_json);
+        out.push(member("ownerReferences", Json::Array(refs.collect())));
     }
-    Value::Object(out)
+    if m.resource_version != 0 {
+        let rv = m.resource_version.to_string();
+        out.push(member("resourceVersion", Json::from(rv)));
+    }
+    if !m.uid.is_empty() {
+        out.push(member("uid", Json::from(m.uid.to_string())));
+    }
+    Json::Object(JsonMap::from_sorted(out))
 }
 
-fn owner_to_value(o: &OwnerReference) -> Value {
-    json!({"kind": o.kind, "name": o.name, "uid": o.uid, "controller": o.controller})
+/// Labels or annotations: a map of strings (a sorted map: its entries are in key order).
+fn string_map_to_json(map: &VecMap<String, String>) -> Json {
+    let members = map.iter().map(|(k, v)| member(k, Json::from(v.as_str())));
+    Json::Object(JsonMap::from_sorted(members.collect()))
+}
+
+fn owner_to_json(o: &OwnerReference) -> Json {
+    Json::Object(JsonMap::from_sorted(vec![
+        member("controller", Json::from(o.controller)),
+        member("kind", Json::from(o.kind.as_str())),
+        member("name", Json::from(o.name.as_str())),
+        member("uid", Json::from(o.uid.as_str())),
+    ]))
 }
 
 /// Decodes a patched object; `kind` and `size_bytes` come from `template` (the current object).
 /// A malformed field is a 400 BadRequest naming it, as a JSON decode error would be upstream.
-pub fn object_from_value(value: &Value, template: &Object) -> Result<Object, ApiError> {
+pub fn object_from_json(value: &Json, template: &Object) -> Result<Object, ApiError> {
     let root = value
         .as_object()
         .ok_or_else(|| ApiError::bad_request("the patched object must be a JSON object"))?;
     let mut metadata = match root.get("metadata") {
-        None | Some(Value::Null) => ObjectMeta::default(),
-        Some(v) => meta_from_value(v)?,
+        None | Some(Json::Null) => ObjectMeta::default(),
+        Some(v) => meta_from_json(v)?,
     };
     metadata.share_key_of(&template.metadata);
     Ok(Object {
         kind: template.kind.clone(),
         metadata,
-        spec: root.get("spec").cloned().map_or(Json::Null, Json::from),
-        status: root.get("status").cloned().map_or(Json::Null, Json::from),
+        spec: root.get("spec").cloned().unwrap_or_default(),
+        status: root.get("status").cloned().unwrap_or_default(),
         size_bytes: template.size_bytes,
     })
 }
 
-fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
+fn meta_from_json(v: &Json) -> Result<ObjectMeta, ApiError> {
     let m = v
         .as_object()
         .ok_or_else(|| bad("metadata", "must be an object"))?;
@@ -99,7 +120,7 @@ fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
     meta.uid = string_field(m, "uid")?.into();
     meta.resource_version = resource_version_field(m)?;
     meta.generation = match m.get("generation") {
-        None | Some(Value::Null) => 0,
+        None | Some(Json::Null) => 0,
         Some(g) => g
             .as_i64()
             .ok_or_else(|| bad("generation", "must be an integer"))?,
@@ -109,13 +130,13 @@ fn meta_from_value(v: &Value) -> Result<ObjectMeta, ApiError> {
     meta.lifecycle = Lifecycle::of(
         string_list_field(m, "finalizers")?,
         match m.get("deletionTimestamp") {
-            None | Some(Value::Null) => None,
+            None | Some(Json::Null) => None,
             Some(t) => Some(SimTime::from_nanos(t.as_u64().ok_or_else(|| {
                 bad("deletionTimestamp", "must be virtual nanoseconds")
             })?)),
         },
         match m.get("deletionGracePeriodSeconds") {
-            None | Some(Value::Null) => None,
+            None | Some(Json::Null) => None,
             Some(s) => Some(
                 s.as_i64()
                     .ok_or_else(|| bad("deletionGracePeriodSeconds", "must be an integer"))?,
@@ -130,29 +151,29 @@ fn bad(field: &str, what: &str) -> ApiError {
     ApiError::bad_request(format!("metadata.{field}: {what}"))
 }
 
-fn string_field(m: &Map<String, Value>, key: &str) -> Result<String, ApiError> {
+fn string_field(m: &JsonMap, key: &str) -> Result<String, ApiError> {
     match m.get(key) {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s.clone()),
+        None | Some(Json::Null) => Ok(String::new()),
+        Some(Json::String(s)) => Ok(s.to_string()),
         Some(_) => Err(bad(key, "must be a string")),
     }
 }
 
 /// `resourceVersion` is a string of digits upstream; a number is accepted too, `""` means unset.
-fn resource_version_field(m: &Map<String, Value>) -> Result<u64, ApiError> {
+fn resource_version_field(m: &JsonMap) -> Result<u64, ApiError> {
     match m.get("resourceVersion") {
-        None | Some(Value::Null) => Ok(0),
-        Some(Value::String(s)) if s.is_empty() => Ok(0),
-        Some(Value::String(s)) => s
+        None | Some(Json::Null) => Ok(0),
+        Some(Json::String(s)) if s.is_empty() => Ok(0),
+        Some(Json::String(s)) => s
             .parse::<u64>()
-            .map_err(|_| bad("resourceVersion", &format!("invalid value {s:?}"))),
+            .map_err(|_| bad("resourceVersion", &format!("invalid value {:?}", &**s))),
         Some(n) => n
             .as_u64()
             .ok_or_else(|| bad("resourceVersion", "must be a string of digits")),
     }
 }
 
-fn string_map_field(m: &Map<String, Value>, key: &str) -> Result<StringMap, ApiError> {
+fn string_map_field(m: &JsonMap, key: &str) -> Result<StringMap, ApiError> {
     let Some(v) = m.get(key) else {
         return Ok(None);
     };
@@ -164,19 +185,19 @@ fn string_map_field(m: &Map<String, Value>, key: &str) -> Result<StringMap, ApiE
         };
     };
     let mut out = VecMap::new();
-    for (k, val) in members {
+    for (k, val) in members.iter() {
         let s = val
             .as_str()
             .ok_or_else(|| bad(key, "values must be strings"))?;
-        out.insert(k.clone(), s.to_owned());
+        out.insert(k.to_owned(), s.to_owned());
     }
     Ok(Some(Box::new(out)))
 }
 
-fn string_list_field(m: &Map<String, Value>, key: &str) -> Result<Vec<String>, ApiError> {
+fn string_list_field(m: &JsonMap, key: &str) -> Result<Vec<String>, ApiError> {
     match m.get(key) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
+        None | Some(Json::Null) => Ok(Vec::new()),
+        Some(Json::Array(items)) => items
             .iter()
             .map(|i| {
                 i.as_str()
@@ -188,10 +209,10 @@ fn string_list_field(m: &Map<String, Value>, key: &str) -> Result<Vec<String>, A
     }
 }
 
-fn owners_field(m: &Map<String, Value>) -> Result<Vec<OwnerReference>, ApiError> {
+fn owners_field(m: &JsonMap) -> Result<Vec<OwnerReference>, ApiError> {
     let items = match m.get("ownerReferences") {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Array(items)) => items,
+        None | Some(Json::Null) => return Ok(Vec::new()),
+        Some(Json::Array(items)) => items,
         Some(_) => return Err(bad("ownerReferences", "must be a list")),
     };
     items
@@ -204,10 +225,7 @@ fn owners_field(m: &Map<String, Value>) -> Result<Vec<OwnerReference>, ApiError>
                 kind: string_field(o, "kind")?,
                 name: string_field(o, "name")?,
                 uid: string_field(o, "uid")?,
-                controller: o
-                    .get("controller")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
+                controller: o.get("controller").and_then(Json::as_bool).unwrap_or(false),
             })
         })
         .collect()
@@ -216,6 +234,7 @@ fn owners_field(m: &Map<String, Value>) -> Result<Vec<OwnerReference>, ApiError>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn sample() -> Object {
         let mut o = Object::new("Flywheel", "default", "fw");
@@ -242,17 +261,48 @@ mod tests {
     #[test]
     fn an_object_survives_the_round_trip_through_its_wire_shape() {
         let o = sample();
-        let v = object_to_value(&o);
+        let v = object_to_json(&o);
         assert_eq!(v["metadata"]["resourceVersion"], json!("42"));
         assert_eq!(v["metadata"]["deletionGracePeriodSeconds"], json!(0));
-        assert_eq!(object_from_value(&v, &o).expect("decodes"), o);
+        assert_eq!(object_from_json(&v, &o).expect("decodes"), o);
+    }
+
+    #[test]
+    fn the_wire_shape_writes_the_json_kubernetes_would_with_members_in_key_order() {
+        let o = sample();
+        let expected = json!({
+            "kind": "Flywheel",
+            "metadata": {
+                "annotations": {},
+                "deletionGracePeriodSeconds": 0,
+                "deletionTimestamp": 5_000_000,
+                "finalizers": ["demo/cleanup"],
+                "generation": 3,
+                "labels": {"app": "demo"},
+                "name": "fw",
+                "namespace": "default",
+                "ownerReferences": [
+                    {"controller": true, "kind": "Owner", "name": "o", "uid": "uid-0"}
+                ],
+                "resourceVersion": "42",
+                "uid": "uid-1"
+            },
+            "spec": {"replicas": 2},
+            "status": {"lastSync": 7}
+        });
+        let wire = object_to_json(&o);
+        assert_eq!(wire, expected);
+        assert_eq!(
+            serde_json::to_string(&wire).expect("serializes"),
+            serde_json::to_string(&expected).expect("serializes")
+        );
     }
 
     #[test]
     fn a_nil_label_map_and_an_empty_one_stay_distinct() {
         let mut o = sample();
         o.metadata.labels = None;
-        let back = object_from_value(&object_to_value(&o), &o).expect("decodes");
+        let back = object_from_json(&object_to_json(&o), &o).expect("decodes");
         assert_eq!(back.metadata.labels, None);
         assert_eq!(back.metadata.annotations, Some(VecMap::new().into()));
     }
@@ -260,9 +310,9 @@ mod tests {
     #[test]
     fn a_malformed_resource_version_is_a_bad_request_naming_the_field() {
         let o = sample();
-        let mut v = object_to_value(&o);
-        v["metadata"]["resourceVersion"] = json!("12abc");
-        let err = object_from_value(&v, &o).expect_err("rejected");
+        let mut v = object_to_json(&o);
+        v["metadata"]["resourceVersion"] = Json::from("12abc");
+        let err = object_from_json(&v, &o).expect_err("rejected");
         assert_eq!(err.code, 400);
         assert!(err.message.contains("metadata.resourceVersion"), "{err}");
     }

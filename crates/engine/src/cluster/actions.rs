@@ -1,8 +1,6 @@
 //! What people do to the cluster during a scenario: create the objects, edit their spec, label
 //! them, delete them, kill the operator, roll out a new version ([`super::intervention`]).
 
-use serde_json::json;
-
 use crate::digits::Digits;
 use crate::object::{Json, Object, Text};
 use crate::sim::{Context, EventKind};
@@ -47,8 +45,8 @@ impl Cluster {
         let to = from
             .saturating_add(super::CREATE_OBJECTS_PER_EVENT)
             .min(o.count);
-        // each object gets its own vector of members; the member's key text is shared by all
-        let spec = Json::from(json!({ "replicas": 1 }));
+        // the objects share the spec's members until one of them changes (an edit copies them)
+        let spec = Json::object([("replicas", Json::from(1))]);
         // the kind's text is shared by the objects (their namespace and name are their key's)
         let kind = Text::from(self.scenario.crd.kind.as_str());
         let (mut namespace, mut name) = (String::new(), String::new());

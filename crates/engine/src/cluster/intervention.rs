@@ -36,8 +36,6 @@
 //! assert!(run.trace().to_text().contains("kubectl Rollout"));
 //! ```
 
-use serde_json::json;
-
 use crate::object::ObjectRef;
 use crate::scenario::variant::Variant;
 use crate::scenario::{ActionKind, CodeConfig, Scenario, ScheduledAction};
@@ -308,7 +306,7 @@ fn edited(
                 .get("replicas")
                 .and_then(crate::object::Json::as_i64)
                 .unwrap_or(0);
-            obj.spec = crate::object::Json::from(json!({ "replicas": replicas + 1 }));
+            obj.spec = crate::object::Json::object([("replicas", (replicas + 1).into())]);
         }
         ActionKind::Label => {
             let labels = obj.metadata.labels.get_or_insert_with(Default::default);

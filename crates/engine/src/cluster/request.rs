@@ -1,10 +1,8 @@
 //! Requests in flight between the operator (or a user) and the API server.
 
-use serde_json::Value;
-
 use crate::apiserver::Verb;
 use crate::informer::reflector::ListRv;
-use crate::object::ObjectRef;
+use crate::object::{Json, ObjectRef};
 use crate::time::SimTime;
 
 /// Who sent a request, so its answer can be routed back.
@@ -59,7 +57,7 @@ pub struct PatchCall {
     /// Name.
     pub name: String,
     /// The patch.
-    pub patch: Value,
+    pub patch: Json,
     /// Whether to `/status`.
     pub status: bool,
 }
@@ -97,7 +95,7 @@ impl Call {
         match self {
             Call::Create(o) => o.size_bytes,
             Call::Put { object, .. } => object.size_bytes,
-            Call::Patch(p) => p.patch.to_string().len() as u64,
+            Call::Patch(p) => p.patch.encoded_len() as u64,
             Call::Delete(_) | Call::List(_) | Call::WatchList(_) => 0,
         }
     }

@@ -9,8 +9,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
-
 use crate::controller::program::{ReturnValue, StatusValue, Step, WriteVerb};
 use crate::key::Key;
 use crate::object::{Json, JsonMap, Object, ObjectRef};
@@ -240,11 +238,8 @@ impl Job {
             WriteVerb::Update => return self.put(false),
             WriteVerb::StatusUpdate => return self.put(true),
             WriteVerb::Patch | WriteVerb::StatusPatch => {
-                let base = self
-                    .orig
-                    .as_deref()
-                    .map_or(Value::Null, |o| Value::from(&o.status));
-                let patch = status_merge_patch(&base, &Value::from(&obj.status));
+                let base = self.orig.as_deref().map(|o| &o.status);
+                let patch = status_merge_patch(base, &obj.status);
                 Call::Patch(Box::new(PatchCall {
                     namespace: obj.metadata.namespace().to_string(),
                     name: obj.metadata.name().to_string(),
@@ -410,20 +405,23 @@ pub fn observed_generation(o: &Object) -> Option<i64> {
 
 /// The merge patch `client.MergeFrom(orig)` computes for a status change: only the changed
 /// status fields (controller-runtime `pkg/client/patch.go`, RFC 7386), with no resourceVersion.
-fn status_merge_patch(base: &Value, new: &Value) -> Value {
-    let mut changed = Map::new();
-    if let Some(new) = new.as_object() {
-        for (k, v) in new {
-            if base.get(k) != Some(v) {
-                changed.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    let mut patch = Map::new();
+/// `base` is the original's status (`None` without an original). The patch's members share
+/// their keys and values with the new status.
+fn status_merge_patch(base: Option<&Json>, new: &Json) -> Json {
+    let changed: Vec<(Rc<str>, Json)> = new
+        .as_object()
+        .map(JsonMap::members)
+        .unwrap_or_default()
+        .iter()
+        .filter(|(k, v)| base.and_then(|b| b.get(k)) != Some(v))
+        .cloned()
+        .collect();
+    let mut patch = Vec::new();
     if !changed.is_empty() {
-        patch.insert("status".into(), Value::Object(changed));
+        let status = Json::Object(JsonMap::from_sorted(changed));
+        patch.push((Rc::from("status"), status));
     }
-    Value::Object(patch)
+    Json::Object(JsonMap::from_sorted(patch))
 }
 
 /// Simulated wall-clock epoch: 2026-01-01T00:00:00Z.
@@ -591,13 +589,23 @@ mod tests {
 
     #[test]
     fn a_status_merge_patch_carries_only_changed_fields_and_no_resource_version() {
-        let base = serde_json::json!({"phase": "Running", "n": 1});
-        let new = serde_json::json!({"phase": "Running", "n": 2});
+        let base = Json::from(serde_json::json!({"phase": "Running", "n": 1}));
+        let new = Json::from(serde_json::json!({"phase": "Running", "n": 2, "at": "t1"}));
+        let patch = status_merge_patch(Some(&base), &new);
+        assert_eq!(patch, serde_json::json!({"status": {"at": "t1", "n": 2}}));
+        assert_eq!(status_merge_patch(Some(&new), &new), serde_json::json!({}));
         assert_eq!(
-            status_merge_patch(&base, &new),
-            serde_json::json!({"status": {"n": 2}})
+            status_merge_patch(None, &new),
+            serde_json::json!({"status": {"at": "t1", "n": 2, "phase": "Running"}}),
+            "without an original every field is sent"
         );
-        assert_eq!(status_merge_patch(&new, &new), serde_json::json!({}));
+        let (Json::String(sent), Json::String(held)) = (&patch["status"]["at"], &new["at"]) else {
+            panic!("texts");
+        };
+        assert!(
+            Rc::ptr_eq(sent, held),
+            "the patch shares the new status's text"
+        );
     }
 
     #[test]

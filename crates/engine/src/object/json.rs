@@ -13,7 +13,8 @@
 //!
 //! It has the shape and the text of `serde_json::Value` — the same variants, members in key order,
 //! the same serialized JSON and the same `Debug` text — and converts to and from it losslessly
-//! ([`From`] both ways), so merge patches and the wire form keep using `serde_json`.
+//! ([`From`] both ways). The API server's wire form and merge patches are built on it, so a
+//! PATCH shares every member it leaves alone with the version before it.
 
 use std::fmt;
 use std::ops::{Index, IndexMut};
@@ -153,6 +154,27 @@ impl JsonMap {
         }
     }
 
+    /// A map of `members`, given in key order (each key before the next, none twice).
+    pub fn from_sorted(members: Vec<(Rc<str>, Json)>) -> JsonMap {
+        debug_assert!(
+            members
+                .windows(2)
+                .all(|w| crate::key::order_of(&w[0].0, &w[1].0).is_lt()),
+            "members in key order"
+        );
+        if members.is_empty() {
+            return JsonMap::new();
+        }
+        JsonMap {
+            members: Rc::from(members),
+        }
+    }
+
+    /// The members in key order, their keys as the shared texts they are.
+    pub fn members(&self) -> &[(Rc<str>, Json)] {
+        &self.members
+    }
+
     /// Removes member `key`; returns its value.
     pub fn remove(&mut self, key: &str) -> Option<Json> {
         let i = self.position(key).ok()?;
@@ -204,6 +226,12 @@ impl JsonMap {
 }
 
 impl Json {
+    /// An object of `members`, given in key order, their keys as shared text.
+    pub fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
+        let members = members.into_iter().map(|(k, v)| (shared_text(k), v));
+        Json::Object(JsonMap::from_sorted(members.collect()))
+    }
+
     /// Whether this is `null`.
     pub fn is_null(&self) -> bool {
         matches!(self, Json::Null)
@@ -252,6 +280,40 @@ impl Json {
             Json::Number(n) => n.as_i64(),
             _ => None,
         }
+    }
+
+    /// The number as a `u64`, if it is a non-negative integer that fits (as `Value::as_u64`).
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Json::Number(n) => n.as_u64(),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Json::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The length of this value written as compact JSON (`serde_json::to_string`), counted as it
+    /// is written: nothing is kept.
+    pub fn encoded_len(&self) -> usize {
+        /// A writer that keeps only the count of bytes written to it.
+        struct Counted(usize);
+        impl std::io::Write for Counted {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0 += bytes.len();
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut counted = Counted(0);
+        serde_json::to_writer(&mut counted, self).map_or(0, |()| counted.0)
     }
 
     /// Member `key`, if this is an object that has it (as `Value::get`).
@@ -353,6 +415,18 @@ impl From<String> for Json {
 impl From<i64> for Json {
     fn from(n: i64) -> Json {
         Json::Number(Number::from(n))
+    }
+}
+
+impl From<bool> for Json {
+    fn from(b: bool) -> Json {
+        Json::Bool(b)
+    }
+}
+
+impl From<JsonMap> for Json {
+    fn from(map: JsonMap) -> Json {
+        Json::Object(map)
     }
 }
 
@@ -480,7 +554,22 @@ mod tests {
             assert_eq!(format!("{json:?}"), format!("{value:?}"));
             let back: Json = serde_json::from_str(&text).expect("its own JSON parses");
             assert_eq!(back, json);
+            assert_eq!(json.encoded_len(), text.len(), "{text}");
         }
+    }
+
+    #[test]
+    fn an_object_built_from_members_in_key_order_is_the_value_serde_json_builds() {
+        let built = Json::object([
+            ("a", Json::from("x")),
+            ("b", Json::from(true)),
+            ("observedGeneration", Json::from(3)),
+        ]);
+        assert_eq!(built, json!({"observedGeneration": 3, "b": true, "a": "x"}));
+        assert_eq!(built.get("b").and_then(Json::as_bool), Some(true));
+        assert_eq!(built["observedGeneration"].as_u64(), Some(3));
+        assert_eq!(Json::from(-1).as_u64(), None);
+        assert!(Json::object([]).as_object().is_some_and(JsonMap::is_empty));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use flywheel_engine::apiserver::{
     ApiServer, ApiServerConfig, LabelSelector, ResourceKind, StatusReason, Verb,
 };
-use flywheel_engine::object::Object;
+use flywheel_engine::object::{Json, Object};
 use flywheel_engine::vec_map::VecMap;
 use flywheel_engine::SimTime;
 use serde_json::json;
@@ -230,7 +230,13 @@ fn update_status_is_404_when_the_crd_lacks_the_status_subresource() {
         .expect_err("no /status");
     assert_eq!((err.code, err.reason), (404, StatusReason::NotFound));
     let err = s
-        .patch_status("Flywheel", "default", "a", &json!({"status": {}}), t(3))
+        .patch_status(
+            "Flywheel",
+            "default",
+            "a",
+            &Json::from(json!({"status": {}})),
+            t(3),
+        )
         .expect_err("no /status");
     assert_eq!(err.code, 404);
 }
@@ -289,7 +295,7 @@ fn a_merge_patch_without_resource_version_never_conflicts() {
                 "Flywheel",
                 "default",
                 "a",
-                &json!({"spec": {"replicas": 10 + i}}),
+                &Json::from(json!({"spec": {"replicas": 10 + i}})),
                 t(2 + i),
             )
             .expect("patched");
@@ -307,7 +313,7 @@ fn a_merge_patch_carrying_a_stale_resource_version_conflicts() {
         "Flywheel",
         "default",
         "a",
-        &json!({"spec": {"replicas": 2}}),
+        &Json::from(json!({"spec": {"replicas": 2}})),
         t(2),
     )
     .expect("patched");
@@ -316,7 +322,7 @@ fn a_merge_patch_carrying_a_stale_resource_version_conflicts() {
         "spec": {"replicas": 3}
     });
     let err = s
-        .patch("Flywheel", "default", "a", &stale, t(3))
+        .patch("Flywheel", "default", "a", &Json::from(stale.clone()), t(3))
         .expect_err("stale");
     assert!(err.is_conflict(), "{err}");
 }
@@ -333,7 +339,7 @@ fn a_null_in_a_merge_patch_removes_the_key() {
             "Flywheel",
             "default",
             "a",
-            &json!({"metadata": {"labels": {"drop": null}}}),
+            &Json::from(json!({"metadata": {"labels": {"drop": null}}})),
             t(2),
         )
         .expect("patched");
@@ -353,7 +359,7 @@ fn a_patch_renaming_the_object_is_a_bad_request() {
             "Flywheel",
             "default",
             "a",
-            &json!({"metadata": {"name": "b"}}),
+            &Json::from(json!({"metadata": {"name": "b"}})),
             t(2),
         )
         .expect_err("rename");
@@ -456,7 +462,7 @@ fn a_merge_patch_changing_the_uid_is_422_field_is_immutable() {
             "Flywheel",
             "default",
             "a",
-            &json!({"metadata": {"uid": "someone-else"}}),
+            &Json::from(json!({"metadata": {"uid": "someone-else"}})),
             t(2),
         )
         .expect_err("immutable");

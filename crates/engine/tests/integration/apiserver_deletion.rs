@@ -1,7 +1,7 @@
 //! Deletion: finalizers, deletionTimestamp, graceful pod deletion and namespace termination.
 
 use flywheel_engine::apiserver::{
-    object_to_value, ApiServer, ApiServerConfig, DeleteOptions, ResourceKind, StatusReason,
+    object_to_json, ApiServer, ApiServerConfig, DeleteOptions, ResourceKind, StatusReason,
     WatchEventType,
 };
 use flywheel_engine::object::{Object, ObjectRef};
@@ -275,14 +275,14 @@ fn a_finalizer_held_delete_sets_deletion_grace_period_seconds_to_zero_with_the_t
     let mut s = server();
     let created = with_finalizer(&mut s, "default", "fw");
     assert_eq!(created.metadata.deletion_grace_period_s(), None);
-    let live = object_to_value(&created);
+    let live = object_to_json(&created);
     assert!(live["metadata"].get("deletionGracePeriodSeconds").is_none());
 
     delete(&mut s, "Flywheel", "default", "fw", t(10));
     let marked = s.get("Flywheel", "default", "fw").expect("held");
     assert_eq!(marked.metadata.deletion_timestamp(), Some(t(10)));
     assert_eq!(marked.metadata.deletion_grace_period_s(), Some(0));
-    let wire = object_to_value(&marked);
+    let wire = object_to_json(&marked);
     assert_eq!(wire["metadata"]["deletionGracePeriodSeconds"], json!(0));
     let events = s.drain_events();
     assert_eq!(

@@ -3,7 +3,7 @@
 //! generation and resourceVersion move and a MODIFIED event re-triggers its own reconcile.
 
 use flywheel_engine::apiserver::{ApiServer, ApiServerConfig, ResourceKind, WatchEventType};
-use flywheel_engine::object::{Object, ObjectRef};
+use flywheel_engine::object::{Json, Object, ObjectRef};
 use flywheel_engine::SimTime;
 use serde_json::json;
 
@@ -117,7 +117,7 @@ fn a_merge_patch_of_status_on_the_main_endpoint_without_status_subresource_bumps
             "Flywheel",
             "default",
             "fw",
-            &json!({"status": {"lastReconcile": 1}}),
+            &Json::from(json!({"status": {"lastReconcile": 1}})),
             SimTime::from_millis(1),
         )
         .expect("patched");
@@ -127,7 +127,7 @@ fn a_merge_patch_of_status_on_the_main_endpoint_without_status_subresource_bumps
             "Flywheel",
             "default",
             "fw",
-            &json!({"status": {"lastReconcile": 1}}),
+            &Json::from(json!({"status": {"lastReconcile": 1}})),
             SimTime::from_millis(2),
         )
         .expect("patched");

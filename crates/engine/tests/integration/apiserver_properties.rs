@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use flywheel_engine::apiserver::{
     ApiServer, ApiServerConfig, DeleteOptions, ResourceKind, WatchCacheConfig, WatchEventType,
 };
-use flywheel_engine::object::Object;
+use flywheel_engine::object::{Json, Object};
 use flywheel_engine::SimTime;
 use proptest::prelude::*;
 use serde_json::json;
@@ -93,7 +93,7 @@ fn apply(s: &mut ApiServer, op: &Op, now: SimTime) {
                 "Flywheel",
                 "default",
                 &name(n),
-                &json!({"status": {"v": v}}),
+                &Json::from(json!({"status": {"v": v}})),
                 now,
             );
         }
@@ -233,8 +233,8 @@ proptest! {
             let before = s.revision();
             let now = SimTime::from_millis(i as u64);
             for result in [
-                s.patch("Flywheel", "default", "fw", p, now),
-                s.patch("Flywheel", "default", "fw", &json!({ "metadata": p }), now),
+                s.patch("Flywheel", "default", "fw", &Json::from(p.clone()), now),
+                s.patch("Flywheel", "default", "fw", &Json::from(json!({ "metadata": p })), now),
             ] {
                 if let Err(e) = result {
                     prop_assert!([400, 404, 409, 422].contains(&e.code), "{}", e);

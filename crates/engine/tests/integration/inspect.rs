@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use flywheel_engine::apiserver::object_to_value;
+use flywheel_engine::apiserver::object_to_json;
 use flywheel_engine::cluster::run::{Run, RunOptions};
 use flywheel_engine::scenario::presets;
 
@@ -61,8 +61,11 @@ fn a_deleted_object_shows_the_state_its_deleted_event_carried() {
     // `markAsDeleting` (apiserver `pkg/registry/generic/registry/store.go`) set the grace period to 0
     // with the timestamp; the inspector's wire form shows it as `kubectl get -o yaml` would.
     assert_eq!(deleted.object.metadata.deletion_grace_period_s(), Some(0));
-    let wire = object_to_value(&deleted.object);
-    assert_eq!(wire["metadata"]["deletionGracePeriodSeconds"], 0);
+    let wire = object_to_json(&deleted.object);
+    assert_eq!(
+        wire["metadata"]["deletionGracePeriodSeconds"].as_i64(),
+        Some(0)
+    );
     // `deleteWithoutFinalizers`: the Update that emptied the finalizers is never stored, so the
     // DELETED event carries the last stored state, finalizer included.
     assert_eq!(
