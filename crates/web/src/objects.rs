@@ -197,6 +197,27 @@ mod tests {
     }
 
     #[test]
+    fn a_deleted_object_prints_its_deletion_time_as_rfc_3339_and_its_grace_period() {
+        let mut o = demo(44, "Running");
+        o.metadata
+            .set_deletion_timestamp(Some(SimTime::from_millis(5_000)));
+        o.metadata.set_deletion_grace_period_s(Some(0));
+        let y = object_yaml(&o);
+        let meta: Vec<&str> = y
+            .iter()
+            .map(String::as_str)
+            .filter(|l| l.starts_with("  deletion"))
+            .collect();
+        assert_eq!(
+            meta,
+            [
+                "  deletionGracePeriodSeconds: 0",
+                "  deletionTimestamp: \"2026-01-01T00:00:05Z\"",
+            ]
+        );
+    }
+
+    #[test]
     fn strings_that_would_read_as_other_types_are_quoted() {
         assert_eq!(scalar("42"), "\"42\"");
         assert_eq!(scalar("true"), "\"true\"");
