@@ -245,6 +245,15 @@ impl ApiServer {
         result
     }
 
+    /// A LIST of every object of `kind` whose caller reads only the first `count` items (a user's
+    /// command acting on the first few objects): counted as the LIST it is, but only the items
+    /// read are handed out. [`ApiServer::list`] of `(kind, None, None)` truncated to `count`.
+    pub fn list_head(&mut self, kind: &str, count: usize) -> Result<ObjectList, ApiError> {
+        let result = self.do_list_head(kind, None, None, count);
+        self.record(Verb::List, &result, 200);
+        result
+    }
+
     /// LIST of every object of `kind` (`Store.List` without a namespace or selector), as the
     /// reflector sends it: the items are a snapshot of the store at the list's revision, handed
     /// out a part at a time ([`ListItems`]); returns them with the list resourceVersion.

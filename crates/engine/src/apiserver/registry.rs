@@ -193,6 +193,17 @@ impl ApiServer {
         namespace: Option<&str>,
         selector: Option<&LabelSelector>,
     ) -> Result<ObjectList, ApiError> {
+        self.do_list_head(kind, namespace, selector, usize::MAX)
+    }
+
+    /// [`ApiServer::do_list`]'s first `count` items, in the same order.
+    pub(super) fn do_list_head(
+        &self,
+        kind: &str,
+        namespace: Option<&str>,
+        selector: Option<&LabelSelector>,
+        count: usize,
+    ) -> Result<ObjectList, ApiError> {
         let kind = self.kind_or_404(kind)?;
         let items = self
             .store
@@ -200,6 +211,7 @@ impl ApiServer {
             .map(|(_, s)| &s.object)
             .filter(|o| namespace.is_none_or(|ns| !kind.namespaced || o.metadata.namespace() == ns))
             .filter(|o| selector.is_none_or(|sel| sel.matches(o.metadata.labels.as_deref())))
+            .take(count)
             .cloned()
             .collect();
         Ok(ObjectList {

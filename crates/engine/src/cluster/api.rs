@@ -331,18 +331,15 @@ impl SimApiServer {
         }
     }
 
-    /// The first `count` custom resources (all when `None`), in key order.
+    /// The first `count` custom resources (all when `None`), in key order: one LIST, of which
+    /// only the items read are handed out (a user annotating 100 of 2 000 objects ten times a
+    /// second copied all 2 000 references each time).
     pub fn first_objects(&mut self, count: Option<usize>) -> Vec<ObjectRef> {
         let kind = self.kind.clone();
-        let items = self
-            .server
-            .list(&kind, None, None)
+        self.server
+            .list_head(&kind, count.unwrap_or(usize::MAX))
             .map(|l| l.items)
-            .unwrap_or_default();
-        items
-            .into_iter()
-            .take(count.unwrap_or(usize::MAX))
-            .collect()
+            .unwrap_or_default()
     }
 
     /// The custom resource `key` (`namespace/name`), when it is stored.

@@ -162,6 +162,33 @@ fn list_filters_by_namespace_and_labels_and_carries_the_store_revision() {
     assert_eq!(selected.items[0].metadata.name(), "b");
 }
 
+/// A user's command on the first few objects LISTs them all; only the items it reads are handed
+/// out, and the LIST is counted once, as a whole list's.
+#[test]
+fn a_list_read_for_its_first_items_gives_the_list_s_first_items_and_counts_one_list() {
+    let mut s = server(true);
+    for (i, name) in ["c", "a", "d", "b"].into_iter().enumerate() {
+        s.create(flywheel(name), t(i as u64)).expect("created");
+    }
+    let all = s.list("Flywheel", None, None).expect("listed");
+    let lists = |s: &ApiServer| s.request_total().get(&(Verb::List, 200)).copied();
+    assert_eq!(lists(&s), Some(1));
+    let head = s.list_head("Flywheel", 2).expect("listed");
+    let names: Vec<&str> = head.items.iter().map(|o| o.metadata.name()).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert!(head
+        .items
+        .iter()
+        .zip(&all.items)
+        .all(|(h, a)| std::rc::Rc::ptr_eq(h, a)));
+    assert_eq!(head.resource_version, all.resource_version);
+    assert_eq!(lists(&s), Some(2));
+    assert_eq!(s.list_head("Flywheel", 10).expect("listed").items.len(), 4);
+    let missing = s.list_head("Nothing", 1).expect_err("no such kind");
+    assert_eq!(missing.code, 404);
+    assert_eq!(s.request_total().get(&(Verb::List, 404)), Some(&1));
+}
+
 /// Spec §1.2/§1.3 order: the resourceVersion precondition runs before the no-op test.
 #[test]
 fn an_update_with_a_stale_resource_version_conflicts_even_when_it_would_be_a_no_op() {
