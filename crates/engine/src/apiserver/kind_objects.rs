@@ -7,6 +7,8 @@
 //! the number of objects being deleted, so reading them is a field load, not a walk over 150 000
 //! objects.
 
+use std::ops::Bound;
+
 use crate::object::ObjectRef;
 
 use super::list_items::ListItems;
@@ -45,6 +47,14 @@ impl KindObjects {
     /// Every entry, in key order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (&Key, &Stored)> {
         self.items.iter()
+    }
+
+    /// The entries of namespace `ns`, in key order: one range of the key-ordered map, since the
+    /// keys of `ns` are exactly those that begin `ns/` (and `/` sorts just before `0`).
+    pub(super) fn in_namespace(&self, ns: &str) -> impl Iterator<Item = (&Key, &Stored)> {
+        let (from, to) = (format!("{ns}/"), format!("{ns}0"));
+        let bounds = (Bound::Included(from.as_str()), Bound::Excluded(to.as_str()));
+        self.items.range::<_, str>(bounds)
     }
 
     /// Every entry as a LIST hands it out ([`ListItems`]): a snapshot, taken at once.

@@ -107,24 +107,16 @@ impl ApiServer {
             .collect();
         let mut remaining = 0;
         for kind in namespaced {
-            let targets: Vec<(String, String, bool)> = self
-                .store
-                .iter_kind(&kind)
-                .filter(|(_, s)| s.object.metadata.namespace() == ns)
-                .map(|(key, s)| {
-                    let deleting = s.object.metadata.deletion_timestamp().is_some();
-                    (
-                        key.to_string(),
-                        s.object.metadata.name().to_string(),
-                        deleting,
-                    )
-                })
-                .collect();
-            for (key, name, deleting) in targets {
+            // the namespace's objects are one range of the kind's keys; those already being
+            // deleted are only counted
+            let mut targets: Vec<(String, String)> = Vec::new();
+            for (key, s) in self.store.iter_namespace(&kind, ns) {
                 remaining += 1;
-                if deleting {
-                    continue;
+                if s.object.metadata.deletion_timestamp().is_none() {
+                    targets.push((key.to_string(), s.object.metadata.name().to_string()));
                 }
+            }
+            for (key, name) in targets {
                 report.deletes_issued.push((kind.clone(), key));
                 let result = self.delete(&kind, ns, &name, &DeleteOptions::default(), now);
                 if matches!(result, Ok(DeleteResult { removed: true, .. })) {

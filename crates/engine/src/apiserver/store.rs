@@ -125,6 +125,18 @@ impl Store {
             .flat_map(KindObjects::iter)
     }
 
+    /// The entries of `kind` in namespace `ns`, in key order (a namespaced kind's).
+    pub fn iter_namespace<'a>(
+        &'a self,
+        kind: &str,
+        ns: &'a str,
+    ) -> impl Iterator<Item = (&'a Key, &'a Stored)> {
+        self.objects
+            .get(kind)
+            .into_iter()
+            .flat_map(move |objects| objects.in_namespace(ns))
+    }
+
     /// Every stored object of `kind`, as a LIST hands it out.
     pub(super) fn snapshot(&self, kind: &str) -> ListItems {
         self.objects

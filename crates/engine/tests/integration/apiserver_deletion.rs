@@ -267,6 +267,38 @@ fn a_deleted_namespace_terminates_empties_and_disappears() {
     assert!(s.get("Namespace", "", "team").is_err());
 }
 
+/// The namespace controller deletes the content of the terminating namespace only: not that of
+/// namespaces whose names it begins (`team-a`, `team0`), nor of one that sorts just after it.
+#[test]
+fn a_terminating_namespace_s_content_is_deleted_and_its_neighbours_kept() {
+    let mut s = server();
+    for ns in ["team", "team-a", "team0", "teamz", "tea"] {
+        s.create(Object::new("Namespace", "", ns), t(0))
+            .expect("created");
+        s.create(Object::new("Flywheel", ns, "x"), t(0))
+            .expect("created");
+    }
+    s.create(Object::new("Flywheel", "team", "y"), t(0))
+        .expect("created");
+    assert!(!delete(&mut s, "Namespace", "", "team", t(1)));
+    let first = s.namespace_finalize_step(t(2));
+    let issued: Vec<&str> = first
+        .deletes_issued
+        .iter()
+        .map(|(_, k)| k.as_str())
+        .collect();
+    assert_eq!(issued, ["team/x", "team/y"], "in key order");
+    assert_eq!(
+        first.removed,
+        ["team"],
+        "emptied, then finalized in the same pass"
+    );
+    for ns in ["team-a", "team0", "teamz", "tea"] {
+        assert!(s.get("Flywheel", ns, "x").is_ok(), "{ns}'s object kept");
+        assert!(s.get("Namespace", "", ns).is_ok(), "{ns} kept");
+    }
+}
+
 /// apiserver `pkg/registry/generic/registry/store.go` `markAsDeleting`: a DELETE held by a finalizer
 /// sets deletionGracePeriodSeconds to 0 together with the deletionTimestamp, and the wire form
 /// (what `kubectl get -o yaml` shows) carries it — 0 is shown, only nil is left out.
