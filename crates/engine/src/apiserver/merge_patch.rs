@@ -19,6 +19,12 @@ pub fn merge_patch(target: &Json, patch: &Json) -> Result<Json, ApiError> {
     merge_at_depth(target, patch, 0)
 }
 
+/// Merges `patch` into `target`, a member of the patched document's root: as [`merge_patch`] of
+/// a root holding it would (its depth counted from the root).
+pub(super) fn merge_member(target: &Json, patch: &Json) -> Result<Json, ApiError> {
+    merge_at_depth(target, patch, 1)
+}
+
 fn merge_at_depth(target: &Json, patch: &Json, depth: usize) -> Result<Json, ApiError> {
     if depth > MAX_PATCH_DEPTH {
         return Err(ApiError::bad_request(format!(

@@ -30,6 +30,7 @@ mod merge_patch;
 mod metrics;
 mod name_validation;
 mod namespace;
+mod patched;
 mod registry;
 mod request;
 mod selector;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::kind::{KindFamily, ResourceKind};
 use super::list_items::ListItems;
-use super::merge_patch::merge_patch;
+use super::patched::patched_object;
 use super::request::{
     ApiError, DeleteOptions, DeleteResult, ObjectList, OPTIMISTIC_LOCK_ERROR_MSG,
 };
@@ -20,7 +20,6 @@ use super::selector::LabelSelector;
 use super::store::{Stored, Tried, UpdateOutcome, Updated};
 use super::strategy::{self, GracefulDecision};
 use super::watch_cache::WatchEventType;
-use super::wire::{object_from_json, object_to_json};
 use super::ApiServer;
 use crate::key::Key;
 use crate::object::Text;
@@ -279,17 +278,7 @@ impl ApiServer {
         let key = Self::key_for(&kind, namespace, target.name)?;
         let existing = self.stored_or_404(&kind, &key, target.name)?;
         let current = ObjectRef::clone(&existing.object);
-        let before = object_to_json(&current);
-        let merged = merge_patch(&before, patch)?;
-        let mut patched = object_from_json(&merged, &current)?;
-        if patched.metadata.name() != target.name || patched.metadata.namespace() != namespace {
-            return Err(ApiError::bad_request(format!(
-                "the name of the object ({}) does not match the name on the URL ({})",
-                patched.metadata.name(),
-                target.name
-            )));
-        }
-        patched.size_bytes = patched_size(current.size_bytes, &before, &merged);
+        let patched = patched_object(&current, patch, target.name, namespace)?;
         let updated = match try_update(&kind, &existing, ObjectRef::new(patched), endpoint)? {
             Tried::Write(new) => {
                 Updated::Stored(self.store.guaranteed_update(&kind.name, &key, new))
@@ -543,10 +532,4 @@ fn check_uid_precondition(
              meta: {stored_uid}"
         ),
     ))
-}
-
-/// A patch changes the payload by the change of its encoded length.
-fn patched_size(current: u64, before: &Json, after: &Json) -> u64 {
-    let delta = after.encoded_len() as i64 - before.encoded_len() as i64;
-    current.saturating_add_signed(delta).max(1)
 }
