@@ -90,28 +90,11 @@ fn wire_patched(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::object::OwnerReference;
-    use crate::time::SimTime;
-    use crate::vec_map::VecMap;
     use serde_json::json;
 
+    /// The wire form's sample object (every metadata field set) with `spec` and `status`.
     fn current(spec: serde_json::Value, status: serde_json::Value) -> Object {
-        let mut o = Object::new("Flywheel", "team", "fw");
-        o.metadata.uid = "uid-1".into();
-        o.metadata.resource_version = 42;
-        o.metadata.generation = 3;
-        o.metadata.labels = Some(VecMap::from([("app".into(), "demo".into())]).into());
-        o.metadata.annotations = Some(VecMap::new().into());
-        o.metadata.set_finalizers(vec!["demo/cleanup".into()]);
-        o.metadata
-            .set_deletion_timestamp(Some(SimTime::from_millis(5)));
-        o.metadata.set_deletion_grace_period_s(Some(0));
-        o.metadata.set_owner_references(vec![OwnerReference {
-            kind: "Owner".into(),
-            name: "o".into(),
-            uid: "uid-0".into(),
-            controller: true,
-        }]);
+        let mut o = super::super::wire::tests::sample();
         o.spec = spec.into();
         o.status = status.into();
         o.size_bytes = 4096;
@@ -138,7 +121,7 @@ mod tests {
             for p in &patches {
                 let p = Json::from(p.clone());
                 let short = payload_patched(o, &p).expect("applies");
-                let long = wire_patched(o, &p, "fw", "team").expect("applies");
+                let long = wire_patched(o, &p, "fw", "default").expect("applies");
                 assert_eq!(short, long, "{p:?} on {:?}", o.status);
                 assert_eq!(short.size_bytes, long.size_bytes, "{p:?} on {:?}", o.status);
             }
@@ -149,11 +132,11 @@ mod tests {
     fn a_patch_of_metadata_goes_the_long_way_and_a_move_is_refused() {
         let o = current(json!({"replicas": 1}), json!(null));
         let labelled = Json::from(json!({"metadata": {"labels": {"app": "other"}}}));
-        let patched = patched_object(&o, &labelled, "fw", "team").expect("applies");
+        let patched = patched_object(&o, &labelled, "fw", "default").expect("applies");
         let labels = patched.metadata.labels.as_deref().expect("labels");
         assert_eq!(labels.get("app").map(String::as_str), Some("other"));
         let moved = Json::from(json!({"metadata": {"name": "elsewhere"}}));
-        let err = patched_object(&o, &moved, "fw", "team").expect_err("moved");
+        let err = patched_object(&o, &moved, "fw", "default").expect_err("moved");
         assert_eq!(err.code, 400);
     }
 
@@ -166,7 +149,7 @@ mod tests {
         let o = current(json!(null), json!(null));
         let patch = Json::from(json!({ "status": deep }));
         let short = payload_patched(&o, &patch).map_err(|e| e.code);
-        let long = wire_patched(&o, &patch, "fw", "team").map_err(|e| e.code);
+        let long = wire_patched(&o, &patch, "fw", "default").map_err(|e| e.code);
         assert_eq!(short.as_ref().err(), Some(&400));
         assert_eq!(short.map(|_| ()), long.map(|_| ()));
     }

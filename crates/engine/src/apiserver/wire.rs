@@ -232,11 +232,12 @@ fn owners_field(m: &JsonMap) -> Result<Vec<OwnerReference>, ApiError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use serde_json::json;
 
-    fn sample() -> Object {
+    /// An object with every metadata field the wire form carries set.
+    pub(in crate::apiserver) fn sample() -> Object {
         let mut o = Object::new("Flywheel", "default", "fw");
         o.metadata.uid = "uid-1".into();
         o.metadata.resource_version = 42;
