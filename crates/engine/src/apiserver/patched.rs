@@ -53,7 +53,7 @@ fn payload_patched(current: &Object, patch: &Json) -> Result<Object, ApiError> {
         delta += member_len(field, &next) - member_len(field, value);
         *value = next;
     }
-    patched.size_bytes = current.size_bytes.saturating_add_signed(delta).max(1);
+    patched.size_bytes = resized(current.size_bytes, delta);
     Ok(patched)
 }
 
@@ -64,6 +64,11 @@ fn member_len(field: &str, value: &Json) -> i64 {
         return 0;
     }
     (field.len() + 4 + value.encoded_len()) as i64
+}
+
+/// A payload of `size_bytes` changed by `delta` bytes of its encoding (at least one byte).
+fn resized(size_bytes: u64, delta: i64) -> u64 {
+    size_bytes.saturating_add_signed(delta).max(1)
 }
 
 /// The long way: the wire form, merged, decoded back.
@@ -83,7 +88,7 @@ fn wire_patched(
         )));
     }
     let delta = merged.encoded_len() as i64 - before.encoded_len() as i64;
-    patched.size_bytes = current.size_bytes.saturating_add_signed(delta).max(1);
+    patched.size_bytes = resized(current.size_bytes, delta);
     Ok(patched)
 }
 

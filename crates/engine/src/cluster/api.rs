@@ -332,8 +332,8 @@ impl SimApiServer {
     }
 
     /// The first `count` custom resources (all when `None`), in key order: one LIST, of which
-    /// only the items read are handed out (a user annotating 100 of 2 000 objects ten times a
-    /// second copied all 2 000 references each time).
+    /// only the items read are handed out ([`ApiServer::list_head`]: a user annotating 100 of
+    /// 2 000 objects reads 100).
     pub fn first_objects(&mut self, count: Option<usize>) -> Vec<ObjectRef> {
         let kind = self.kind.clone();
         self.server

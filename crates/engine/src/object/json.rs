@@ -424,12 +424,6 @@ impl From<bool> for Json {
     }
 }
 
-impl From<JsonMap> for Json {
-    fn from(map: JsonMap) -> Json {
-        Json::Object(map)
-    }
-}
-
 /// An array of the items, as `serde_json::Value` collects one.
 impl<T: Into<Json>> FromIterator<T> for Json {
     fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Json {
