@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::components::{Layout, Notices};
+use crate::components::{layout, notices};
 use crate::ctx::{Ctx, LoopState};
 use crate::host::{Build, FrameTimes, MAX_FRAME_MS};
 use crate::host_link::HostLink;
@@ -125,14 +125,16 @@ pub fn app() -> Html {
         Status::Failed(why) => Some(Msg::LabelsFailed.text(state.lang).replace("{}", &why)),
         _ => None,
     };
+    // the page's parts that keep no state of their own are views of the context, built here
+    let (notices, page) = (notices(&ctx), layout(&ctx));
     html! {
         <ContextProvider<Ctx> context={ctx}>
             <LiveProvider publisher={(*publisher).clone()}>
                 if let Some(why) = labels_failed {
                     <p id="labels-error" class="load-error" role="alert">{ why }</p>
                 }
-                <Notices />
-                <Layout />
+                { notices }
+                { page }
             </LiveProvider>
         </ContextProvider<Ctx>>
     }

@@ -3,15 +3,12 @@
 use yew::prelude::*;
 
 use super::scenario::preset_groups;
-use super::use_ctx;
+use crate::ctx::Ctx;
 use crate::i18n::preset_title;
 use crate::variant_words::side_caption;
 
 /// Two lines above an embed: the scenario's title and name, then each side's fixes in words.
-#[function_component(EmbedCaption)]
-pub fn embed_caption() -> Html {
-    crate::renders::count("EmbedCaption");
-    let ctx = use_ctx();
+pub fn embed_caption(ctx: &Ctx) -> Html {
     let s = &ctx.state;
     let lang = s.lang;
     let name = &s.url.config.preset;

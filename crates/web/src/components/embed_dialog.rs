@@ -7,7 +7,7 @@ use gloo::timers::callback::Timeout;
 use web_sys::{HtmlElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use super::embed_options::EmbedOptions;
+use super::embed_options::{embed_options, EmbedOptions};
 use super::use_ctx;
 use crate::config::UrlState;
 use crate::embed_choice::{build, EmbedChoice};
@@ -187,7 +187,7 @@ pub fn embed_dialog() -> Html {
             <div class="dialog builder">
                 <h2 id="embed-title">{ Msg::Embed.text(lang) }</h2>
                 <div class="builder-body">
-                    <EmbedOptions choice={(*choice).clone()} {refused} {on_change} {lang} />
+                    { embed_options(&EmbedOptions { choice: (*choice).clone(), refused, on_change, lang }) }
                     <figure class="embed-preview">
                         <figcaption>{ Msg::EmbedPreview.text(lang) }</figcaption>
                         <div class="embed-preview-box" ref={box_ref}>

@@ -12,8 +12,7 @@ use crate::i18n::{preset_title, Lang, Msg};
 use crate::state::Tab;
 
 /// The builder's choices.
-#[derive(Properties, PartialEq)]
-pub struct Props {
+pub struct EmbedOptions {
     /// The current choices.
     pub choice: EmbedChoice,
     /// The field refused, if any (`variant`, `instant`).
@@ -26,7 +25,7 @@ pub struct Props {
 
 /// A callback that applies `set` to a copy of the choices with a control's value.
 fn on_value<E: AsRef<web_sys::Event> + 'static>(
-    p: &Props,
+    p: &EmbedOptions,
     set: impl Fn(&mut EmbedChoice, String) + 'static,
 ) -> Callback<E> {
     let (choice, emit) = (p.choice.clone(), p.on_change.clone());
@@ -54,8 +53,7 @@ fn on_value<E: AsRef<web_sys::Event> + 'static>(
 }
 
 /// The embed builder's controls.
-#[function_component(EmbedOptions)]
-pub fn embed_options(p: &Props) -> Html {
+pub fn embed_options(p: &EmbedOptions) -> Html {
     let lang = p.lang;
     let c = &p.choice;
     let invalid = |field: &str| (p.refused == Some(field)).then_some("true");
@@ -110,7 +108,7 @@ pub fn embed_options(p: &Props) -> Html {
 }
 
 /// The tour (none, or one of the engine's) and its step.
-fn tour_controls(p: &Props) -> Html {
+fn tour_controls(p: &EmbedOptions) -> Html {
     let (lang, c) = (p.lang, &p.choice);
     html! {
         <>
@@ -133,7 +131,7 @@ fn tour_controls(p: &Props) -> Html {
 }
 
 /// The width (the widths the embed's height is known for) and the height.
-fn size_controls(p: &Props) -> Html {
+fn size_controls(p: &EmbedOptions) -> Html {
     let (lang, c) = (p.lang, &p.choice);
     html! {
         <>

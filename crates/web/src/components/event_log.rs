@@ -83,7 +83,7 @@ pub fn event_log() -> Html {
     let lang = ctx.state.lang;
     html! {
         <div class="log">
-            <super::side_picker::SidePicker />
+            { super::side_picker::side_picker(&ctx) }
             <p class="cmd"><code>{ "$ kubectl get mycrd -A -w --output-watch-events" }</code></p>
             <p class="log-acts">
                 <button id="why-now" onclick={why_now}>{ Msg::WhyButton.text(lang) }</button>

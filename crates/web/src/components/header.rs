@@ -70,7 +70,7 @@ pub fn header() -> Html {
             </div>
             <nav class="actions" aria-label={Msg::PageActions.text(lang)}>
                 <super::tour::TourMenu />
-                <super::presenter::PresenterButton />
+                { super::presenter::presenter_button(&ctx) }
                 <button id="copy-link" data-href={link} onclick={copy}>
                     { if s.copied { Msg::Copied.text(lang) } else { Msg::CopyPermalink.text(lang) } }
                 </button>

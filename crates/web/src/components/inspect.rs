@@ -40,7 +40,7 @@ pub fn inspect() -> Html {
     });
     html! {
         <div class="inspect">
-            <super::side_picker::SidePicker />
+            { super::side_picker::side_picker(&ctx) }
             <p class="muted">{ Msg::InspectHint.text(lang) }</p>
             <ul class="objects">{ for buttons }</ul>
             <p class="cmd"><code>{ format!("$ kubectl get {resource} {} -n {} -o yaml", selected.split('/').nth(1).unwrap_or(""), selected.split('/').next().unwrap_or("")) }</code></p>

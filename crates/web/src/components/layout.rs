@@ -5,17 +5,17 @@ use yew::prelude::*;
 use super::charts::Charts;
 use super::controls::Controls;
 use super::dialogs::HelpOverlay;
-use super::embed_caption::EmbedCaption;
+use super::embed_caption::embed_caption;
 use super::embed_dialog::EmbedDialog;
 use super::header::Header;
 use super::pipelines::Pipelines;
-use super::presenter::PresenterOverlay;
+use super::presenter::presenter_overlay;
 use super::scenario::ScenarioPanel;
 use super::size_panel::SizePanel;
-use super::tabs::Tabs;
+use super::tabs::tabs;
 use super::timeline::Timeline;
 use super::tour::TourPlayer;
-use super::use_ctx;
+use crate::ctx::Ctx;
 use crate::i18n::Msg;
 use crate::web;
 
@@ -23,21 +23,18 @@ use crate::web;
 pub const NARROW: &str = "(max-width: 700px)";
 
 /// The whole page.
-#[function_component(Layout)]
-pub fn layout() -> Html {
-    crate::renders::count("Layout");
-    let ctx = use_ctx();
+pub fn layout(ctx: &Ctx) -> Html {
     let s = &ctx.state;
     let lang = s.lang;
     if s.url.embed {
         return html! {
             <div class={classes!("app", "embed", s.url.compare.is_some().then_some("ab"))}>
-                <EmbedCaption />
+                { embed_caption(ctx) }
                 <Controls />
                 <Timeline />
                 <Pipelines />
                 <Charts />
-                if s.url.tab.is_some() { <Tabs /> }
+                if s.url.tab.is_some() { { tabs(ctx) } }
                 if s.help { <HelpOverlay /> }
             </div>
         };
@@ -65,7 +62,7 @@ pub fn layout() -> Html {
                     <super::command_bar::CommandBar />
                     <super::why::WhyPanel />
                     <div class="below">
-                        <Tabs />
+                        { tabs(ctx) }
                         <Charts />
                     </div>
                 </main>
@@ -77,7 +74,7 @@ pub fn layout() -> Html {
             if s.help { <HelpOverlay /> }
             if s.embed_dialog { <EmbedDialog /> }
             <TourPlayer />
-            <PresenterOverlay />
+            { presenter_overlay(ctx) }
         </div>
     }
 }

@@ -1,5 +1,9 @@
 //! The page's components, one per file. Each reads the [`crate::ctx::Ctx`] context; those that
-//! draw live data also read the [`crate::live::LiveView`].
+//! draw live data also read the [`crate::live::LiveView`]. A part that keeps no state of its own
+//! and draws no live data (the layout, the notices, the tab bar, the side picker, …) is a function
+//! of the context or of its arguments, called in its parent's render, rather than a component:
+//! each component type compiles Yew's component machinery (its scope, its runners, its props'
+//! comparison) once more into the module.
 
 mod act_buttons;
 mod branch_tracks;
@@ -35,7 +39,7 @@ mod timeline;
 pub(crate) mod tour;
 mod why;
 
-pub use layout::Layout;
-pub use notices::Notices;
+pub use layout::layout;
+pub use notices::notices;
 
 pub use crate::ctx::use_ctx;

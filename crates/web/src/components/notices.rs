@@ -2,15 +2,12 @@
 
 use yew::prelude::*;
 
-use super::use_ctx;
+use crate::ctx::Ctx;
 use crate::i18n::Msg;
 use crate::state::{Action, Notice};
 
 /// The notice bar (absent when there is nothing to say).
-#[function_component(Notices)]
-pub fn notices() -> Html {
-    crate::renders::count("Notices");
-    let ctx = use_ctx();
+pub fn notices(ctx: &Ctx) -> Html {
     let lang = ctx.state.lang;
     if ctx.state.notices.is_empty() {
         return html! {};

@@ -5,7 +5,6 @@
 
 use yew::prelude::*;
 
-use super::use_ctx;
 use crate::ctx::{Ctx, LoopState};
 use crate::i18n::Msg;
 use crate::state::Action;
@@ -57,9 +56,7 @@ pub fn toggle_full_screen() {
 }
 
 /// The button that enters or leaves presenter mode.
-#[function_component(PresenterButton)]
-pub fn presenter_button() -> Html {
-    let ctx = use_ctx();
+pub fn presenter_button(ctx: &Ctx) -> Html {
     let lang = ctx.state.lang;
     let toggle = {
         let ctx = ctx.clone();
@@ -72,9 +69,7 @@ pub fn presenter_button() -> Html {
 }
 
 /// The blank screen (`B`), and the keys' hint along the bottom in presenter mode.
-#[function_component(PresenterOverlay)]
-pub fn presenter_overlay() -> Html {
-    let ctx = use_ctx();
+pub fn presenter_overlay(ctx: &Ctx) -> Html {
     let s = &ctx.state;
     if !s.presenter {
         return Html::default();

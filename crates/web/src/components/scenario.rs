@@ -124,7 +124,7 @@ pub fn scenario_panel() -> Html {
                         <option value="modern" selected={profile == Profile::Modern}>{ Msg::ProfileModern.text(lang) }</option>
                     </select>
                 </label>
-                <super::settings_file::SettingsFile />
+                { super::settings_file::settings_file(&ctx) }
             </section>
         </>
     }

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlAnchorElement, HtmlInputElement};
 use yew::prelude::*;
 
-use super::use_ctx;
+use crate::ctx::Ctx;
 use crate::i18n::Msg;
 use crate::persist;
 use crate::reasons::Reason;
@@ -28,10 +28,7 @@ fn download(text: &str) -> Option<()> {
 }
 
 /// The export and import buttons.
-#[function_component(SettingsFile)]
-pub fn settings_file() -> Html {
-    crate::renders::count("SettingsFile");
-    let ctx = use_ctx();
+pub fn settings_file(ctx: &Ctx) -> Html {
     let lang = ctx.state.lang;
     let export = {
         let st = ctx.state.clone();

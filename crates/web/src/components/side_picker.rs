@@ -2,16 +2,13 @@
 
 use yew::prelude::*;
 
-use super::use_ctx;
+use crate::ctx::Ctx;
 use crate::i18n::Msg;
 use crate::runs::Side;
 use crate::state::Action;
 
 /// The A / B switch; nothing when only one run is shown.
-#[function_component(SidePicker)]
-pub fn side_picker() -> Html {
-    crate::renders::count("SidePicker");
-    let ctx = use_ctx();
+pub fn side_picker(ctx: &Ctx) -> Html {
     let s = &ctx.state;
     if s.url.compare.is_none() {
         return html! {};

@@ -10,7 +10,7 @@ use gloo::timers::callback::Timeout;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::size_results::SizeResults;
+use super::size_results::size_results;
 use super::use_ctx;
 use crate::config::RunConfig;
 use crate::i18n::Msg;
@@ -176,7 +176,7 @@ pub fn size_panel() -> Html {
                 }
             </div>
             if let Status::Done(numbers, config) = &*status {
-                <SizeResults numbers={(**numbers).clone()} {lang} />
+                { size_results(numbers, lang) }
                 <button id="size-open" onclick={open(config.clone())}>{ Msg::SizeOpen.text(lang) }</button>
             }
         </details>

@@ -6,15 +6,6 @@ use yew::prelude::*;
 use crate::i18n::{Lang, Msg};
 use flywheel_engine::sizing::SizeReport;
 
-/// The results.
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    /// The numbers measured.
-    pub numbers: SizeReport,
-    /// The page's language.
-    pub lang: Lang,
-}
-
 /// Bytes in binary units (`12.3 MiB`).
 pub fn bytes(b: u64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB"];
@@ -50,10 +41,9 @@ fn row(id: &str, label: &str, words: String, value: String) -> Html {
     }
 }
 
-/// The projected numbers.
-#[function_component(SizeResults)]
-pub fn size_results(p: &Props) -> Html {
-    let (n, lang) = (&p.numbers, p.lang);
+/// The projected numbers: a view of its arguments alone (no state of its own), so a function
+/// rather than a component, which would compile Yew's component machinery once more for it.
+pub fn size_results(n: &SizeReport, lang: Lang) -> Html {
     let first = format!(
         "{} {} · {} · {}",
         n.first_list_objects,

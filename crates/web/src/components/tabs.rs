@@ -10,7 +10,7 @@ use super::event_log::EventLog;
 use super::explain::Explain;
 use super::inspect::Inspect;
 use super::myths::Myths;
-use super::use_ctx;
+use crate::ctx::Ctx;
 use crate::i18n::Msg;
 use crate::state::{Action, Tab};
 
@@ -54,10 +54,7 @@ fn tab_id(t: Tab) -> String {
 }
 
 /// The tabbed panel.
-#[function_component(Tabs)]
-pub fn tabs() -> Html {
-    crate::renders::count("Tabs");
-    let ctx = use_ctx();
+pub fn tabs(ctx: &Ctx) -> Html {
     let s = &ctx.state;
     let lang = s.lang;
     let on_key = {
