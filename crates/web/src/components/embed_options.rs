@@ -11,7 +11,7 @@ use crate::embed_size::EMBED_WIDTHS;
 use crate::i18n::{preset_title, Lang, Msg};
 use crate::state::Tab;
 
-/// The builder's choices.
+/// What the embed builder's controls show, and where a changed choice goes.
 pub struct EmbedOptions {
     /// The current choices.
     pub choice: EmbedChoice,
