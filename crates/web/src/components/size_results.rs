@@ -41,8 +41,7 @@ fn row(id: &str, label: &str, words: String, value: String) -> Html {
     }
 }
 
-/// The projected numbers: a view of its arguments alone (no state of its own), so a function
-/// rather than a component, which would compile Yew's component machinery once more for it.
+/// The projected numbers.
 pub fn size_results(n: &SizeReport, lang: Lang) -> Html {
     let first = format!(
         "{} {} · {} · {}",
