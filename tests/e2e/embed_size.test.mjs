@@ -87,7 +87,7 @@ test('the embed builder puts every choice in its snippet, previews that address,
     assert.ok(html.includes(part), `${part} in ${html}`);
   }
   // the preview loads the built address once the choices rest
-  await page.waitForFunction(() => document.querySelector('#embed-preview').getAttribute('src')
+  await page.waitForFunction(() => document.querySelector('#embed-preview')?.getAttribute('src')
     === document.querySelector('#embed-snippet').dataset.url);
   const preview = page.frameLocator('#embed-preview');
   await preview.locator('#pipeline-a').waitFor();

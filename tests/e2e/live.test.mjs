@@ -19,7 +19,7 @@ test('while playing, the control bar and the Parameters panel do not re-render b
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(`${site.url}?preset=flywheel&speed=1`);
   await page.waitForSelector('#pipeline-a');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 0.3);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 0.3);
   const before = await renders();
   const t0 = await page.$eval('#clock', (el) => Number(el.dataset.seconds));
   await page.waitForTimeout(2000);

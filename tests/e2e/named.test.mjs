@@ -25,7 +25,7 @@ async function command(page, line) {
   await page.fill('#command-input', line);
   await page.press('#command-input', 'Enter');
   // an intervention's outcome comes back from the engine's side a frame later
-  await page.waitForFunction((n) => Number(document.querySelector('#command-said').dataset.said) > n, before);
+  await page.waitForFunction((n) => Number(document.querySelector('#command-said')?.dataset.said) > n, before);
   return page.$eval('#command-said', (el) => [el.className, el.textContent]);
 }
 

@@ -50,7 +50,7 @@ async function pausedAtZero() {
   const { page } = site;
   await page.click('#play');
   await page.click('#reset');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) === 0);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) === 0);
 }
 
 test('the tabs are one Tab stop moved by ←/→, Home and End, and → there leaves the run alone', async () => {
@@ -147,16 +147,16 @@ test('step to the next Reconcile and the next write, by key and by button, each 
   const afterReconcile = await clock();
   assert.ok(afterReconcile > 0);
   await page.keyboard.press('w');
-  await page.waitForFunction(() => /answers PUT/.test(document.querySelector('#step-note').textContent));
+  await page.waitForFunction(() => /answers PUT/.test(document.querySelector('#step-note')?.textContent));
   assert.match(await page.textContent('#step-note'), /the API server answers PUT ns-\d+\/demo-\d+ with 200$/);
   // the clock shows the new instant with the page's next render
-  await page.waitForFunction((t) => Number(document.querySelector('#clock').dataset.seconds) > t, afterReconcile, { timeout: 5000 })
+  await page.waitForFunction((t) => Number(document.querySelector('#clock')?.dataset.seconds) > t, afterReconcile, { timeout: 5000 })
     .catch(() => {});
   assert.ok((await clock()) > afterReconcile, 'the write comes after the Reconcile');
   await page.click('#step-reconcile');
-  await page.waitForFunction(() => /starts Reconcile/.test(document.querySelector('#step-note').textContent));
+  await page.waitForFunction(() => /starts Reconcile/.test(document.querySelector('#step-note')?.textContent));
   await page.click('#step-write');
-  await page.waitForFunction(() => /answers PUT/.test(document.querySelector('#step-note').textContent));
+  await page.waitForFunction(() => /answers PUT/.test(document.querySelector('#step-note')?.textContent));
   const steps = Number(await page.getAttribute('#step-note', 'data-step'));
   await page.click('#step');
   // the step's report comes back from the engine's side a frame later
@@ -238,7 +238,7 @@ test('the embed dialog names its buttons for what they copy and sizes its snippe
     const height = Number(snippet.match(/height="(\d+)"/)[1]);
     assert.match(snippet, /title="Flywheel: The death flywheel — A: r\.Update, no \/status · B: \/status \+ Status\(\)\.Patch \+ predicate \+ guard"/);
     await open(src.replace(/^https?:\/\/[^/]+\/docs\/flywheel\//, ''), { width, height });
-    await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 20);
+    await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 20);
     const used = await page.evaluate(() => document.documentElement.scrollHeight);
     assert.ok(used <= height, `${width} px${src.includes('tab=') ? ' with a panel' : ''}: the page (${used} px) fits the frame's ${height} px`);
     assert.ok(height - used < 80, `${width} px: the frame (${height} px) is not much taller than the page (${used} px)`);
@@ -367,7 +367,7 @@ test('简体中文: every preset renders without English words outside code iden
     const compare = i % 4 === 0 ? '&b=sub.status-patch.pred.guard.ts' : '';
     await open(`?preset=${encodeURIComponent(name)}&lang=zh&speed=100${compare}`);
     await page.evaluate(() => window.__drawn?.clear());
-    await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 3, null, { timeout: 20000 });
+    await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 3, null, { timeout: 20000 });
     await page.waitForTimeout(600);
     await check(name);
     if (i % 3 === 0) {
@@ -391,7 +391,7 @@ test('简体中文: every preset renders without English words outside code iden
     }
   }
   await open('?preset=flywheel&lang=zh&seed=99999999999999999999999&speed=abc&tab=nope&zzz=1&embed=1&autoplay=1');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 2);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 2);
   await check('notices, embed');
   await site.screenshot('page1-zh-embed-notices');
   await open('?preset=seed-000-incident&lang=zh&speed=200');

@@ -21,7 +21,7 @@ async function open(query, { width = 1280, height = 720 } = {}) {
 }
 
 const clockAbove = (s) =>
-  site.page.waitForFunction((s) => Number(document.querySelector('#clock').dataset.seconds) > s, s, { timeout: 120_000 });
+  site.page.waitForFunction((s) => Number(document.querySelector('#clock')?.dataset.seconds) > s, s, { timeout: 120_000 });
 const text = (sel) => site.page.$eval(sel, (el) => el.textContent.trim());
 const rect = (sel) => site.page.$eval(sel, (el) => el.getBoundingClientRect().toJSON());
 

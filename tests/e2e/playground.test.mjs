@@ -54,7 +54,7 @@ test('switching on the fixes makes it converge', async () => {
   await page.check('#fix-guard');
   await page.uncheck('#fix-ts');
   await page.waitForFunction(() => location.search.includes('v=sub.status-patch.pred.guard'));
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 60);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 60);
   assert.equal(await num('#stat-loop-a'), 0, 'no self-triggered enqueue');
   assert.equal(await page.getAttribute('#verdict-a', 'data-state'), 'converged');
   await page.click('#tab-code');
@@ -71,7 +71,7 @@ test('A/B: compare runs a second variant on the same clock', async () => {
   await page.waitForSelector('#pipeline-b');
   // B's counters appear once the runs were rebuilt with B, which restarts the clock
   await page.waitForSelector('#stat-loop-b');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 40);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 40);
   assert.ok((await num('#stat-loop-a')) > 10, 'A loops');
   assert.equal(await num('#stat-loop-b'), 0, 'B (fixed) does not');
   assert.equal(await page.getAttribute('#verdict-b', 'data-state'), 'converged');
@@ -143,7 +143,7 @@ test('bad URL parameters fall back to defaults and are named', async () => {
   assert.deepEqual(named, ['preset', 'v', 'workers', 'speed', 'zzz']);
   assert.equal(await page.inputValue('#preset'), 'flywheel');
   assert.equal(await page.textContent('#speed-value'), '10×');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 1);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 1);
   noProblems();
 });
 
@@ -164,7 +164,7 @@ test('a speed the engine cannot reach shows the speed the page runs at', async (
   assert.match(await page.textContent('#speed-achieved'), /runs at/);
   // a speed the engine keeps up with shows no second figure
   await open('?preset=flywheel&speed=10');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 25);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 25);
   assert.equal(await page.$('#speed-achieved'), null);
   noProblems();
 });
@@ -177,7 +177,7 @@ test('?embed=1 shows the compact layout and can autoplay', async () => {
   assert.equal(await page.$('.tabs'), null, 'no panels');
   assert.equal((await page.$$('.chart canvas')).length, 2, 'two charts');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 20);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 20);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 800, `fits its frame (${width}px)`);
   await site.screenshot('embed');
@@ -228,16 +228,16 @@ test('the keyboard: space, →, + / −, r, ? and Escape', async () => {
   await page.keyboard.press('Escape');
   assert.equal(await page.$('#help'), null);
   await page.keyboard.press('Space');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 3);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 3);
   await page.keyboard.press('r');
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) < 2);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) < 2);
   noProblems();
 });
 
 test('inspect an object as YAML and read the event log', async () => {
   await open('?preset=flywheel&speed=100');
   const { page } = site;
-  await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 10);
+  await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 10);
   const box = await page.$eval('#pipeline-a', (c) => { const r = c.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width }; });
   const k = box.w / 960;
   await page.mouse.click(box.x + 600 * k, box.y + 80 * k); // the Indexer
@@ -252,7 +252,7 @@ test('inspect an object as YAML and read the event log', async () => {
   await page.click('#tab-log');
   assert.match(await page.textContent('#event-log'), /MODIFIED\s+ns-0\s+demo-\d/);
   await page.hover('#chart-memory');
-  await page.waitForFunction(() => document.querySelector('#chart-memory-readout').textContent.startsWith('t='));
+  await page.waitForFunction(() => document.querySelector('#chart-memory-readout')?.textContent.startsWith('t='));
   noProblems();
 });
 
@@ -260,7 +260,7 @@ test('dark theme and reduced motion', async () => {
   const { page } = site;
   await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
   await open('?preset=flywheel&speed=100');
-  await page.waitForFunction(() => Number(document.querySelector('#stat-loop-a').dataset.value) > 5);
+  await page.waitForFunction(() => Number(document.querySelector('#stat-loop-a')?.dataset.value) > 5);
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, 'rgb(18, 21, 28)');
   await site.screenshot('dark-reduced-motion');
@@ -281,7 +281,7 @@ test('a screenshot of every preset', async () => {
     // 200× in a browser, so they get a few seconds of wall time and must at least have started.
     const twoMinutes = () => Number(document.querySelector('#clock').dataset.seconds) > 120;
     await page.waitForFunction(twoMinutes, null, { timeout: 6000 }).catch(() => {});
-    await page.waitForFunction(() => Number(document.querySelector('#clock').dataset.seconds) > 0);
+    await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 0);
     await site.screenshot(`preset-${name.replace(/[^a-z0-9-]/gi, '_')}`);
   }
   assert.ok(fs.existsSync(path.join(ARTIFACTS, 'preset-flywheel.png')));

@@ -50,7 +50,7 @@ test('seeking back to 5 s shows the counters a fresh run shows at 5 s', async ()
 
   await page.goto(`${site.url}?preset=flywheel&lang=en&t=${t}`);
   await page.waitForSelector('#timeline');
-  await page.waitForFunction((t) => Number(document.querySelector('#timeline').dataset.seconds).toFixed(1) === t.toFixed(1), t);
+  await page.waitForFunction((t) => Number(document.querySelector('#timeline')?.dataset.seconds).toFixed(1) === t.toFixed(1), t);
   await settled(page);
   await page.waitForTimeout(300);
   assert.deepEqual(await counters(page), back, 'a fresh run opened at ?t= shows the same counters');
@@ -71,7 +71,7 @@ test('?t= reopens the page paused at the instant, and playing on drops it from t
   await site.screenshot('timeline-390-zh');
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.keyboard.press('Space');
-  await page.waitForFunction(() => Number(document.querySelector('#timeline').dataset.seconds) > 12.6);
+  await page.waitForFunction(() => Number(document.querySelector('#timeline')?.dataset.seconds) > 12.6);
   assert.equal(new URL(page.url()).searchParams.get('t'), null, 'playing on from there drops t');
   assert.deepEqual(site.problems, []);
 });
@@ -85,7 +85,7 @@ test('with the timeline focused, Shift+→ lands on the next mark and ← steps 
   await page.focus('#timeline');
   await page.keyboard.press('Home');
   await settled(page);
-  await page.waitForFunction(() => Number(document.querySelector('#timeline').dataset.seconds) === 0);
+  await page.waitForFunction(() => Number(document.querySelector('#timeline')?.dataset.seconds) === 0);
   const focused = await page.evaluate(() => document.activeElement?.id);
   assert.equal(focused, 'timeline', 'the track keeps the focus while the seek progress comes and goes');
   await page.keyboard.press('Shift+ArrowRight');
@@ -102,7 +102,7 @@ test('with the timeline focused, Shift+→ lands on the next mark and ← steps 
   const text = await page.$eval('#timeline', (el) => el.getAttribute('aria-valuetext'));
   assert.match(text, / — after /, `the value text names the mark passed: ${text}`);
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction((at) => Number(document.querySelector('#timeline').dataset.seconds) < at, at, { timeout: 60000 });
+  await page.waitForFunction((at) => Number(document.querySelector('#timeline')?.dataset.seconds) < at, at, { timeout: 60000 });
   await site.screenshot('timeline-390-en');
   await page.setViewportSize({ width: 1280, height: 720 });
   assert.deepEqual(site.problems, []);
@@ -112,7 +112,7 @@ test('with the timeline focused, Shift+→ lands on the next mark and ← steps 
 async function scrubIncident(page) {
   await page.goto(`${site.url}?preset=seed-000-incident&speed=10000&lang=en`);
   await page.waitForSelector('#timeline');
-  await page.waitForFunction(() => Number(document.querySelector('#timeline').dataset.seconds) > 60, null, { timeout: 120000 });
+  await page.waitForFunction(() => Number(document.querySelector('#timeline')?.dataset.seconds) > 60, null, { timeout: 120000 });
   await page.keyboard.press('Space');
   await page.evaluate(() => {
     window.__longTasks = [];
