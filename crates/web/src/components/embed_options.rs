@@ -23,10 +23,11 @@ pub struct EmbedOptions {
     pub lang: Lang,
 }
 
-/// A callback that applies `set` to a copy of the choices with a control's value.
+/// A callback that applies `set` to a copy of the choices with a control's value. `set` is a
+/// function, not a closure type of its own: every control shares one copy of this callback.
 fn on_value<E: AsRef<web_sys::Event> + 'static>(
     p: &EmbedOptions,
-    set: impl Fn(&mut EmbedChoice, String) + 'static,
+    set: fn(&mut EmbedChoice, String),
 ) -> Callback<E> {
     let (choice, emit) = (p.choice.clone(), p.on_change.clone());
     Callback::from(move |e: E| {
