@@ -4,9 +4,10 @@
 //! the same messages. The page uses this, so its module carries neither a TOML parser nor a
 //! (de)serializer of whole scenarios.
 
-use serde_json::Value;
+use std::fmt::Display;
 
 use super::field::field;
+use super::raw::Raw;
 use super::{check_path, Kind, SETTINGS};
 use crate::scenario::messages::{escaped, in_user_words};
 use crate::scenario::{Scenario, ScenarioError};
@@ -26,7 +27,7 @@ pub fn apply(scenario: &Scenario, sets: &[(String, String)]) -> Result<Scenario,
             });
         };
         // each value is read when it is set, so a value of the wrong form is named by its own path
-        (field.set)(&mut out, value_of(raw)).map_err(|e| ScenarioError {
+        (field.set)(&mut out, Raw::read(raw)).map_err(|e| ScenarioError {
             field: escaped(path),
             message: escaped(&in_user_words(path, &one_line(&e), Some(raw.clone()))),
         })?;
@@ -59,36 +60,26 @@ pub fn current(scenario: &Scenario) -> VecMap<&'static str, String> {
         let Some(value) = field(s.path).map(|f| (f.get)(scenario)) else {
             continue;
         };
-        if !value.is_null() {
+        if value != Raw::Null {
             values.insert(s.path, written(&s.kind, &value));
         }
     }
     values
 }
 
-/// A value as `--set` reads it: a number, bool, quoted string or list, else the text itself.
-fn value_of(raw: &str) -> Value {
-    let raw = raw.trim();
-    match serde_json::from_str::<Value>(raw) {
-        Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::String(_) | Value::Array(_))) => v,
-        _ => Value::String(raw.to_owned()),
-    }
-}
-
-/// A value as `--set` takes it: strings bare, numbers in the unit's spelling.
-fn written(kind: &Kind, v: &Value) -> String {
+/// A value as `--set` takes it: strings bare, numbers in the unit's spelling, anything else as
+/// JSON (`true`, `["generation_changed"]`).
+fn written(kind: &Kind, v: &Raw) -> String {
     match (kind, v) {
-        (Kind::Number(n), Value::String(s)) => n.parse(s).map_or_else(|| s.clone(), |v| n.write(v)),
-        (_, Value::String(s)) => s.clone(),
-        (Kind::Number(n), Value::Number(x)) => {
-            x.as_f64().map_or_else(|| x.to_string(), |v| n.write(v))
-        }
-        (_, other) => other.to_string(),
+        (Kind::Number(n), Raw::Str(s)) => n.parse(s).map_or_else(|| s.clone(), |v| n.write(v)),
+        (_, Raw::Str(s)) => s.clone(),
+        (Kind::Number(n), x) => x.as_f64().map_or_else(|| x.json_text(), |v| n.write(v)),
+        (_, other) => other.json_text(),
     }
 }
 
 /// A serde message on one line.
-fn one_line(e: &serde_json::Error) -> String {
+fn one_line(e: &impl Display) -> String {
     e.to_string()
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -99,6 +90,17 @@ fn one_line(e: &serde_json::Error) -> String {
 mod tests {
     use super::*;
     use crate::scenario::presets;
+
+    use serde_json::Value;
+
+    /// A value as `--set` read it when settings went through `serde_json`'s value type.
+    fn value_of(raw: &str) -> Value {
+        let raw = raw.trim();
+        match serde_json::from_str::<Value>(raw) {
+            Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::String(_) | Value::Array(_))) => v,
+            _ => Value::String(raw.to_owned()),
+        }
+    }
 
     #[test]
     fn a_preset_shows_its_own_values_in_the_files_spelling() {
@@ -207,6 +209,7 @@ mod tests {
             "",
         ]
         .iter()
+        .chain(super::super::raw::FORMS)
         .map(|v| (*v).to_owned())
         .collect();
         let setting = super::super::find(path).expect("a setting");
@@ -264,7 +267,7 @@ mod tests {
                         .split('.')
                         .try_fold(&doc, |v, part| v.get(part))
                         .filter(|v| !v.is_null())?;
-                    Some((st.path, written(&st.kind, v)))
+                    Some((st.path, written(&st.kind, &Raw::from(v))))
                 })
                 .collect();
             assert_eq!(current(&s), by_doc, "{name}");

@@ -9,10 +9,12 @@
 //! A setter reads one value with the same deserializer the field has in a scenario file (the
 //! field's own type, or its `duration_str` / `bytes_str` adapter), so a value of the wrong form is
 //! refused with the same message as a whole scenario read back; nothing else of the scenario is
-//! written out or parsed again.
+//! written out or parsed again. The value is a [`Raw`]: no JSON library's value type is compiled.
 
-use serde_json::Value;
+use serde::de::value::Error;
 
+use super::raw::Raw;
+use super::raw_ser::RawSerializer;
 use crate::scenario::{bytes_str, duration_str, opt_bytes_str, Scenario};
 
 /// One setting's field: its path and how to write and read it.
@@ -21,9 +23,9 @@ pub struct Field {
     /// The setting's dotted path (`controller.workers`).
     pub path: &'static str,
     /// Puts a value (as `--set` reads it) into the field.
-    pub set: fn(&mut Scenario, Value) -> Result<(), serde_json::Error>,
-    /// The field's value as the scenario file writes it (`null` for "none").
-    pub get: fn(&Scenario) -> Value,
+    pub set: fn(&mut Scenario, Raw) -> Result<(), Error>,
+    /// The field's value as the scenario file writes it ([`Raw::Null`] for "none").
+    pub get: fn(&Scenario) -> Raw,
 }
 
 /// Reads a field's value with `deserialize`: the field type's own deserializer, or its `with`
@@ -32,9 +34,9 @@ pub struct Field {
 #[inline(never)]
 fn read<T>(
     field: &mut T,
-    v: Value,
-    deserialize: impl FnOnce(Value) -> Result<T, serde_json::Error>,
-) -> Result<(), serde_json::Error> {
+    v: Raw,
+    deserialize: impl FnOnce(Raw) -> Result<T, Error>,
+) -> Result<(), Error> {
     *field = deserialize(v)?;
     Ok(())
 }
@@ -42,30 +44,27 @@ fn read<T>(
 /// Writes a field's value with `serialize` (its type's own serializer or its `with` adapter),
 /// out of line as [`read`].
 #[inline(never)]
-fn write<T>(
-    field: &T,
-    serialize: impl FnOnce(&T, serde_json::value::Serializer) -> Result<Value, serde_json::Error>,
-) -> Value {
-    serialize(field, serde_json::value::Serializer).unwrap_or(Value::Null)
+fn write<T>(field: &T, serialize: impl FnOnce(&T, RawSerializer) -> Result<Raw, Error>) -> Raw {
+    serialize(field, RawSerializer).unwrap_or(Raw::Null)
 }
 
 /// The deserializer of a field: its type's own, or its `with` adapter's.
 macro_rules! deserializer {
     () => {
-        serde::Deserialize::deserialize::<Value>
+        serde::Deserialize::deserialize::<Raw>
     };
     ($with:ident) => {
-        $with::deserialize::<Value>
+        $with::deserialize::<Raw>
     };
 }
 
 /// The serializer of a field: its type's own, or its `with` adapter's.
 macro_rules! serializer {
     () => {
-        serde::Serialize::serialize::<serde_json::value::Serializer>
+        serde::Serialize::serialize::<RawSerializer>
     };
     ($with:ident) => {
-        $with::serialize::<serde_json::value::Serializer>
+        $with::serialize::<RawSerializer>
     };
 }
 

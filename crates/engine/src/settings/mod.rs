@@ -25,6 +25,10 @@ mod apply;
 mod field;
 mod kind;
 mod nearest;
+mod raw;
+mod raw_de;
+mod raw_json;
+mod raw_ser;
 mod table;
 
 pub use apply::{apply, current};
