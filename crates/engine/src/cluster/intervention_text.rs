@@ -146,12 +146,12 @@ pub fn of_action(a: &ScheduledAction) -> Result<Intervention, ScenarioError> {
     );
     let to = match (&a.to, needs_to) {
         (Some(to), true) => to.as_str(),
-        (None, true) => return Err(to_err(format!("is required by {}", action_name(a.action)))),
+        (None, true) => return Err(to_err(format!("is required by {}", a.action.as_str()))),
         (Some(_), false) => {
             let allowed = "only for rollout, set_status_subresource and set_api_limits";
             return Err(to_err(format!(
                 "is {allowed} (got it on {})",
-                action_name(a.action)
+                a.action.as_str()
             )));
         }
         (None, false) => "",
@@ -194,7 +194,7 @@ fn action_target(a: &ScheduledAction) -> Result<Target, ScenarioError> {
     if !on_objects {
         return Err(err(format!(
             "is only for edit_spec, label, annotate and delete (got it on {})",
-            action_name(a.action)
+            a.action.as_str()
         )));
     }
     if a.count.is_some() {
@@ -203,13 +203,6 @@ fn action_target(a: &ScheduledAction) -> Result<Target, ScenarioError> {
         ));
     }
     Target::parse(Some(key)).map_err(err)
-}
-
-fn action_name(action: ActionKind) -> String {
-    serde_json::to_value(action)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 fn parse_count(arg: Option<&str>) -> Result<Option<u32>, String> {

@@ -528,6 +528,38 @@ pub enum ActionKind {
     SetApiLimits,
 }
 
+impl ActionKind {
+    /// Every action, in declaration order.
+    pub const ALL: [ActionKind; 10] = [
+        ActionKind::EditSpec,
+        ActionKind::Label,
+        ActionKind::Delete,
+        ActionKind::KillOperator,
+        ActionKind::Annotate,
+        ActionKind::DeleteNamespaces,
+        ActionKind::SetMemoryLimit,
+        ActionKind::Rollout,
+        ActionKind::SetStatusSubresource,
+        ActionKind::SetApiLimits,
+    ];
+
+    /// The action's name as a scenario file writes it (`edit_spec`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::EditSpec => "edit_spec",
+            ActionKind::Label => "label",
+            ActionKind::Delete => "delete",
+            ActionKind::KillOperator => "kill_operator",
+            ActionKind::Annotate => "annotate",
+            ActionKind::DeleteNamespaces => "delete_namespaces",
+            ActionKind::SetMemoryLimit => "set_memory_limit",
+            ActionKind::Rollout => "rollout",
+            ActionKind::SetStatusSubresource => "set_status_subresource",
+            ActionKind::SetApiLimits => "set_api_limits",
+        }
+    }
+}
+
 /// Largest object count a scenario may ask for.
 pub const MAX_OBJECTS: u32 = 200_000;
 /// Largest worker count.

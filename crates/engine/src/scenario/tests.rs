@@ -154,3 +154,17 @@ fn placement_parses_from_its_snake_case_name() {
     assert_eq!(Placement::default(), Placement::Scheduler);
     assert!(serde_json::from_str::<Placement>("\"nodeName\"").is_err());
 }
+
+#[test]
+fn each_action_is_named_as_a_scenario_file_writes_it() {
+    for kind in ActionKind::ALL {
+        let written = serde_json::to_value(kind).expect("an action writes out");
+        assert_eq!(written.as_str(), Some(kind.as_str()), "{kind:?}");
+        let back: ActionKind = serde_json::from_value(written).expect("and reads back");
+        assert_eq!(back, kind);
+    }
+    let mut names: Vec<_> = ActionKind::ALL.iter().map(|k| k.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), ActionKind::ALL.len(), "each action once");
+}

@@ -583,15 +583,7 @@ mod tests {
 
     #[test]
     fn a_user_action_is_named_as_its_debug_spelling() {
-        for action in [
-            ActionKind::EditSpec,
-            ActionKind::Label,
-            ActionKind::Delete,
-            ActionKind::KillOperator,
-            ActionKind::Annotate,
-            ActionKind::DeleteNamespaces,
-            ActionKind::SetMemoryLimit,
-        ] {
+        for action in ActionKind::ALL {
             assert_eq!(
                 EventKind::UserAction { action }.event(),
                 format!("{action:?}")
