@@ -344,15 +344,15 @@ async function sizeAndStart(site) {
     + 'runtime models, compiled for speed: at opt-level "s" it runs 12 % slower natively, at "z" '
     + 'it is 80 KB smaller and 60 % slower in V8), already through wasm-opt -Oz. The engine '
     + 'alone, a headless run with the page\'s features (the presets built as values, no TOML '
-    + 'parser), is 265 KB gzipped (2026-12-07, www/tools/engine-size.sh; it read 466 KB before, '
-    + 'built with the TOML parser the page leaves out); the other 419 KB are the page\'s side: '
+    + 'parser), is 264 KB gzipped (2026-12-07, www/tools/engine-size.sh; it read 466 KB before, '
+    + 'built with the TOML parser the page leaves out); the other 412 KB are the page\'s side: '
     + 'Yew and the page\'s components, and the engine\'s parts that only the page calls (the '
     + 'timeline\'s checkpoint copies, the settings, the tours, the Go code view, sizing, the '
     + 'causal queries, the wire form). No engine fits beside today\'s page side, and the page\'s '
-    + 'side would have to fit in 35 KB beside today\'s engine. What would reach it: both '
+    + 'side would have to fit in 36 KB beside today\'s engine. What would reach it: both '
     + 'smaller, e.g. a page side of 150 KB (a smaller framework than Yew, the rarely used panels '
     + 'in a module loaded when opened) beside an engine of half its compiled size (the code of '
-    + 'each map compiled per type it holds, serde_json::Value in the settings) (BENCHMARKS.md)');
+    + 'each map compiled per type it holds) (BENCHMARKS.md)');
   const { page } = site;
   // What the page loads, by the files it asked for (a streamed wasm body cannot be read back)
   const served = new Set();
