@@ -249,10 +249,25 @@ mod tests {
         for text in FORMS {
             assert_eq!(Raw::read(text), by_serde_json(text), "{text:?}");
         }
-        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
-        assert_eq!(Raw::read(&deep), by_serde_json(&deep), "a list 200 deep");
-        let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
-        assert_eq!(Raw::read(&deep), by_serde_json(&deep), "a list 100 deep");
+        for depth in [1, 100, 126, 127, 128, 129, 200, 100_000] {
+            let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            assert_eq!(
+                Raw::read(&deep),
+                by_serde_json(&deep),
+                "a list {depth} deep"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Texts made of JSON's punctuation, digits and the letters of its words, in any order:
+        /// each read as `serde_json` read it.
+        #[test]
+        fn any_text_of_json_pieces_is_read_as_serde_json_read_it(
+            text in "[\\[\\]{}\",:0-9.eE+\\- \\\\tfalsenu]{0,14}"
+        ) {
+            proptest::prop_assert_eq!(Raw::read(&text), by_serde_json(&text), "{:?}", text);
+        }
     }
 
     #[test]

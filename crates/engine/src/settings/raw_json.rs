@@ -2,7 +2,7 @@
 //! (RFC 8259: whitespace around tokens, `\uXXXX` escapes with surrogate pairs, no trailing comma),
 //! with the number rules of `serde_json` (a whole number is `U64` when at least 0, `I64` when
 //! negative, `F64` otherwise and for `-0`; a number out of `f64`'s range is not JSON) and its
-//! nesting limit of 128. A text that is not one JSON value is `None`.
+//! nesting limit (127 levels). A text that is not one JSON value is `None`.
 //!
 //! Deviation: a number with a fraction or an exponent is read correctly rounded (Rust's
 //! `str::parse`); `serde_json` without its `float_roundtrip` feature may land one unit in the
@@ -10,7 +10,7 @@
 
 use super::raw::Raw;
 
-/// How deep lists may nest, as `serde_json`'s recursion limit.
+/// `serde_json`'s recursion limit: lists and objects nest fewer than this many deep.
 const MAX_DEPTH: usize = 128;
 
 /// `text` as one JSON value, or `None` when it is not exactly one.
@@ -91,7 +91,7 @@ impl Parser<'_> {
     /// A list or an object, one level deeper.
     fn nested(&mut self, read: fn(&mut Self) -> Option<Raw>) -> Option<Raw> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth >= MAX_DEPTH {
             return None;
         }
         let v = read(self);
