@@ -259,14 +259,18 @@ test('inspect an object as YAML and read the event log', async () => {
 test('dark theme and reduced motion', async () => {
   const { page } = site;
   await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
-  await open('?preset=flywheel&speed=100');
-  await page.waitForFunction(() => Number(document.querySelector('#stat-loop-a')?.dataset.value) > 5);
-  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  assert.equal(bg, 'rgb(18, 21, 28)');
-  await site.screenshot('dark-reduced-motion');
-  await page.click('#theme');
-  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
-  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  try {
+    await open('?preset=flywheel&speed=100');
+    await page.waitForFunction(() => Number(document.querySelector('#stat-loop-a')?.dataset.value) > 5);
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(bg, 'rgb(18, 21, 28)');
+    await site.screenshot('dark-reduced-motion');
+    await page.click('#theme');
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  } finally {
+    // the tests after this one see the browser's defaults, whether or not it passed
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+  }
   noProblems();
 });
 
