@@ -280,13 +280,21 @@ test('a screenshot of every preset', async () => {
   const presets = await page.$$eval('#preset option', (os) => os.map((o) => o.value));
   assert.ok(presets.length >= 8, presets.join());
   for (const name of presets) {
-    await open(`?preset=${encodeURIComponent(name)}&speed=200`);
-    // Small presets reach two simulated minutes quickly; the incident-scale ones run slower than
-    // 200× in a browser, so they get a few seconds of wall time and must at least have started.
-    const twoMinutes = () => Number(document.querySelector('#clock').dataset.seconds) > 120;
-    await page.waitForFunction(twoMinutes, null, { timeout: 6000 }).catch(() => {});
-    await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 0);
-    await site.screenshot(`preset-${name.replace(/[^a-z0-9-]/gi, '_')}`);
+    const problemsBefore = site.problems.length;
+    try {
+      await open(`?preset=${encodeURIComponent(name)}&speed=200`);
+      // Small presets reach two simulated minutes quickly; the incident-scale ones run slower than
+      // 200× in a browser, so they get a few seconds of wall time and must at least have started.
+      const twoMinutes = () => Number(document.querySelector('#clock')?.dataset.seconds) > 120;
+      await page.waitForFunction(twoMinutes, null, { timeout: 6000 }).catch(() => {});
+      await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 0);
+      await site.screenshot(`preset-${name.replace(/[^a-z0-9-]/gi, '_')}`);
+    } catch (e) {
+      e.message = `preset ${name}: ${e.message}`;
+      throw e;
+    }
+    // a problem is named with the preset that showed it
+    assert.deepEqual(site.problems.slice(problemsBefore), [], `preset ${name}`);
   }
   assert.ok(fs.existsSync(path.join(ARTIFACTS, 'preset-flywheel.png')));
   noProblems();
