@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzzer at volume (outside CI, which keeps its quick counts): scenario text, mutated
-# presets, `--set` overrides, CLI command lines, the page's URL state and settings files.
+# presets, `--set` overrides, a setting's value text, CLI command lines, the page's URL state and
+# settings files.
 #   bash tests/fuzz.sh [CASES]     CASES per fuzzer, default 100000
 # Prints the cases run, the time and the failures. A failing input is printed by proptest as its
 # "minimal failing input": add it to the fuzzer's file as a regression test with its exact message
@@ -14,8 +15,9 @@ CASES=${1:-100000}
 [[ "$CASES" =~ ^[1-9][0-9]*$ ]] || die "CASES must be a whole number of at least 1 (got '$CASES')"
 export FLYWHEEL_FUZZ_CASES=$CASES
 
-# crate|test target ('' for the crate's unit tests)|test name
+# crate|test target ('' for the crate's binaries' unit tests, 'lib' for its library's)|test name
 TARGETS=(
+  "flywheel-engine|lib|settings::raw::tests::any_text_of_json_pieces_is_read_as_serde_json_read_it"
   "flywheel-engine|integration|fuzz_scenario::arbitrary_text_never_panics"
   "flywheel-engine|integration|fuzz_scenario::mutated_presets_parse_or_name_the_field"
   "flywheel-engine|integration|fuzz_scenario::set_overrides_yield_a_scenario_or_name_their_field"
@@ -25,7 +27,7 @@ TARGETS=(
 )
 
 say "building the fuzzers (release)"
-cargo test --release -p flywheel-engine --test integration --no-run -q || die "build failed"
+cargo test --release -p flywheel-engine --test integration --lib --no-run -q || die "build failed"
 cargo test --release -p flywheel-cli --bins --no-run -q || die "build failed"
 cargo test --release -p flywheel-web --test url_state_fuzz --no-run -q || die "build failed"
 
@@ -33,7 +35,11 @@ failures=0
 start=$(date +%s)
 for t in "${TARGETS[@]}"; do
   IFS='|' read -r crate target name <<<"$t"
-  if [ -n "$target" ]; then sel=(--test "$target"); else sel=(--bins); fi
+  case "$target" in
+    '') sel=(--bins) ;;
+    lib) sel=(--lib) ;;
+    *) sel=(--test "$target") ;;
+  esac
   t0=$(date +%s)
   log=$(mktemp)
   if cargo test --release -q -p "$crate" "${sel[@]}" -- --exact "$name" >"$log" 2>&1 \

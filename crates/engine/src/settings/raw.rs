@@ -259,7 +259,17 @@ mod tests {
         }
     }
 
+    /// Cases of the property test: `FLYWHEEL_FUZZ_CASES` (set by `tests/fuzz.sh`), else 256.
+    fn cases() -> u32 {
+        std::env::var("FLYWHEEL_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(256)
+    }
+
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(cases()))]
+
         /// Texts made of JSON's punctuation, digits and the letters of its words, in any order:
         /// each read as `serde_json` read it.
         #[test]
