@@ -75,7 +75,7 @@ impl Raw {
             Raw::U64(n) => out.push_str(&n.to_string()),
             Raw::I64(n) => out.push_str(&n.to_string()),
             Raw::F64(n) => out.push_str(&float_text(*n)),
-            Raw::Str(s) => raw_json::write_string(s, out),
+            Raw::Str(s) => write_string(s, out),
             Raw::Seq(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
@@ -92,7 +92,7 @@ impl Raw {
                     if i > 0 {
                         out.push(',');
                     }
-                    raw_json::write_string(name, out);
+                    write_string(name, out);
                     out.push(':');
                     value.write_json(out);
                 }
@@ -100,6 +100,12 @@ impl Raw {
             }
         }
     }
+}
+
+/// `s` as a JSON string, appended to `out` (`serde_json`'s writer, which the page carries anyway
+/// for a JSON value's encoded length).
+fn write_string(s: &str, out: &mut String) {
+    out.push_str(&serde_json::to_string(s).unwrap_or_default());
 }
 
 /// A finite number as JSON writes it (`1.5`, `1.0`, `1e300`); `null` when it is not finite.

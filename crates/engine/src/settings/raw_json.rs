@@ -1,4 +1,4 @@
-//! JSON text read into a [`Raw`] and strings written back as JSON: what `--set` accepts as JSON
+//! JSON text read into a [`Raw`]: what `--set` accepts as JSON
 //! (RFC 8259: whitespace around tokens, `\uXXXX` escapes with surrogate pairs, no trailing comma),
 //! with the number rules of `serde_json` (a whole number is `U64` when at least 0, `I64` when
 //! negative, `F64` otherwise and for `-0`; a number out of `f64`'s range is not JSON) and its
@@ -24,30 +24,6 @@ pub fn parse(text: &str) -> Option<Raw> {
     let v = p.value()?;
     p.skip_space();
     (p.at == p.bytes.len()).then_some(v)
-}
-
-/// `s` as a JSON string, appended to `out`.
-pub fn write_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(char::from(HEX[(c as usize) >> 4]));
-                out.push(char::from(HEX[(c as usize) & 0xf]));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 struct Parser<'a> {
