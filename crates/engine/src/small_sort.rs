@@ -16,6 +16,12 @@ pub fn sort_few<T: Ord>(items: &mut [T]) {
     insertion_sort(items, |a, b| a > b);
 }
 
+/// Sorts `items` by `compare`, keeping items it finds equal in their order, as `sort_by` does;
+/// as [`sort_few`], for a few items or items nearly in order (floats by `total_cmp`, say).
+pub fn sort_few_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    insertion_sort(items, |a, b| compare(a, b).is_gt());
+}
+
 /// Moves each item back past the items before it that go after it (`after(earlier, later)`).
 fn insertion_sort<T>(items: &mut [T], after: impl Fn(&T, &T) -> bool) {
     for i in 1..items.len() {
@@ -46,6 +52,24 @@ mod tests {
             sort_few(&mut whole);
             std.sort();
             assert_eq!(whole, std, "{len} items, by the whole item");
+        }
+    }
+
+    #[test]
+    fn floats_sort_by_a_comparison_as_the_standard_stable_sort_sorts_them() {
+        let mut rng = Rng::seeded(4);
+        for len in 0..40 {
+            let items: Vec<(f64, usize)> = (0..len)
+                .map(|i| ((rng.below(6) as f64 - 2.0) / 2.0, i))
+                .chain([(-0.0, len), (0.0, len + 1), (f64::NAN, len + 2)])
+                .collect();
+            let mut ours = items.clone();
+            sort_few_by(&mut ours, |a, b| a.0.total_cmp(&b.0));
+            let mut std = items;
+            std.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let bits =
+                |v: &[(f64, usize)]| v.iter().map(|(x, i)| (x.to_bits(), *i)).collect::<Vec<_>>();
+            assert_eq!(bits(&ours), bits(&std), "{len} items");
         }
     }
 }
