@@ -5,8 +5,9 @@
 //! nesting limit (127 levels). A text that is not one JSON value is `None`.
 //!
 //! Deviation: a number with a fraction or an exponent is read correctly rounded (Rust's
-//! `str::parse`); `serde_json` without its `float_roundtrip` feature may land one unit in the
-//! last place away for numbers of more than 15 significant digits.
+//! `str::parse`, as `--set`'s TOML reads it); `serde_json` without its `float_roundtrip` feature
+//! may land one unit in the last place away (`11e23` reads as `1.0999999999999999e24` there), so
+//! the tests compare with `serde_json` read with that feature on.
 
 use super::raw::Raw;
 
