@@ -54,9 +54,9 @@ test('switching on the fixes makes it converge', async () => {
   await page.check('#fix-guard');
   await page.uncheck('#fix-ts');
   await page.waitForFunction(() => location.search.includes('v=sub.status-patch.pred.guard'));
-  // on a slow machine the clock passes 60 s while the fixes are still being switched on, and the
-  // last switch's operator is still starting, busy or watching its first window: wait for a settled
-  // verdict (converged, looping or a warning), then hold it to "converged"
+  // a fresh-clone run once read "watching" here past 60 s, just after the fixes were switched on
+  // (each switch builds the runs anew): wait for a settled verdict (converged, looping or a
+  // warning), not one still starting, busy or watching its first window, then hold it to "converged"
   await page.waitForFunction(() => Number(document.querySelector('#clock')?.dataset.seconds) > 60
     && !['watching', 'starting', 'relisting', 'down', 'busy']
       .includes(document.querySelector('#verdict-a')?.dataset.state));
