@@ -287,10 +287,11 @@ mod wasm {
         }
 
         pub(super) fn post(&self, msg: &ToHost, side: Side) {
-            let bytes = crate::host_msg::encode_ask(msg, side);
-            let _ = self
-                .worker
-                .post_message(&js_sys::Uint8Array::from(&bytes[..]));
+            if let Ok(bytes) = crate::host_msg::encode(&(msg, side)) {
+                let _ = self
+                    .worker
+                    .post_message(&js_sys::Uint8Array::from(&bytes[..]));
+            }
         }
 
         pub(super) fn stop(&self) {

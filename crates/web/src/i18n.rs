@@ -14,7 +14,9 @@ use crate::params::LOGIC_KEY;
 use crate::texts::TextFile;
 
 /// A language of the page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Lang {
     /// English.
     #[default]

@@ -30,7 +30,7 @@ pub const KILLS_KEPT: usize = 200;
 pub const CHUNK_EVENTS: u64 = 250;
 
 /// One line of the event log (formatted when shown).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LogLine {
     /// Virtual seconds.
     pub time_s: f64,
@@ -319,7 +319,9 @@ fn append_newest(log: &mut VecDeque<LogLine>, newest: Vec<LogLine>) {
 }
 
 /// One of the page's two runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Side {
     /// The run of the page's settings.
     #[default]

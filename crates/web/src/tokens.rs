@@ -6,7 +6,9 @@ use flywheel_engine::apiserver::{Verb, WatchEventType};
 use flywheel_engine::sim::{EventKind, TraceEvent};
 
 /// An edge of the pipeline drawing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Edge {
     /// API server → watch → Reflector → FIFO.
     Watch,
@@ -41,7 +43,7 @@ impl Edge {
 }
 
 /// What a token carries (decides its colour).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Carry {
     /// A watch `ADDED`.
     Added,
@@ -64,7 +66,7 @@ pub enum Carry {
 }
 
 /// One moving token.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Token {
     /// The edge it travels.
     pub edge: Edge,
