@@ -55,12 +55,6 @@ pub fn pair<'de, D: Deserializer<'de>>(d: D) -> Result<(&'static str, &'static s
     Ok((intern(&a), intern(&b)))
 }
 
-/// Reads a list of numbers, each with a text.
-pub fn numbered<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(f64, &'static str)>, D::Error> {
-    let items = Vec::<(f64, Cow<str>)>::deserialize(d)?;
-    Ok(items.iter().map(|(n, t)| (*n, intern(t))).collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,15 +78,11 @@ mod tests {
             predicates: Vec<&'static str>,
             #[serde(deserialize_with = "pair")]
             units: (&'static str, &'static str),
-            #[serde(deserialize_with = "numbered")]
-            limits: Vec<(f64, &'static str)>,
         }
-        let json = r##"{"result":"requeue","predicates":["A","B"],"units":["MiB",""],
-            "limits":[[256.0,"#d55e00"]]}"##;
+        let json = r##"{"result":"requeue","predicates":["A","B"],"units":["MiB",""]}"##;
         let v: View = serde_json::from_str(json).expect("a view");
         assert!(std::ptr::eq(v.result, intern("requeue")));
         assert_eq!(v.predicates, ["A", "B"]);
         assert_eq!(v.units, ("MiB", ""));
-        assert_eq!(v.limits, [(256.0, "#d55e00")]);
     }
 }

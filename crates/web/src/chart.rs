@@ -10,14 +10,13 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use crate::theme::{rgb, Palette};
 
 /// One line of a chart.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Line {
     /// Legend name (an upstream metric name or a short label).
     pub name: String,
     /// `(x, y)` points in data units.
     pub points: Vec<(f64, f64)>,
     /// Stroke colour (`#rrggbb`).
-    #[serde(deserialize_with = "flywheel_engine::static_text::one")]
     pub color: flywheel_engine::static_text::StaticStr,
     /// Dashed (the B side of a comparison).
     pub dashed: bool,
@@ -26,19 +25,18 @@ pub struct Line {
 }
 
 /// A vertical mark (a GC, an OOM kill).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Mark {
     /// Where, in x units.
     pub x: f64,
     /// Colour.
-    #[serde(deserialize_with = "flywheel_engine::static_text::one")]
     pub color: flywheel_engine::static_text::StaticStr,
     /// Full height (OOM) or a short tick at the bottom (GC).
     pub tall: bool,
 }
 
 /// Everything one chart shows.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ChartSpec {
     /// Title drawn above the plot.
     pub title: String,
@@ -51,12 +49,10 @@ pub struct ChartSpec {
     /// Data range on the secondary y axis (lines with `secondary`), if any.
     pub y2_range: Option<(f64, f64)>,
     /// Unit suffix of the primary / secondary axis labels.
-    #[serde(deserialize_with = "flywheel_engine::static_text::pair")]
     pub units: (&'static str, &'static str),
     /// The lines, drawn in order.
     pub lines: Vec<Line>,
     /// Horizontal reference lines (limits) at these y values.
-    #[serde(deserialize_with = "flywheel_engine::static_text::numbered")]
     pub limits: Vec<(f64, &'static str)>,
     /// Vertical marks.
     pub marks: Vec<Mark>,

@@ -9,7 +9,7 @@ use crate::runs::{Lane, Runs};
 use crate::theme::Palette;
 
 /// Which chart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChartKind {
     /// Heap, RSS, the limit, GC and OOM marks.
     Memory,

@@ -61,7 +61,7 @@ impl Theme {
 }
 
 /// Everything that decides a run: two configs with equal fields give the same run.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunConfig {
     /// The preset's name.
     pub preset: String,

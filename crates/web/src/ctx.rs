@@ -38,7 +38,7 @@ pub type FrameCell = Rc<RefCell<Option<Rc<dyn Fn(f64)>>>>;
 
 /// What the animation loop reads of the page's state (copied at each render of the page), and
 /// the pipeline animation's clock it keeps between frames.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default)]
 pub struct LoopState {
     /// Whether the clock runs.
     pub playing: bool,
@@ -66,7 +66,6 @@ pub struct LoopState {
     pub anim_ms: f64,
     /// The chain the why panel shows, lit on the side shown's pipeline (the page's own: the
     /// engine's side never reads it).
-    #[serde(skip)]
     pub lit: Option<Rc<crate::why_view::WhyView>>,
     /// Whether a tour is open (and no dialog over it): ← and → step the tour.
     pub touring: bool,

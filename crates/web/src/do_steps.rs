@@ -17,7 +17,7 @@ use crate::runs::Runs;
 use crate::seeking::SeekJob;
 
 /// One intervention of a branch.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DoStep {
     /// When (simulated seconds, to the URL's precision).
     pub at_s: f64,

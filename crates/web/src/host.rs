@@ -12,7 +12,6 @@
 
 use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::SimTime;
-use serde::{Deserialize, Serialize};
 
 use crate::config::RunConfig;
 use crate::ctx::{LoopState, SEEK_FRAME_BUDGET_MS};
@@ -35,7 +34,7 @@ pub const MAX_FRAME_MS: f64 = 100.0;
 pub const REFRESH_MS: f64 = 100.0;
 
 /// What happened on the engine's side that the page's state follows.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum HostEvent {
     /// Every run reached its end.
     Finished,
@@ -64,7 +63,7 @@ pub enum HostEvent {
 }
 
 /// What became of an intervention.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Intervened {
     /// Made at this instant (simulated seconds).
     Done(f64),
@@ -75,7 +74,7 @@ pub enum Intervened {
 }
 
 /// The wall-clock times of one animation frame, as the page's loop measured them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameTimes {
     /// The frame's timestamp (ms, `performance.now()`'s clock).
     pub ts: f64,
@@ -88,7 +87,7 @@ pub struct FrameTimes {
 }
 
 /// What one frame shows.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default)]
 pub struct FrameOut {
     /// Each lane's pipeline (A, and B when comparing); none before the runs are built.
     pub pipes: Vec<PipeView>,
@@ -139,7 +138,7 @@ pub struct EngineHost {
 }
 
 /// What a fresh set of runs is built from.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Build {
     /// What A runs.
     pub config: RunConfig,

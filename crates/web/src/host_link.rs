@@ -287,11 +287,10 @@ mod wasm {
         }
 
         pub(super) fn post(&self, msg: &ToHost, side: Side) {
-            if let Ok(bytes) = crate::host_msg::encode(&(msg, side)) {
-                let _ = self
-                    .worker
-                    .post_message(&js_sys::Uint8Array::from(&bytes[..]));
-            }
+            let bytes = crate::host_msg::encode_ask(msg, side);
+            let _ = self
+                .worker
+                .post_message(&js_sys::Uint8Array::from(&bytes[..]));
         }
 
         pub(super) fn stop(&self) {

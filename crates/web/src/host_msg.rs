@@ -1,6 +1,7 @@
 //! The messages between the page and the engine's side when the engine runs in a Web Worker:
 //! what the page asks ([`ToHost`]) and what the worker answers ([`FromHost`]), as bytes
-//! ([`encode`], [`decode`]: postcard, which keeps every float exactly, infinities included).
+//! ([`encode`], [`decode`]: [`crate::wire`]'s form, which keeps every float exactly, infinities
+//! included).
 //! In the page itself the same calls are made directly ([`crate::host_link`]).
 //!
 //! ```text
@@ -8,16 +9,15 @@
 //!       ◀──FromHost { frame: FrameOut?, events, known } ──────────┘
 //! ```
 
-use serde::{Deserialize, Serialize};
-
 use crate::ctx::LoopState;
 use crate::host::{Build, EngineHost, FrameOut, FrameTimes, HostEvent, Intervened};
 use crate::runs::Side;
 use crate::stepping::StepTarget;
 use crate::why_state::BranchItem;
+use crate::wire::{Reader, Wire, WireError};
 
 /// What the page asks of the engine's side.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub enum ToHost {
     /// Build the runs anew.
     Build(Box<Build>),
@@ -45,7 +45,7 @@ pub enum ToHost {
 
 /// What the engine's side keeps the page told of after every answer, so the page can read it
 /// at once (the command bar's completion and checks, the clock).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Known {
     /// The shared clock (simulated seconds), once the runs are built.
     pub now_s: Option<f64>,
@@ -59,7 +59,7 @@ pub struct Known {
 }
 
 /// What the engine's side answers.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default)]
 pub struct FromHost {
     /// The frame's views, when the message was a frame.
     pub frame: Option<FrameOut>,
@@ -147,13 +147,23 @@ impl EngineHost {
 }
 
 /// A message as bytes.
-pub fn encode<T: Serialize>(msg: &T) -> Result<Vec<u8>, postcard::Error> {
-    postcard::to_allocvec(msg)
+pub fn encode<T: Wire>(msg: &T) -> Vec<u8> {
+    let mut out = Vec::new();
+    msg.put(&mut out);
+    out
+}
+
+/// What the page asks, with the side it shows, as bytes: read back as `(ToHost, Side)`.
+pub fn encode_ask(msg: &ToHost, side: Side) -> Vec<u8> {
+    let mut out = Vec::new();
+    msg.put(&mut out);
+    side.put(&mut out);
+    out
 }
 
 /// A message read back from [`encode`]'s bytes.
-pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, postcard::Error> {
-    postcard::from_bytes(bytes)
+pub fn decode<T: Wire>(bytes: &[u8]) -> Result<T, WireError> {
+    Reader::whole(bytes)
 }
 
 #[cfg(test)]
@@ -208,13 +218,9 @@ mod tests {
         let answer = played(&mut EngineHost::default(), 200);
         let frame = answer.frame.as_ref().expect("a frame");
         assert!(!frame.pipes.is_empty() && frame.live.is_some());
-        let bytes = encode(&answer).expect("bytes");
+        let bytes = encode(&answer);
         let back: FromHost = decode(&bytes).expect("read back");
-        assert_eq!(
-            encode(&back).expect("bytes"),
-            bytes,
-            "nothing lost or changed"
-        );
+        assert_eq!(encode(&back), bytes, "nothing lost or changed");
         let back_frame = back.frame.expect("a frame");
         assert_eq!(back_frame.pipes, frame.pipes);
         let (sent, got) = (
@@ -247,16 +253,13 @@ mod tests {
             "{:?}",
             object.0
         );
-        let back: FromHost = decode(
-            &encode(&FromHost {
-                frame: Some(FrameOut {
-                    live: Some(live.clone()),
-                    ..FrameOut::default()
-                }),
-                ..FromHost::default()
-            })
-            .expect("bytes"),
-        )
+        let back: FromHost = decode(&encode(&FromHost {
+            frame: Some(FrameOut {
+                live: Some(live.clone()),
+                ..FrameOut::default()
+            }),
+            ..FromHost::default()
+        }))
         .expect("read back");
         let got = back
             .frame
@@ -291,10 +294,10 @@ mod tests {
             answers.push(host.handle(ToHost::Step(Side::A, StepTarget::Write, 0.0, true), Side::A));
             answers.push(host.handle(ToHost::Seek(1.0), Side::A));
             for answer in answers {
-                let bytes = encode(&answer).expect("bytes");
+                let bytes = encode(&answer);
                 let back: FromHost = decode(&bytes)
                     .unwrap_or_else(|e| panic!("{preset}: {e} in {:?}", answer.events));
-                assert_eq!(encode(&back).expect("bytes"), bytes, "{preset}");
+                assert_eq!(encode(&back), bytes, "{preset}");
             }
         }
     }
@@ -302,7 +305,7 @@ mod tests {
     #[test]
     fn damaged_bytes_are_refused_without_a_panic() {
         let answer = played(&mut EngineHost::default(), 60);
-        let bytes = encode(&answer).expect("bytes");
+        let bytes = encode(&answer);
         let step = (bytes.len() / 400).max(1);
         for cut in (0..bytes.len()).step_by(step) {
             assert!(decode::<FromHost>(&bytes[..cut]).is_err(), "cut at {cut}");
@@ -313,7 +316,7 @@ mod tests {
             // a flipped byte reads as another answer or is refused; it never panics
             let _ = decode::<FromHost>(&bad);
         }
-        let msg = encode(&(frame(16.0), Side::A)).expect("bytes");
+        let msg = encode(&(frame(16.0), Side::A));
         assert!(decode::<(ToHost, Side)>(&msg[..msg.len() - 1]).is_err());
     }
 
@@ -336,10 +339,10 @@ mod tests {
     #[test]
     fn the_pages_messages_read_back_from_their_bytes() {
         for msg in [build("seed-000-incident"), frame(16.0), ToHost::Seek(12.5)] {
-            let bytes = encode(&(msg.clone(), Side::B)).expect("bytes");
+            let bytes = encode(&(msg.clone(), Side::B));
             let (back, side): (ToHost, Side) = decode(&bytes).expect("read back");
             assert_eq!(side, Side::B);
-            assert_eq!(encode(&(back, side)).expect("bytes"), bytes);
+            assert_eq!(encode(&(back, side)), bytes);
         }
     }
 

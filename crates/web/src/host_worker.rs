@@ -83,9 +83,8 @@ pub fn host_worker_start() {
         };
         crate::heap::grow_ahead();
         let out = pumped.host.borrow_mut().handle(msg, side);
-        if let Ok(bytes) = crate::host_msg::encode(&out) {
-            let _ = answer_to.post_message(&js_sys::Uint8Array::from(&bytes[..]));
-        }
+        let bytes = crate::host_msg::encode(&out);
+        let _ = answer_to.post_message(&js_sys::Uint8Array::from(&bytes[..]));
         pumped.schedule();
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -14,9 +14,7 @@ use crate::params::LOGIC_KEY;
 use crate::texts::TextFile;
 
 /// A language of the page.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Lang {
     /// English.
     #[default]

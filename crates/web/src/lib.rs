@@ -63,6 +63,8 @@ pub mod web;
 pub mod why_state;
 pub mod why_view;
 pub mod why_words;
+pub mod wire;
+pub mod wire_types;
 
 use wasm_bindgen::prelude::*;
 

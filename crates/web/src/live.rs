@@ -30,7 +30,7 @@ pub const OBJECTS_LISTED: usize = 60;
 pub const LOG_LINES_SHOWN: usize = 120;
 
 /// What one lane shows now.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LaneView {
     /// The lane's fixes.
     pub variant: Variant,
@@ -43,7 +43,7 @@ pub struct LaneView {
 }
 
 /// What the inspect panel shows of the side in view.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct InspectView {
     /// The first stored objects' keys.
     pub keys: Vec<String>,
@@ -59,7 +59,7 @@ pub struct InspectView {
 }
 
 /// What the runs show now (one value per refresh).
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default)]
 pub struct LiveView {
     /// Which refresh this is (0: nothing built yet).
     pub seq: u64,

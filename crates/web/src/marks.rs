@@ -10,7 +10,7 @@ use crate::i18n::{Lang, Msg};
 pub const MARKS_KEPT: usize = 60;
 
 /// What a mark marks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MarkKind {
     /// The API server answered 429 for the first time.
     First429,
@@ -41,7 +41,7 @@ impl MarkKind {
 }
 
 /// One mark on the timeline.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimelineMark {
     /// When (simulated seconds).
     pub at_s: f64,

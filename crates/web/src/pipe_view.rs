@@ -15,7 +15,7 @@ use crate::runs::Lane;
 use crate::tokens::Token;
 
 /// The flashes of a lane's drawing: when (animation ms) each last happened.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Flashes {
     /// The last own-write enqueue (the loop edge glows after it).
     pub loop_ms: f64,
@@ -26,7 +26,7 @@ pub struct Flashes {
 }
 
 /// The scenario's parts the drawing names: they change only when the run is built again.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PipeShape {
     /// The informer's queue.
     pub fifo: FifoKind,
@@ -39,7 +39,7 @@ pub struct PipeShape {
 }
 
 /// What one lane's pipeline shows in a frame.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PipeView {
     /// The cluster now.
     pub snapshot: Snapshot,

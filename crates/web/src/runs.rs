@@ -30,7 +30,7 @@ pub const KILLS_KEPT: usize = 200;
 pub const CHUNK_EVENTS: u64 = 250;
 
 /// One line of the event log (formatted when shown).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LogLine {
     /// Virtual seconds.
     pub time_s: f64,
@@ -319,9 +319,7 @@ fn append_newest(log: &mut VecDeque<LogLine>, newest: Vec<LogLine>) {
 }
 
 /// One of the page's two runs.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Side {
     /// The run of the page's settings.
     #[default]

@@ -11,7 +11,7 @@ use crate::i18n::Lang;
 pub const MAX_STEP_EVENTS: u64 = 5_000_000;
 
 /// Where a step stops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepTarget {
     /// After one engine event.
     Event,
@@ -35,7 +35,7 @@ impl StepTarget {
 }
 
 /// What one step did.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StepReport {
     /// Where it was asked to stop.
     pub target: StepTarget,

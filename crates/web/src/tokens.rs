@@ -6,9 +6,7 @@ use flywheel_engine::apiserver::{Verb, WatchEventType};
 use flywheel_engine::sim::{EventKind, TraceEvent};
 
 /// An edge of the pipeline drawing.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Edge {
     /// API server → watch → Reflector → FIFO.
     Watch,
@@ -43,7 +41,7 @@ impl Edge {
 }
 
 /// What a token carries (decides its colour).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Carry {
     /// A watch `ADDED`.
     Added,
@@ -66,7 +64,7 @@ pub enum Carry {
 }
 
 /// One moving token.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Token {
     /// The edge it travels.
     pub edge: Edge,

@@ -24,7 +24,7 @@ pub struct TourJob {
 }
 
 /// What a step's run reached.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Reached {
     /// When its condition held, or the instant reached (simulated seconds); `None` when the
     /// condition never held within the step's limit.

@@ -14,7 +14,7 @@ use crate::story::go_name;
 pub use flywheel_engine::cluster::verdict::LOOP_WINDOW_S;
 
 /// Live numbers of one lane.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LaneStats {
     /// API requests per second (last 3 s).
     pub rps: f64,
@@ -25,7 +25,6 @@ pub struct LaneStats {
     /// Pod state, back-off, last exit reason and restarts, as the stats bar shows it.
     pub pod: String,
     /// The Go call that writes status.
-    #[serde(deserialize_with = "flywheel_engine::static_text::one")]
     pub write_go: flywheel_engine::static_text::StaticStr,
     /// The engine's verdict and the figures it rests on.
     pub verdict: RunVerdict,

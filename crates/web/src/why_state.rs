@@ -9,7 +9,7 @@ use crate::do_steps::DoStep;
 use crate::why_view::WhyView;
 
 /// A branch as the timeline draws it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BranchItem {
     /// The engine's id of it.
     pub id: u32,

@@ -18,7 +18,7 @@ use flywheel_engine::sim::{EventId, EventKind};
 pub const EFFECT_HOPS: usize = 24;
 
 /// Whether the panel goes back to causes or forward to effects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
     /// Why a Reconcile ran.
     Causes,
@@ -27,7 +27,7 @@ pub enum Direction {
 }
 
 /// One hop of a chain: the event, when it happened, and what it was.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Hop {
     /// The event's id.
     pub id: u64,
@@ -40,7 +40,7 @@ pub struct Hop {
 }
 
 /// The panel's content.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WhyView {
     /// The event clicked.
     pub id: u64,
