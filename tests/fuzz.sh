@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzzer at volume (outside CI, which keeps its quick counts): scenario text, mutated
 # presets, `--set` overrides, a setting's value text, CLI command lines, the page's URL state and
-# settings files.
+# settings files, and the messages between the page and its engine's Worker.
 #   bash tests/fuzz.sh [CASES]     CASES per fuzzer, default 100000
 # Prints the cases run, the time and the failures. A failing input is printed by proptest as its
 # "minimal failing input": add it to the fuzzer's file as a regression test with its exact message
@@ -24,12 +24,14 @@ TARGETS=(
   "flywheel-cli||args::tests::fuzz::any_command_line_parses_or_names_the_problem"
   "flywheel-web|url_state_fuzz|any_query_yields_a_valid_state_that_round_trips"
   "flywheel-web|url_state_fuzz|any_settings_file_reads_back_or_names_the_problem"
+  "flywheel-web|wire_fuzz|any_bytes_are_read_as_a_message_or_refused"
+  "flywheel-web|wire_fuzz|a_damaged_message_is_read_as_a_message_or_refused"
 )
 
 say "building the fuzzers (release)"
 cargo test --release -p flywheel-engine --test integration --lib --no-run -q || die "build failed"
 cargo test --release -p flywheel-cli --bins --no-run -q || die "build failed"
-cargo test --release -p flywheel-web --test url_state_fuzz --no-run -q || die "build failed"
+cargo test --release -p flywheel-web --test url_state_fuzz --test wire_fuzz --no-run -q || die "build failed"
 
 failures=0
 start=$(date +%s)
