@@ -5,7 +5,7 @@
 //! versions and no compatibility with anything else.
 //!
 //! ```text
-//!  unsigned integer  LEB128 varint (7 bits a byte, low first)
+//!  unsigned integer  LEB128 varint (7 bits a byte, low first); a u8 as its one byte
 //!  signed integer    zigzag, then as unsigned
 //!  f64               8 bytes, little-endian (every value exactly: NaN, infinities, -0)
 //!  bool, Option      one byte: 0 or 1 (Option: then the value)
@@ -94,13 +94,13 @@ impl<'a> Reader<'a> {
         Err(WireError::BAD)
     }
 
-    /// A length of a list of items each at least `least` bytes long (0 for items that may take no
-    /// bytes): refused when the bytes left cannot hold that many, so room reserved for the items
+    /// A length of a list of items each at least `least` bytes long (every value takes one at
+    /// least): refused when the bytes left cannot hold that many, so room reserved for the items
     /// is never more than the message could fill.
     #[inline(never)]
     pub fn length(&mut self, least: usize) -> Result<usize, WireError> {
         let n = usize::try_from(self.varint()?).map_err(|_| WireError::SHORT)?;
-        if least > 0 && n > self.left() / least {
+        if n > self.left() / least.max(1) {
             return Err(WireError::SHORT);
         }
         Ok(n)
@@ -271,7 +271,7 @@ impl<T: Wire> Wire for Vec<T> {
 
     fn take(r: &mut Reader<'_>) -> Result<Self, WireError> {
         let n = r.length(T::LEAST)?;
-        let mut items = Vec::with_capacity(n.min(r.left()));
+        let mut items = Vec::with_capacity(n);
         for _ in 0..n {
             items.push(T::take(r)?);
         }
