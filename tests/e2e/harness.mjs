@@ -50,7 +50,12 @@ export async function openSite() {
   page.on('worker', (worker) => worker.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`worker console error: ${msg.text()}`);
   }));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  // net::ERR_ABORTED is the browser cancelling a request in flight because the test moved on (a
+  // navigation ends the document, and its engine Worker, with their loads): not a failure of the page
+  page.on('requestfailed', (req) => {
+    const why = req.failure()?.errorText;
+    if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${req.url()} ${why}`);
+  });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
