@@ -155,3 +155,26 @@ test('export and import as a file round-trip exactly; a bad file is refused by a
   await assertResponsive('export / import');
   await page.evaluate(() => localStorage.clear());
 });
+
+test('a browser without WebAssembly SIMD is told which browsers run the page, in its language', async () => {
+  const page = await site.page.context().newPage();
+  const fetched = [];
+  page.on('request', (req) => fetched.push(req.url()));
+  try {
+    // such a browser's validator refuses the page's probe, as it would the module itself
+    await page.addInitScript(() => {
+      WebAssembly.validate = () => false;
+    });
+    for (const [lang, words, htmlLang] of [['en', /WebAssembly SIMD.*Safari 16\.4/, 'en'], ['zh', /浏览器.*Safari 16\.4/, 'zh-CN']]) {
+      fetched.length = 0;
+      await page.goto(`${site.url}?preset=flywheel&lang=${lang}`);
+      const shown = await page.waitForSelector('#app .load-error[role="alert"]');
+      assert.match(await shown.textContent(), words);
+      assert.equal(await page.getAttribute('html', 'lang'), htmlLang);
+      assert.ok(!fetched.some((u) => u.endsWith('.wasm')), `the module is not fetched: ${fetched.join(', ')}`);
+    }
+  } finally {
+    await page.close();
+  }
+  assert.deepEqual(site.problems, [], 'no console error, page error or off-origin request');
+});

@@ -22,8 +22,10 @@ ensure_wasm_toolchain
 target_dir=${CARGO_TARGET_DIR:-$ROOT/target}
 crate="$target_dir/engine-size"
 rm -rf "$crate"
-mkdir -p "$crate/src" "$crate/pkg"
+mkdir -p "$crate/src" "$crate/pkg" "$crate/.cargo"
 cp "$ROOT/Cargo.lock" "$crate/"
+# the page's target features (SIMD), wherever the target directory is
+cp "$ROOT/.cargo/config.toml" "$crate/.cargo/"
 profiles=$(awk '/^\[profile\.wasm-release/ { on = 1 } /^\[/ && !/^\[profile\.wasm-release/ { on = 0 } on' "$ROOT/Cargo.toml")
 cat >"$crate/Cargo.toml" <<EOF
 [package]

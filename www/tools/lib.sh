@@ -94,9 +94,10 @@ ensure_wasm_toolchain() {
 
 # wasm-opt -Oz on the wasm-bindgen output FILE, in place: to a fixed point, told that pointer
 # arithmetic never wraps into the low 1 KiB and that memory starts zeroed, which holds (the module
-# defines its own memory).
+# defines its own memory). The features are those the module is compiled with (SIMD by
+# .cargo/config.toml).
 wasm_opt_in_place() {
   "$ROOT/www/tools/node_modules/.bin/wasm-opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd \
     --converge --low-memory-unused --zero-filled-memory "$1" -o "$1"
 }
