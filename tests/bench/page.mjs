@@ -345,7 +345,7 @@ async function sizeAndStart(site) {
     + 'it is 80 KB smaller and 60 % slower in V8), already through wasm-opt -Oz. The engine '
     + 'alone, a headless run with the page\'s features (the presets built as values, no TOML '
     + 'parser), is 261 KB gzipped (2026-12-07, with SIMD; www/tools/engine-size.sh; it read 466 KB before, '
-    + 'built with the TOML parser the page leaves out); the other 399 KB are the page\'s side: '
+    + 'built with the TOML parser the page leaves out); the other 398 KB are the page\'s side: '
     + 'Yew and the page\'s components, and the engine\'s parts that only the page calls (the '
     + 'timeline\'s checkpoint copies, the settings, the tours, the Go code view, sizing, the '
     + 'causal queries, the wire form). No engine fits beside today\'s page side, and the page\'s '

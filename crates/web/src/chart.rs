@@ -437,7 +437,7 @@ pub fn nice_max(max: f64) -> f64 {
     if !max.is_finite() || max <= 0.0 {
         return 1.0;
     }
-    let p = 10f64.powf(max.log10().floor());
+    let p = crate::pow10::pow10(crate::pow10::decade(max));
     [1.0, 2.0, 2.5, 5.0, 10.0]
         .into_iter()
         .map(|m| m * p)
@@ -451,7 +451,7 @@ pub fn snug_max(max: f64) -> f64 {
     if !max.is_finite() || max <= 0.0 {
         return 1.0;
     }
-    let p = 10f64.powf(max.log10().floor());
+    let p = crate::pow10::pow10(crate::pow10::decade(max));
     [1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
         .into_iter()
         .map(|m| m * p)

@@ -41,6 +41,7 @@ pub mod persist;
 pub mod pipe_view;
 pub mod pipeline_draw;
 pub mod pipeline_words;
+pub mod pow10;
 pub mod reasons;
 pub mod renders;
 pub mod runs;

@@ -8,6 +8,7 @@ use super::timeline::Timeline;
 use super::use_ctx;
 use crate::config::{MAX_SPEED, MIN_SPEED};
 use crate::i18n::{format_speed, Msg};
+use crate::pow10::{decade, pow10, pow10_f};
 use crate::state::Action;
 use crate::stepping::StepTarget;
 
@@ -19,8 +20,8 @@ pub fn speed_to_pos(speed: f64) -> f64 {
 /// Speed at a slider position, rounded to two significant digits.
 pub fn pos_to_speed(pos: f64) -> f64 {
     let e = MIN_SPEED.log10() + pos / 100.0 * (MAX_SPEED.log10() - MIN_SPEED.log10());
-    let v = 10f64.powf(e);
-    let p = 10f64.powf(v.log10().floor() - 1.0);
+    let v = pow10_f(e);
+    let p = pow10(decade(v) - 1);
     ((v / p).round() * p).clamp(MIN_SPEED, MAX_SPEED)
 }
 
@@ -156,5 +157,17 @@ mod tests {
         assert_eq!(pos_to_speed(100.0), 10_000.0);
         assert_eq!(pos_to_speed(speed_to_pos(100.0)), 100.0);
         assert_eq!(speed_to_pos(10.0), 40.0);
+    }
+
+    #[test]
+    fn every_slider_position_gives_the_speed_the_c_librarys_pow_gave() {
+        for pos in 0..=100 {
+            let pos = f64::from(pos);
+            let e = MIN_SPEED.log10() + pos / 100.0 * (MAX_SPEED.log10() - MIN_SPEED.log10());
+            let v = 10f64.powf(e);
+            let p = 10f64.powf(v.log10().floor() - 1.0);
+            let before = ((v / p).round() * p).clamp(MIN_SPEED, MAX_SPEED);
+            assert_eq!(pos_to_speed(pos), before, "position {pos}");
+        }
     }
 }
