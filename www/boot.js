@@ -17,7 +17,7 @@ const NEEDS_SIMD = {
   zh: 'Flywheel 需要支持 WebAssembly SIMD 的浏览器：Chrome 或 Edge 91、Firefox 89、Safari 16.4 及更新的版本。请更新此浏览器，或换一个浏览器打开本页。',
 };
 
-/** The page's language as the module would choose it: the address bar's `lang`, else the browser's. */
+/** The page's language: the address bar's `lang`, else the browser's (the module also reads the stored settings; this runs before it). */
 function pageLang() {
   const asked = new URLSearchParams(location.search).get('lang');
   const tags = asked ? [asked] : (navigator.languages ?? [navigator.language ?? '']);

@@ -1,7 +1,6 @@
 //! Powers of ten for the charts' axes and the speed slider, without the C library's `pow`: a
 //! whole power is one of the powers a double holds exactly, or one over it, and a fractional one
-//! is `eˣ` of `x · ln 10`. With no `powf` left in the page, `pow`'s code and its 4 KB table are
-//! not in the module.
+//! is `eˣ` of `x · ln 10`. With no `powf` left in the page, `pow`'s code is not in the module.
 
 /// The powers of ten a double holds exactly: 10⁰ to 10²² (5²² < 2⁵³).
 const EXACT: [f64; 23] = [
