@@ -8,6 +8,7 @@
 use std::cell::Cell;
 use std::fmt;
 
+use flywheel_engine::scenario::presets::{self, PRESET_NAMES};
 use flywheel_engine::settings::{Setting, SETTINGS};
 
 use crate::params::LOGIC_KEY;
@@ -125,7 +126,7 @@ fn lang_index(lang: Lang) -> usize {
 /// How many lines a labels file has: one per message, then a label and a help per setting of the
 /// registry, in its order.
 pub fn label_count() -> usize {
-    Msg::ALL.len() + 2 * SETTINGS.len()
+    Msg::ALL.len() + 2 * SETTINGS.len() + 2 * PRESET_NAMES.len()
 }
 
 /// Makes a labels file what [`Msg::text`] and [`setting_words`] return for `lang`; an error unless
@@ -560,28 +561,43 @@ pub fn format_speed(speed: f64) -> String {
     }
 }
 
-/// A preset's title in `lang`: the scenario's own (English) title, or the Chinese one its file
-/// carries (`[text.zh-CN] title`).
-pub fn preset_title(preset: &str, english: &str, lang: Lang) -> String {
-    if lang == Lang::En {
-        return english.to_owned();
+/// A preset's title in `lang` (`preset` itself when it is not a preset). In the browser it comes
+/// from the fetched labels file (two lines per preset after the settings' words), natively from
+/// the engine's [`presets::words`]: the presets as the page builds them carry no words.
+pub fn preset_title(preset: &str, lang: Lang) -> &str {
+    let title = preset_line(preset, 0, lang);
+    if title.is_empty() {
+        preset
+    } else {
+        title
     }
-    chinese_titles()
-        .iter()
-        .find(|(name, _)| name == preset)
-        .map_or_else(|| english.to_owned(), |(_, zh)| zh.clone())
 }
 
-/// Every preset's Chinese title, read once from the presets.
-fn chinese_titles() -> &'static [(String, String)] {
-    static TITLES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
-    TITLES.get_or_init(|| {
-        flywheel_engine::scenario::presets::names()
-            .filter_map(|name| {
-                let s = flywheel_engine::scenario::presets::load(name, &[]).ok()?;
-                Some((name.to_owned(), s.text.zh_cn.title))
-            })
-            .collect()
+/// A preset's summary (in English in both files: the presets have no other), shown where its
+/// narration cannot be; empty for a name that is not a preset.
+pub fn preset_summary(preset: &str, lang: Lang) -> &'static str {
+    preset_line(preset, 1, lang)
+}
+
+/// Line `part` (0 the title, 1 the summary) of `preset`'s words in `lang`.
+fn preset_line(preset: &str, part: usize, lang: Lang) -> &'static str {
+    let Some(i) = PRESET_NAMES.iter().position(|n| *n == preset) else {
+        return "";
+    };
+    if cfg!(target_arch = "wasm32") {
+        loaded_line(Msg::ALL.len() + 2 * SETTINGS.len() + 2 * i + part, lang)
+    } else {
+        let (title, summary) = source_preset_words(PRESET_NAMES[i], lang);
+        [title, summary][part]
+    }
+}
+
+/// A preset's title in `lang` and its summary, from the engine (what the labels file is written
+/// from); empty for a name that is not a preset.
+pub fn source_preset_words(preset: &str, lang: Lang) -> (&'static str, &'static str) {
+    presets::words(preset).map_or(("", ""), |w| match lang {
+        Lang::En => (w.title, w.summary),
+        Lang::Zh => (w.title_zh, w.summary),
     })
 }
 
@@ -590,12 +606,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_preset_has_a_chinese_title() {
-        for name in flywheel_engine::scenario::presets::names() {
-            let zh = preset_title(name, "untranslated", Lang::Zh);
-            assert_ne!(zh, "untranslated", "{name} has no Chinese title");
-            assert_eq!(preset_title(name, "English", Lang::En), "English");
+    fn every_preset_has_a_title_in_each_language_and_a_summary() {
+        for name in presets::names() {
+            let (en, zh) = (preset_title(name, Lang::En), preset_title(name, Lang::Zh));
+            assert!(en != name && !en.is_empty(), "{name} has an English title");
+            assert!(zh != name && zh != en, "{name} has a Chinese title: {zh}");
+            assert!(!preset_summary(name, Lang::Zh).is_empty(), "{name}");
         }
+        assert_eq!(
+            preset_title("mine", Lang::Zh),
+            "mine",
+            "a name that is not a preset"
+        );
+        assert_eq!(preset_summary("mine", Lang::En), "");
     }
 
     #[test]

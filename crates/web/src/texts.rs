@@ -229,7 +229,8 @@ mod tests {
     const NARRATIONS_ZH: &str = include_str!("../../../www/text/narrations.zh-CN.txt");
 
     /// What the labels file of `lang` holds: a line per message, in declaration order, then each
-    /// setting's label and help, in the registry's order.
+    /// setting's label and help, in the registry's order, then each preset's title and summary,
+    /// in the presets' order.
     fn labels_file(lang: Lang) -> String {
         let messages = Msg::ALL
             .iter()
@@ -238,7 +239,11 @@ mod tests {
             let (label, help) = crate::i18n::source_words(s, lang);
             format!("{}.label\t{label}\n{}.help\t{help}\n", s.path, s.path)
         });
-        messages.chain(settings).collect()
+        let presets = flywheel_engine::scenario::presets::names().map(|name| {
+            let (title, summary) = crate::i18n::source_preset_words(name, lang);
+            format!("{name}.title\t{title}\n{name}.summary\t{summary}\n")
+        });
+        messages.chain(settings).chain(presets).collect()
     }
 
     /// What the myths file of `lang` holds: a line per card, in the page's order.

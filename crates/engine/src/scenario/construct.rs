@@ -37,6 +37,10 @@ construct_as_literal!(bool, u32, u64, usize, f64);
 
 impl Construct for String {
     fn construct(&self, out: &mut String, _: usize) {
+        if self.is_empty() {
+            out.push_str("String::new()");
+            return;
+        }
         let _ = write!(out, "String::from({self:?})");
     }
 }
@@ -163,17 +167,7 @@ construct_struct!(all Scenario {
 });
 construct_struct!(changed Words { title, narration, try_this });
 
-/// A preset's words are written with their titles only: the page fetches the narrations.
-impl Construct for PresetText {
-    fn construct(&self, out: &mut String, indent: usize) {
-        let titles = self.titles_only();
-        out.push_str("PresetText {\n");
-        field(out, indent, "en", &titles.en);
-        field(out, indent, "zh_cn", &titles.zh_cn);
-        pad(out, indent);
-        out.push('}');
-    }
-}
+construct_struct!(changed PresetText { en, zh_cn });
 construct_struct!(changed CrdConfig { kind, status_subresource });
 construct_struct!(changed ObjectsConfig { count, namespaces, size_bytes, create_at, finalizers });
 construct_struct!(changed ControllerConfig {
@@ -328,12 +322,40 @@ fn built_presets_code() -> String {
     for name in presets::names() {
         let scenario = presets::load(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
         let _ = write!(out, "        {name:?} => ");
-        scenario.construct(&mut out, 2);
+        presets::without_words(&scenario).construct(&mut out, 2);
         out.push_str(",\n");
     }
     out.push_str("        _ => return None,\n    };\n    Some(scenario)\n}\n");
     out
 }
+
+/// The text of `presets_words.rs`: every preset's [`super::text::PresetWords`], from its file.
+fn preset_words_code() -> String {
+    let mut out = String::from(WORDS_HEADER);
+    for name in presets::names() {
+        let s = presets::load(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let _ = write!(
+            out,
+            "    PresetWords {{\n        name: {name:?},\n        title: {:?},\n        \
+             title_zh: {:?},\n        summary: {:?},\n    }},\n",
+            s.title, s.text.zh_cn.title, s.summary
+        );
+    }
+    out.push_str("];\n");
+    out
+}
+
+/// The start of `presets_words.rs`.
+const WORDS_HEADER: &str = "\
+//! Every preset's titles and summary, written from `crates/engine/scenarios/*.toml` by the test
+//! `scenario::construct::tests::the_built_presets_are_written_from_the_scenario_files`
+//! (`cargo test -p flywheel-engine --lib built_presets` rewrites this file). Do not edit.
+
+use super::text::PresetWords;
+
+/// Every preset's words, in the presets' order.
+pub static PRESET_WORDS: &[PresetWords] = &[
+";
 
 #[cfg(test)]
 mod tests {
@@ -341,12 +363,21 @@ mod tests {
 
     #[test]
     fn the_built_presets_are_written_from_the_scenario_files() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/scenario/presets_built.rs");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/scenario");
         let bless = "cargo test -p flywheel-engine --lib built_presets";
-        let rewritten = crate::testing::bless_or_check(path.as_ref(), &built_presets_code(), bless);
+        let mut rewritten = Vec::new();
+        for (file, want) in [
+            ("presets_built.rs", built_presets_code()),
+            ("presets_words.rs", preset_words_code()),
+        ] {
+            let path = format!("{dir}/{file}");
+            if crate::testing::bless_or_check(path.as_ref(), &want, bless) {
+                rewritten.push(file);
+            }
+        }
         assert!(
-            !rewritten,
-            "{path} is rewritten: rebuild and run the tests again"
+            rewritten.is_empty(),
+            "{rewritten:?} rewritten: rebuild and run the tests again"
         );
     }
 

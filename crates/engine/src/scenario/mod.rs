@@ -21,6 +21,8 @@ pub mod presets;
     reason = "written by a test from the preset files: nanoseconds and bytes as the generator prints them"
 )]
 mod presets_built;
+#[rustfmt::skip]
+mod presets_words;
 mod serde_units;
 pub mod text;
 pub mod units;

@@ -23,9 +23,9 @@ pub fn built(name: &str) -> Option<Scenario> {
     let scenario = match name {
         "flywheel" => Scenario {
             name: String::from("flywheel"),
-            title: String::from("The death flywheel"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("Reconcile writes status with a full Update on a CRD without /status and no predicate: each write bumps resourceVersion and generation, its watch event re-queues the key, and Reconcile writes again, forever."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -60,19 +60,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("死亡飞轮"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "subresource-only" => Scenario {
             name: String::from("subresource-only"),
-            title: String::from("Fix 1 alone: the /status subresource"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("Status().Update on a CRD with /status: generation no longer moves, but every status write still bumps resourceVersion and, with no predicate, its MODIFIED event re-queues the key: the loop goes on."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -110,19 +104,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("只用修复 1：/status 子资源"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "predicate-only" => Scenario {
             name: String::from("predicate-only"),
-            title: String::from("Fix 2 alone: GenerationChangedPredicate"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("GenerationChangedPredicate without /status: a status change through the main endpoint bumps generation too, so the predicate lets every one of the operator's own writes through: the loop goes on."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -162,19 +150,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("只用修复 2：GenerationChangedPredicate"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "observed-generation-only" => Scenario {
             name: String::from("observed-generation-only"),
-            title: String::from("Fix 3 alone: the ObservedGeneration guard"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("Reconcile returns early when status.observedGeneration == generation, but without /status the write that records observedGeneration bumps generation again, so the guard never holds: the loop goes on."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -211,19 +193,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("只用修复 3：ObservedGeneration 守卫"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "subresource+predicate" => Scenario {
             name: String::from("subresource+predicate"),
-            title: String::from("/status subresource + GenerationChangedPredicate"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("Status writes go to /status and leave generation alone, and the predicate drops the update events they cause: the loop stops. A spec edit is reconciled once, with one status write."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -266,19 +242,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("/status 子资源 + GenerationChangedPredicate"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "subresource+observed-generation" => Scenario {
             name: String::from("subresource+observed-generation"),
-            title: String::from("/status subresource + ObservedGeneration guard"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("With /status, recording observedGeneration does not bump generation, so the reconcile that the status write triggers returns at the guard without writing: the loop stops after one extra, empty reconcile."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -318,19 +288,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("/status 子资源 + ObservedGeneration 守卫"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "fixed" => Scenario {
             name: String::from("fixed"),
-            title: String::from("All of the seed's fixes"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("/status subresource, GenerationChangedPredicate, the ObservedGeneration guard and Status().Patch (a merge patch without resourceVersion, so no 409s): one reconcile and one status write per spec change, then silence."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -375,19 +339,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("种子文章的全部修复"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "idempotent-status" => Scenario {
             name: String::from("idempotent-status"),
-            title: String::from("Idempotent status: the no-op rule stops the loop"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("The same broken Update without /status or predicate, but the status carries no timestamp: the second write is byte-identical to the stored object, the API server skips it (no new resourceVersion, no watch event), and the loop stops by itself."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -422,19 +380,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("幂等的 status：无变化写入规则让循环停下"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "flywheel-workers" => Scenario {
             name: String::from("flywheel-workers"),
-            title: String::from("The death flywheel with three workers"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("The broken Reconcile of the flywheel preset, run by three workers over 30 objects: each worker's write re-queues its key, so three times the workers make about three times the writes, and the loop never rests."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(300000000000),
             profile: Profile::Seed,
@@ -464,19 +416,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("三个 worker 的死亡飞轮"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "seed-000-incident" => Scenario {
             name: String::from("seed-000-incident"),
-            title: String::from("The seed-000 incident: 150k objects, 429s, OOMKilled, CrashLoopBackOff"),
+            title: String::new(),
             group: String::from("seed-000"),
-            summary: String::from("The death flywheel at production scale: thousands of adds per second, a workqueue over 100k deep, APF answering 429, the informer's queue and the heap growing until the kernel kills the operator, and the storm starting over after each restart."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -520,19 +466,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("seed-000 事故：15 万个对象、429、OOMKilled、CrashLoopBackOff"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "list-full-scan" => Scenario {
             name: String::from("list-full-scan"),
-            title: String::from("List every Pod, filter in memory: a 50k-Pod cache, p99 in seconds, OOMKilled"),
+            title: String::new(),
             group: String::from("seed-001"),
-            summary: String::from("Reconcile calls r.List(ctx, &pods) without a namespace or field selector: the first call starts a cluster-wide Pod informer, the cache holds all 50 000 Pods and every reconcile deep-copies them; reconciles wait seconds for the cache and the 2Gi container is OOMKilled again and again. Fix: a FieldIndexer on the owner plus a namespace-scoped cache."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(300000000000),
             profile: Profile::Seed,
@@ -590,19 +530,13 @@ pub fn built(name: &str) -> Option<Scenario> {
                 ..PodsConfig::default()
             },
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("List 全部 Pod 再在内存中过滤：5 万 Pod 的缓存、秒级 p99、OOMKilled"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "list-full-scan-small" => Scenario {
             name: String::from("list-full-scan-small"),
-            title: String::from("The same full scan with 300 Pods: the index does not matter"),
+            title: String::new(),
             group: String::from("seed-001"),
-            summary: String::from("The same r.List of every Pod on a cluster with 300 Pods: a few milliseconds and a few MiB per reconcile; a FieldIndexer changes nothing you would notice. The anti-pattern costs what the cluster is big, not what the operator is."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(300000000000),
             profile: Profile::Seed,
@@ -660,19 +594,13 @@ pub fn built(name: &str) -> Option<Scenario> {
                 ..PodsConfig::default()
             },
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("同样的全量扫描，只有 300 个 Pod：索引无关紧要"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "finalizer-deadlock" => Scenario {
             name: String::from("finalizer-deadlock"),
-            title: String::from("Finalizers while the operator crash-loops: DataJobs and namespaces stuck in Terminating"),
+            title: String::new(),
             group: String::from("seed-001"),
-            summary: String::from("DataJobs with a finalizer and their namespaces are deleted while the operator is OOMKilled over and over: they stay Terminating with a deletionTimestamp. Once the operator stays up, the safe finalizer state machine (cleanup first, retry on failure and on 409) drains them without leaking anything."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(900000000000),
             profile: Profile::Seed,
@@ -744,19 +672,13 @@ pub fn built(name: &str) -> Option<Scenario> {
                 ..PodsConfig::default()
             },
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("operator 崩溃循环时的 finalizer：DataJob 和命名空间卡在 Terminating"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "finalizer-unsafe" => Scenario {
             name: String::from("finalizer-unsafe"),
-            title: String::from("Finalizer removed on failed cleanup: objects vanish, external resources leak"),
+            title: String::new(),
             group: String::from("seed-001"),
-            summary: String::from("Reconcile removes its finalizer even when the external cleanup failed: the 200 deleted DataJobs disappear on time, and about a third of what they held outside the cluster leaks. Fix: keep the finalizer and return the error until the cleanup succeeds."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(120000000000),
             profile: Profile::Seed,
@@ -809,19 +731,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("清理失败仍移除 finalizer：对象消失，外部资源泄漏"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "watch-leak" => Scenario {
             name: String::from("watch-leak"),
-            title: String::from("A watch per reconcile, never stopped: goroutines and stream buffers until OOM"),
+            title: String::new(),
             group: String::from("seed-004"),
-            summary: String::from("Each reconcile opens a watch and never stops it: two goroutines and a stream buffer stay behind per reconcile, the API server keeps filling the unread streams, and go_goroutines and the heap climb until the container is OOMKilled. Fix: defer w.Stop(), or use the shared informer."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(300000000000),
             profile: Profile::Seed,
@@ -863,19 +779,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("每次 Reconcile 开一个 watch 且从不停止：goroutine 和流缓冲直到 OOM"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "listener-backlog" => Scenario {
             name: String::from("listener-backlog"),
-            title: String::from("A handler slower than the event rate: the listener's buffer grows until OOM"),
+            title: String::new(),
             group: String::from("seed-004"),
-            summary: String::from("1 000 update events a second reach an event handler that needs 2 ms each: the informer keeps up, but the listener's unbounded notification buffer grows by 500 objects a second until the operator is OOMKilled. Fix: handlers only enqueue; the work happens in Reconcile."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(300000000000),
             profile: Profile::Seed,
@@ -927,19 +837,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("handler 慢于事件速率：listener 缓冲区一直增长直到 OOM"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "log-whole-object" => Scenario {
             name: String::from("log-whole-object"),
-            title: String::from("Logging whole objects with 100+ conditions: MBs per reconcile, GC CPU up"),
+            title: String::new(),
             group: String::from("seed-004"),
-            summary: String::from("Reconcile logs the whole object, 256 KiB with 120 conditions, at each of its 16 phases: 16 MiB of garbage per reconcile, hundreds of GC cycles and a GC CPU share that slows every reconcile. Fix: log counts, not objects."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(180000000000),
             profile: Profile::Seed,
@@ -982,19 +886,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("记录带 100+ 条件的整个对象：每次 Reconcile 数 MB，GC CPU 上升"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "no-context-timeout" => Scenario {
             name: String::from("no-context-timeout"),
-            title: String::from("External calls without a deadline: workers hang, the queue fills"),
+            title: String::new(),
             group: String::from("seed-004"),
-            summary: String::from("Reconcile calls a backend with no deadline; one call in a hundred never returns. Worker after worker hangs, reconciles stop and every key waits in the workqueue. Fix: context.WithTimeout and RequeueAfter."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(300000000000),
             profile: Profile::Seed,
@@ -1032,19 +930,13 @@ pub fn built(name: &str) -> Option<Scenario> {
             cache: CacheConfig::default(),
             pods: PodsConfig::default(),
             nodes: NodesConfig::default(),
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("外部调用没有超时：worker 挂起，队列堆满"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         "eviction-loop" => Scenario {
             name: String::from("eviction-loop"),
-            title: String::from("Evict, recreate at once, evict again: the node-pressure loop"),
+            title: String::new(),
             group: String::from("seed-004"),
-            summary: String::from("Pods that use four times their memory request push a Node under memory.available<100Mi; the kubelet evicts one every pass, the operator recreates it at once with spec.nodeName on the same Node (bypassing the scheduler's memory-pressure taint; the kubelet admits Burstable Pods), and the pressure returns. Contrast: code.placement=scheduler keeps it Pending. Fix: check the Node's MemoryPressure condition before recreating."),
+            summary: String::new(),
             seed: 1,
             duration: Duration::from_nanos(600000000000),
             profile: Profile::Seed,
@@ -1090,13 +982,7 @@ pub fn built(name: &str) -> Option<Scenario> {
                 other_usage: 12884901888,
                 ..NodesConfig::default()
             },
-            text: PresetText {
-                en: Words::default(),
-                zh_cn: Words {
-                    title: String::from("驱逐、立即重建、再被驱逐：节点内存压力循环"),
-                    ..Words::default()
-                },
-            },
+            text: PresetText::default(),
         },
         _ => return None,
     };

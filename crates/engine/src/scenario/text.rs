@@ -2,9 +2,11 @@
 //! parameters (`[text.en]`, `[text.zh-CN]`): the Chinese title (the English one is the file's
 //! `title`), the narration, and what to try.
 //!
-//! The built form of a preset (`presets_built.rs`, what the page carries) keeps the titles only;
-//! the page fetches narrations from `www/text/narrations.<lang>.txt`, which a test writes from
-//! these files, so neither language's long text sits in the WebAssembly.
+//! The built form of a preset (`presets_built.rs`, what the page carries) keeps no words: its
+//! titles and summary are in [`PresetWords`] (`presets_words.rs`), which the page reads only
+//! natively, where it writes them into its labels files; in the browser it fetches them with its
+//! labels, and the narrations from `www/text/narrations.<lang>.txt`, which a test writes from
+//! these files. So no preset's text sits in the WebAssembly.
 
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +36,20 @@ pub struct PresetText {
     pub zh_cn: Words,
 }
 
+/// A preset's words shown beside its name: its titles and the sentence that sums it up, as its
+/// TOML file has them (the file's `title` and `summary`, and `[text.zh-CN] title`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PresetWords {
+    /// The preset's name.
+    pub name: &'static str,
+    /// The English title.
+    pub title: &'static str,
+    /// The Chinese title.
+    pub title_zh: &'static str,
+    /// What it demonstrates, in English.
+    pub summary: &'static str,
+}
+
 /// The languages of [`PresetText`], by the codes the page and the files use.
 pub const LANGUAGES: [&str; 2] = ["en", "zh-CN"];
 
@@ -49,18 +65,6 @@ impl PresetText {
             "en" => Some(&self.en),
             "zh-CN" => Some(&self.zh_cn),
             _ => None,
-        }
-    }
-
-    /// The titles alone (what a preset's built form keeps).
-    pub fn titles_only(&self) -> PresetText {
-        let title = |w: &Words| Words {
-            title: w.title.clone(),
-            ..Words::default()
-        };
-        PresetText {
-            en: title(&self.en),
-            zh_cn: title(&self.zh_cn),
         }
     }
 

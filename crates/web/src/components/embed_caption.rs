@@ -2,7 +2,6 @@
 
 use yew::prelude::*;
 
-use super::scenario::preset_groups;
 use crate::ctx::Ctx;
 use crate::i18n::preset_title;
 use crate::variant_words::side_caption;
@@ -12,12 +11,7 @@ pub fn embed_caption(ctx: &Ctx) -> Html {
     let s = &ctx.state;
     let lang = s.lang;
     let name = &s.url.config.preset;
-    let english = preset_groups()
-        .iter()
-        .flat_map(|(_, items)| items.iter())
-        .find(|(n, _)| n == name)
-        .map_or(name.clone(), |(_, t)| t.clone());
-    let title = format!("{} · {name}", preset_title(name, &english, lang));
+    let title = format!("{} · {name}", preset_title(name, lang));
     let mut sides = side_caption("A", &s.url.config.variant, lang);
     if let Some(b) = &s.url.compare {
         sides.push_str(&format!("  ·  {}", side_caption("B", b, lang)));

@@ -54,15 +54,9 @@ enum Copied {
 /// The iframe's title: the scenario and each side's fixes, in the embed's language.
 fn frame_title(query: &str, lang: Lang) -> String {
     let u = UrlState::from_query(query).0;
-    let preset = &u.config.preset;
-    let english = crate::components::scenario::preset_groups()
-        .iter()
-        .flat_map(|(_, items)| items.iter())
-        .find(|(n, _)| n == preset)
-        .map_or(preset.clone(), |(_, t)| t.clone());
     let mut title = format!(
         "Flywheel: {} — {}",
-        preset_title(preset, &english, lang),
+        preset_title(&u.config.preset, lang),
         side_caption("A", &u.config.variant, lang)
     );
     if let Some(b) = &u.compare {

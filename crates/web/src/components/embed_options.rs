@@ -63,8 +63,8 @@ pub fn embed_options(p: &EmbedOptions) -> Html {
             <label class="select" for="embed-preset">
                 <span>{ Msg::EmbedScenario.text(lang) }</span>
                 <select id="embed-preset" onchange={on_value::<Event>(p, |c, v| { c.preset = v; c.variant.clear(); })}>
-                    { for crate::components::scenario::preset_groups().iter().flat_map(|(_, items)| items.iter()).map(|(name, english)| html! {
-                        <option value={name.clone()} selected={*name == c.preset}>{ preset_title(name, english, lang) }</option>
+                    { for crate::components::scenario::preset_groups().iter().flat_map(|(_, items)| items.iter()).map(|name| html! {
+                        <option value={*name} selected={*name == c.preset}>{ preset_title(name, lang) }</option>
                     }) }
                 </select>
             </label>

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::use_ctx;
 use crate::config::RunConfig;
-use crate::i18n::{preset_title, Lang, Msg};
+use crate::i18n::{preset_summary, preset_title, Lang, Msg};
 use crate::live::use_live;
 use crate::outcome::Departure;
 use crate::story::{self, LoopStory};
@@ -41,13 +41,11 @@ pub fn explain() -> Html {
     let s = &ctx.state;
     let lang = s.lang;
     let name = s.url.config.preset.clone();
-    let scenario = use_memo(name.clone(), |n| presets::load(n, &[]).ok());
+    let group = use_memo(name.clone(), |n| {
+        presets::load(n, &[]).map(|s| s.group).unwrap_or_default()
+    });
     let shipped = use_memo(name.clone(), |n| RunConfig::preset(n).variant);
-    let (title, group, summary) = scenario
-        .as_ref()
-        .as_ref()
-        .map(|sc| (sc.title.clone(), sc.group.clone(), sc.summary.clone()))
-        .unwrap_or_default();
+    let summary = preset_summary(&name, lang).to_owned();
     let update = use_force_update();
     use_effect_with(lang, move |&lang| {
         texts::request(Kind::Narrations, lang, move || update.force_update());
@@ -71,7 +69,7 @@ pub fn explain() -> Html {
     let show_a = differs || warns(a);
     html! {
         <article class="explain" lang={lang.code()}>
-            <h2>{ preset_title(&name, &title, lang) }</h2>
+            <h2>{ preset_title(&name, lang) }</h2>
             <p class="muted">{ format!("{name} · {}: {group}", Msg::Group.text(lang)) }</p>
             <OutcomeLine />
             if show_a {

@@ -15,8 +15,8 @@ use crate::i18n::Msg;
 use crate::params::HEAVY_LOGIC;
 use crate::state::Action;
 
-/// A group of presets: `(group, [(name, title)])`.
-pub type PresetGroup = (String, Vec<(String, String)>);
+/// A group of presets: `(group, [name])`.
+pub type PresetGroup = (String, Vec<&'static str>);
 
 /// Every preset group, in order of first appearance.
 pub fn preset_groups() -> &'static [PresetGroup] {
@@ -30,25 +30,15 @@ pub fn preset_groups() -> &'static [PresetGroup] {
             let group = if s.group.is_empty() {
                 "other".to_owned()
             } else {
-                s.group.clone()
+                s.group
             };
             match groups.iter_mut().find(|(g, _)| *g == group) {
-                Some((_, v)) => v.push((s.name.clone(), s.title.clone())),
-                None => groups.push((group, vec![(s.name.clone(), s.title.clone())])),
+                Some((_, v)) => v.push(name),
+                None => groups.push((group, vec![name])),
             }
         }
         groups
     })
-}
-
-/// A preset's full title in `lang` (shown whole under the list, which cuts long ones).
-fn title_of(name: &str, lang: crate::i18n::Lang) -> String {
-    preset_groups()
-        .iter()
-        .flat_map(|(_, items)| items.iter())
-        .find(|(n, _)| n == name)
-        .map(|(n, t)| crate::i18n::preset_title(n, t, lang))
-        .unwrap_or_default()
 }
 
 /// The sidebar.
@@ -96,16 +86,16 @@ pub fn scenario_panel() -> Html {
                     <select id="preset" onchange={on_preset}>
                         { for preset_groups().iter().map(|(g, items)| html! {
                             <optgroup label={g.clone()}>
-                                { for items.iter().map(|(n, t)| html! {
-                                    <option value={n.clone()} selected={*n == s.url.config.preset}>
-                                        { format!("{n} — {}", crate::i18n::preset_title(n, t, lang)) }
+                                { for items.iter().map(|n| html! {
+                                    <option value={*n} selected={*n == s.url.config.preset}>
+                                        { format!("{n} — {}", crate::i18n::preset_title(n, lang)) }
                                     </option>
                                 }) }
                             </optgroup>
                         }) }
                     </select>
                 </label>
-                <p id="preset-title" class="preset-title">{ title_of(&s.url.config.preset, lang) }</p>
+                <p id="preset-title" class="preset-title">{ crate::i18n::preset_title(&s.url.config.preset, lang) }</p>
             </section>
             <section class="panel"><Fixes side={Side::A} /></section>
             <section class="panel">
