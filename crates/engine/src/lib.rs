@@ -25,6 +25,7 @@ pub mod cluster;
 pub mod controller;
 pub mod digits;
 pub mod error;
+pub mod float_text;
 pub mod informer;
 pub mod key;
 pub mod metrics;

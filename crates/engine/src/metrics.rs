@@ -11,6 +11,7 @@ pub mod names;
 use serde::Serialize;
 
 use crate::error::ConfigError;
+use crate::float_text::Shortest;
 
 /// A monotonically increasing count, like a Prometheus counter (`client_golang`
 /// `prometheus/counter.go`). Counts are whole numbers here; increments saturate instead of
@@ -302,13 +303,20 @@ fn validate_bounds(bounds: &[f64]) -> Result<(), ConfigError> {
     if let Some(bad) = bounds.iter().find(|b| !b.is_finite()) {
         return Err(ConfigError::new(
             "upper_bounds",
-            format!("must be finite numbers, except a trailing +Inf (got {bad})"),
+            format!(
+                "must be finite numbers, except a trailing +Inf (got {})",
+                Shortest(*bad)
+            ),
         ));
     }
     if let Some(&[first, next]) = bounds.windows(2).find(|w| w[0] >= w[1]) {
         return Err(ConfigError::new(
             "upper_bounds",
-            format!("must be strictly increasing (got {first} followed by {next})"),
+            format!(
+                "must be strictly increasing (got {} followed by {})",
+                Shortest(first),
+                Shortest(next)
+            ),
         ));
     }
     Ok(())
@@ -324,13 +332,19 @@ pub fn exponential_buckets(start: f64, factor: f64, count: usize) -> Result<Vec<
     if !(start > 0.0 && start.is_finite()) {
         return Err(ConfigError::new(
             "start",
-            format!("must be a finite number greater than 0 (got {start})"),
+            format!(
+                "must be a finite number greater than 0 (got {})",
+                Shortest(start)
+            ),
         ));
     }
     if !(factor > 1.0 && factor.is_finite()) {
         return Err(ConfigError::new(
             "factor",
-            format!("must be a finite number greater than 1 (got {factor})"),
+            format!(
+                "must be a finite number greater than 1 (got {})",
+                Shortest(factor)
+            ),
         ));
     }
     let buckets = exponential_series(start, factor, count);
@@ -359,13 +373,16 @@ pub fn linear_buckets(start: f64, width: f64, count: usize) -> Result<Vec<f64>, 
     if !start.is_finite() {
         return Err(ConfigError::new(
             "start",
-            format!("must be a finite number (got {start})"),
+            format!("must be a finite number (got {})", Shortest(start)),
         ));
     }
     if !(width > 0.0 && width.is_finite()) {
         return Err(ConfigError::new(
             "width",
-            format!("must be a finite number greater than 0 (got {width})"),
+            format!(
+                "must be a finite number greater than 0 (got {})",
+                Shortest(width)
+            ),
         ));
     }
     let mut buckets = Vec::with_capacity(count);

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use flywheel_engine::float_text::fixed;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use wasm_bindgen::JsCast;
@@ -297,7 +298,7 @@ fn draw_pipes(ctx: &Ctx, pipes: &[PipeView], seen: &LoopState, ts: f64) {
         let scale = f64::from(canvas.width()) / pipeline_draw::WIDTH;
         let _ = c2d.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
         // the figure the stats bar shows, as drawn: both read the lane's stats of this refresh
-        let rps = format!("{:.1}", view.rps);
+        let rps = fixed(view.rps, 1);
         if canvas.get_attribute("data-rps").as_deref() != Some(rps.as_str()) {
             let _ = canvas.set_attribute("data-rps", &rps);
         }

@@ -4,6 +4,7 @@
 //! its text layout measures each label in a DOM `<span>` with an inline `style`, which the
 //! page's Content-Security-Policy forbids, and a chart needs only these few paths.
 
+use flywheel_engine::float_text::{fixed, Fixed};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -243,7 +244,13 @@ pub fn draw(
         draw_line(&ctx, &frame, line, scale2, k);
     }
     if let Some(c) = cursor {
-        draw_cursor(&ctx, &frame, c.clamp(x0, x1), palette, stroke(2.0));
+        draw_cursor(
+            &ctx,
+            &frame,
+            crate::clamp::clamp(c, x0, x1),
+            palette,
+            stroke(2.0),
+        );
     }
     draw_labels(&ctx, &frame, spec, palette, k);
     let (left, _) = frame.at((x0, y0));
@@ -302,7 +309,7 @@ fn draw_grid(ctx: &CanvasRenderingContext2d, frame: &Frame, palette: &Palette, w
 }
 
 fn font(weight: &str, size: f64, k: f64) -> String {
-    format!("{weight} {:.1}px sans-serif", size * k)
+    format!("{weight} {}px sans-serif", Fixed(size * k, 1))
 }
 
 fn draw_labels(
@@ -420,15 +427,15 @@ pub fn nonempty((a, b): (f64, f64)) -> (f64, f64) {
 pub fn format_tick(v: f64) -> String {
     let a = v.abs();
     if a >= 1e9 {
-        format!("{:.1}G", v / 1e9)
+        format!("{}G", Fixed(v / 1e9, 1))
     } else if a >= 1e6 {
-        format!("{:.1}M", v / 1e6)
+        format!("{}M", Fixed(v / 1e6, 1))
     } else if a >= 1e4 {
-        format!("{:.1}k", v / 1e3)
+        format!("{}k", Fixed(v / 1e3, 1))
     } else if a >= 10.0 || a == 0.0 {
-        format!("{v:.0}")
+        fixed(v, 0)
     } else {
-        format!("{v:.2}")
+        fixed(v, 2)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The four live charts' contents, built from the runs' sampled metric series (upstream metric
 //! names), A solid and B dashed.
 
+use flywheel_engine::float_text::Fixed;
 use flywheel_engine::metrics::names;
 
 use crate::chart::{nice_max, snug_max, ChartSpec, Line, Mark};
@@ -355,7 +356,7 @@ pub fn build(kind: ChartKind, engine: &Runs, lang: Lang, p: &Palette) -> ChartSp
 
 /// The hover read-out at time `x`: `t=12 s · PUT 4.1 · 429 0`.
 pub fn readout(spec: &ChartSpec, x: f64) -> String {
-    let mut parts = vec![format!("t={x:.0} s")];
+    let mut parts = vec![format!("t={} s", Fixed(x, 0))];
     for l in &spec.lines {
         let near = l
             .points

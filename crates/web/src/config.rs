@@ -3,6 +3,7 @@
 //! bad parameter falls back to its default with a notice naming it.
 
 use flywheel_engine::controller::program::WriteVerb;
+use flywheel_engine::float_text::fixed;
 use flywheel_engine::scenario::variant::Variant;
 use flywheel_engine::scenario::{presets, Profile, Scenario, ScenarioError};
 use flywheel_engine::vec_map::VecMap;
@@ -481,7 +482,7 @@ fn flag(raw: Option<&str>, key: &str, bad: &mut Vec<Ignored>) -> bool {
 
 /// A number without a useless `.0`, at most 3 decimals.
 pub fn trim_float(v: f64) -> String {
-    let s = format!("{v:.3}");
+    let s = fixed(v, 3);
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s.is_empty() || s == "-" {
         "0".into()

@@ -8,6 +8,7 @@
 use std::cell::Cell;
 use std::fmt;
 
+use flywheel_engine::float_text::Fixed;
 use flywheel_engine::scenario::presets::{self, PRESET_NAMES};
 use flywheel_engine::settings::{Setting, SETTINGS};
 
@@ -545,7 +546,7 @@ messages! {
 /// Formats a speed as `0.1×`, `10×`, `10 000×`.
 pub fn format_speed(speed: f64) -> String {
     if speed < 1.0 {
-        format!("{speed:.1}×")
+        format!("{}×", Fixed(speed, 1))
     } else {
         let n = speed.round() as u64;
         let digits = n.to_string();

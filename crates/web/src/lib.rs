@@ -9,6 +9,7 @@ pub mod app;
 pub mod chain_draw;
 pub mod chart;
 pub mod chart_data;
+mod clamp;
 pub mod components;
 pub mod config;
 pub mod ctx;

@@ -4,6 +4,7 @@
 
 use flywheel_engine::cluster::expectation::PresetStory;
 use flywheel_engine::cluster::verdict::{Verdict, LOOP_WINDOW_S};
+use flywheel_engine::float_text::Fixed;
 
 use crate::i18n::{Lang, Msg};
 use crate::verdict::LaneStats;
@@ -54,7 +55,7 @@ impl Departure {
                     "{limit}",
                     &limit.map_or_else(
                         || Msg::NoLimit.text(lang).to_owned(),
-                        |l| format!("{:.0} MiB", l as f64 / 1048576.0),
+                        |l| format!("{} MiB", Fixed(l as f64 / 1048576.0, 0)),
                     ),
                 ),
             Departure::Stuck => Msg::OutcomeStuck.text(lang).to_owned(),

@@ -3,6 +3,7 @@
 //! DOM nodes per token), called once per animation frame.
 
 use flywheel_engine::cluster::memory::PodState;
+use flywheel_engine::float_text::{fixed, Fixed};
 use flywheel_engine::process::TerminationReason;
 use flywheel_engine::scenario::{FifoKind, QueueKind};
 use web_sys::CanvasRenderingContext2d;
@@ -27,9 +28,9 @@ pub const OOM_BANNER_MS: f64 = 3000.0;
 pub fn compact(n: u64) -> String {
     match n {
         0..=9_999 => n.to_string(),
-        10_000..=99_999 => format!("{:.1}k", n as f64 / 1e3),
+        10_000..=99_999 => format!("{}k", Fixed(n as f64 / 1e3, 1)),
         100_000..=999_999 => format!("{}k", n / 1000),
-        _ => format!("{:.1}M", n as f64 / 1e6),
+        _ => format!("{}M", Fixed(n as f64 / 1e6, 1)),
     }
 }
 
@@ -214,7 +215,7 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
             Msg::OomKilled.text(d.lang).to_owned()
         }
         other => match s.restart_in_s {
-            Some(r) => format!("{other} {r:.0}s"),
+            Some(r) => format!("{other} {}s", Fixed(r, 0)),
             None => other.to_string(),
         },
     };
@@ -263,7 +264,7 @@ fn draw_pod(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
 }
 
 fn mib(b: u64) -> String {
-    format!("{:.0} MiB", b as f64 / 1048576.0)
+    format!("{} MiB", Fixed(b as f64 / 1048576.0, 0))
 }
 
 fn stage(ctx: &CanvasRenderingContext2d, r: Rect, d: &DrawCtx<'_>, lines: [&str; 3], hot: bool) {
@@ -375,7 +376,7 @@ fn draw_stages(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>)
     } else {
         reconcile_result(&view.last_result, d.lang)
     };
-    let rl = format!("{recs:.1}/s");
+    let rl = format!("{}/s", Fixed(recs, 1));
     stage(ctx, RECONCILE, d, ["Reconcile", &last, &rl], false);
 }
 
@@ -427,7 +428,7 @@ fn draw_api(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>, rp
     );
     text(
         ctx,
-        &format!("{rps:.1} req/s"),
+        &format!("{} req/s", Fixed(rps, 1)),
         cx,
         y + 130.0,
         "700 13px sans-serif",
@@ -650,7 +651,7 @@ fn draw_loop(ctx: &CanvasRenderingContext2d, view: &PipeView, d: &DrawCtx<'_>) {
     if let Some(period_s) = view.loop_period_s {
         let said = crate::i18n::Msg::LoopPeriod
             .text(d.lang)
-            .replace("{}", &format!("{period_s:.3}"));
+            .replace("{}", &fixed(period_s, 3));
         text(
             ctx,
             &said,

@@ -3,6 +3,7 @@
 //! the run's trace, like everything else the page shows.
 
 use flywheel_engine::cluster::run::Run;
+use flywheel_engine::float_text::Fixed;
 use flywheel_engine::sim::{EventKind, TraceEvent};
 
 use crate::i18n::Lang;
@@ -98,7 +99,7 @@ pub fn step_run(
 /// `mm:ss.sss` of simulated seconds.
 pub fn clock_ms(secs: f64) -> String {
     let (minutes, seconds) = crate::components::clock::minutes_and_seconds(secs);
-    format!("{minutes:02}:{seconds:06.3}")
+    format!("{minutes:02}:{:06}", Fixed(seconds, 3))
 }
 
 fn zh_words(lang: Lang) -> bool {

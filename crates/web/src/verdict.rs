@@ -4,6 +4,7 @@
 
 use flywheel_engine::cluster::memory::PodState;
 use flywheel_engine::cluster::verdict::{RunVerdict, Verdict};
+use flywheel_engine::float_text::{fixed, Fixed};
 use flywheel_engine::metrics::names;
 use flywheel_engine::process::TerminationReason;
 
@@ -77,7 +78,7 @@ fn pod_text(
         _ => state.as_str().to_owned(),
     };
     if let Some(r) = restart_in_s.filter(|_| !running) {
-        pod.push_str(&format!(" {r:.0}s"));
+        pod.push_str(&format!(" {}s", Fixed(r, 0)));
     }
     if let Some(why) = why {
         if !pod.starts_with(why) {
@@ -116,11 +117,11 @@ impl VerdictWords for Verdict {
             Verdict::Looping => Msg::Looping.text(lang).to_owned(),
             Verdict::WritesOutrun => Msg::VerdictWritesOutrun
                 .text(lang)
-                .replace("{}", &format!("{:.0}", f.write_rate)),
+                .replace("{}", &fixed(f.write_rate, 0)),
             Verdict::Watching => match f.since_workers_s {
-                Some(w) if f.time_s >= LOOP_WINDOW_S as f64 => Msg::VerdictSettling
-                    .text(lang)
-                    .replace("{}", &format!("{w:.0}")),
+                Some(w) if f.time_s >= LOOP_WINDOW_S as f64 => {
+                    Msg::VerdictSettling.text(lang).replace("{}", &fixed(w, 0))
+                }
                 _ => Msg::Watching.text(lang).to_owned(),
             },
             Verdict::Converged => Msg::Converged.text(lang).to_owned(),
@@ -164,7 +165,7 @@ fn down_why(s: &LaneStats, lang: Lang) -> String {
     msg.text(lang)
         .replace("{state}", state)
         .replace("{reason}", reason)
-        .replace("{s}", &format!("{:.0}", f.restart_in_s.unwrap_or(0.0)))
+        .replace("{s}", &fixed(f.restart_in_s.unwrap_or(0.0), 0))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::request::Verb;
 use crate::error::ConfigError;
+use crate::float_text::Shortest;
 use crate::sim::Rng;
 
 /// Per-verb latency parameters, in milliseconds.
@@ -79,7 +80,11 @@ impl LatencyConfig {
             if !v.is_finite() || !(0.0..=MAX_LATENCY_MS).contains(&v) {
                 return Err(ConfigError::new(
                     field,
-                    format!("must be between 0 and {MAX_LATENCY_MS} ms (got {v})"),
+                    format!(
+                        "must be between 0 and {} ms (got {})",
+                        Shortest(MAX_LATENCY_MS),
+                        Shortest(v)
+                    ),
                 ));
             }
         }
@@ -87,7 +92,7 @@ impl LatencyConfig {
         if !j.is_finite() || !(0.0..1.0).contains(&j) {
             return Err(ConfigError::new(
                 "latency.jitter_fraction",
-                format!("must be in [0, 1) (got {j})"),
+                format!("must be in [0, 1) (got {})", Shortest(j)),
             ));
         }
         Ok(())

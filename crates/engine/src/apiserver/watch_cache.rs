@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::request::ApiError;
 use crate::error::ConfigError;
+use crate::float_text::Shortest;
 use crate::object::{Object, ObjectRef};
 use crate::sim::chunked::ChunkedDeque;
 use crate::time::SimTime;
@@ -161,7 +162,7 @@ impl WatchCacheConfig {
         if !f.is_finite() || f <= 0.0 || f > 1e9 {
             return Err(ConfigError::new(
                 "watch_cache.event_fresh_duration_s",
-                format!("must be a positive number of seconds (got {f})"),
+                format!("must be a positive number of seconds (got {})", Shortest(f)),
             ));
         }
         Ok(())

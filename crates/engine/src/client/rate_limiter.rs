@@ -19,6 +19,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+use crate::float_text::Shortest;
 use crate::time::SimTime;
 
 /// `rest.DefaultQPS`.
@@ -63,7 +64,11 @@ impl TokenBucketRateLimiter {
         if !qps.is_finite() {
             return Err(ConfigError::new(
                 "qps",
-                format!("must be a finite number: < 0 disables, 0 means {DEFAULT_QPS} (got {qps})"),
+                format!(
+                    "must be a finite number: < 0 disables, 0 means {} (got {})",
+                    Shortest(f64::from(DEFAULT_QPS)),
+                    Shortest(f64::from(qps))
+                ),
             ));
         }
         if qps < 0.0 {

@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use crate::apiserver::{Verb, WatchEventType};
+use crate::float_text::Shortest;
 use crate::key::Key;
 use crate::sim::{EventKind, Trace};
 use crate::time::SimTime;
@@ -214,7 +215,10 @@ impl InvariantChecker {
         let handed_out = m.queue_duration_seconds.count();
         let depth = m.depth.value();
         if depth < 0.0 || (adds as f64 - handed_out as f64 - depth).abs() > 0.5 {
-            let detail = format!("adds {adds} != handed out {handed_out} + depth {depth}");
+            let detail = format!(
+                "adds {adds} != handed out {handed_out} + depth {}",
+                Shortest(depth)
+            );
             self.violate(now, "workqueue-accounting", detail);
         }
 

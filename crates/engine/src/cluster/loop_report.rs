@@ -16,6 +16,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::controller::program::WriteVerb;
+use crate::float_text::Fixed;
 use crate::key::Key;
 use crate::scenario::variant::Variant;
 use crate::sim::EventId;
@@ -175,11 +176,11 @@ impl fmt::Display for LoopReport {
         write!(
             f,
             "write loop on {}: Reconcile {} descends only from Reconcile {} \
-             (period {:.3}s, {} events)",
+             (period {}s, {} events)",
             self.key,
             self.reconcile,
             self.previous,
-            self.period.as_secs_f64(),
+            Fixed(self.period.as_secs_f64(), 3),
             self.period_events
         )?;
         if self.fixes.is_empty() {

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+use crate::float_text::Shortest;
 
 /// How a reconcile writes the object back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -286,7 +287,10 @@ fn validate_step(step: &Step, field: &str) -> Result<(), ConfigError> {
         } => {
             validate_duration(*duration, &format!("{field}.external_cleanup.duration"))?;
             if !(0.0..=1.0).contains(failure_probability) {
-                let msg = format!("must be between 0 and 1 (got {failure_probability})");
+                let msg = format!(
+                    "must be between 0 and 1 (got {})",
+                    Shortest(*failure_probability)
+                );
                 return Err(ConfigError::new(
                     format!("{field}.external_cleanup.failure_probability"),
                     msg,
@@ -305,7 +309,10 @@ fn validate_step(step: &Step, field: &str) -> Result<(), ConfigError> {
             validate_duration(*duration, &format!("{field}.external_call.duration"))?;
             validate_duration(*hang_for, &format!("{field}.external_call.hang_for"))?;
             if !(0.0..=1.0).contains(hang_probability) {
-                let msg = format!("must be between 0 and 1 (got {hang_probability})");
+                let msg = format!(
+                    "must be between 0 and 1 (got {})",
+                    Shortest(*hang_probability)
+                );
                 return Err(ConfigError::new(
                     format!("{field}.external_call.hang_probability"),
                     msg,
@@ -319,7 +326,10 @@ fn validate_step(step: &Step, field: &str) -> Result<(), ConfigError> {
         } => {
             validate_duration(*cleanup, &format!("{field}.finalize.cleanup"))?;
             if !(0.0..=1.0).contains(failure_probability) {
-                let msg = format!("must be between 0 and 1 (got {failure_probability})");
+                let msg = format!(
+                    "must be between 0 and 1 (got {})",
+                    Shortest(*failure_probability)
+                );
                 return Err(ConfigError::new(
                     format!("{field}.finalize.failure_probability"),
                     msg,

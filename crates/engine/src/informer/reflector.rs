@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::apiserver::ListItems;
 use crate::error::ConfigError;
+use crate::float_text::Shortest;
 use crate::key::Key;
 use crate::object::ObjectRef;
 use crate::sim::Rng;
@@ -149,7 +150,7 @@ fn check_non_negative(field: &str, value: f64) -> Result<(), ConfigError> {
     } else {
         Err(ConfigError::new(
             field,
-            format!("must be a finite number >= 0 (got {value})"),
+            format!("must be a finite number >= 0 (got {})", Shortest(value)),
         ))
     }
 }

@@ -36,6 +36,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
+use crate::float_text::Shortest;
 use crate::time::SimTime;
 
 /// One id's backoff state (`backoff.go` `backoffEntry`).
@@ -255,7 +256,10 @@ fn check_seconds(field: &str, seconds: f64) -> Result<(), ConfigError> {
     } else {
         Err(ConfigError::new(
             field,
-            format!("must be in 0.001..=86400 seconds (got {seconds})"),
+            format!(
+                "must be in 0.001..=86400 seconds (got {})",
+                Shortest(seconds)
+            ),
         ))
     }
 }

@@ -4,6 +4,7 @@
 //! `must be a whole number from 1 to 1000 (got 1.5)`.
 
 use super::bounds;
+use crate::float_text::{shortest, Sci};
 
 /// What the parser calls a type, in the words of a scenario file.
 fn expected_words(expected: &str) -> String {
@@ -114,9 +115,9 @@ pub fn show_number(v: f64) -> String {
     } else if v.is_infinite() {
         if v > 0.0 { "inf" } else { "-inf" }.to_owned()
     } else if v != 0.0 && (v.abs() >= 1e15 || v.abs() < 1e-4) {
-        format!("{v:e}")
+        Sci(v).to_string()
     } else {
-        v.to_string()
+        shortest(v)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Durations (`50ms`, `1m30s`, `2.5s`) and byte sizes (`512Mi`, `2Gi`, `4096`) as scenario files
 //! and `--set` write them.
 
+use crate::float_text::Fixed;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -120,9 +121,9 @@ pub fn format_bytes(bytes: u64) -> String {
         let v = bytes as f64 / scale;
         if v >= 1.0 {
             return if v.fract() == 0.0 {
-                format!("{v:.0}{unit}")
+                format!("{}{unit}", Fixed(v, 0))
             } else {
-                format!("{v:.1}{unit}")
+                format!("{}{unit}", Fixed(v, 1))
             };
         }
     }

@@ -11,9 +11,8 @@
 //! refused with the same message as a whole scenario read back; nothing else of the scenario is
 //! written out or parsed again. The value is a [`Raw`]: no JSON library's value type is compiled.
 
-use serde::de::value::Error;
-
 use super::raw::Raw;
+use super::raw_error::Error;
 use super::raw_ser::RawSerializer;
 use crate::scenario::{bytes_str, duration_str, opt_bytes_str, Scenario};
 

@@ -1,6 +1,8 @@
 //! What a setting holds: a switch, one of named values, or a number with its unit, range, step
 //! and scale (a duration and a byte size are numbers with a unit that the file writes as text).
 
+use crate::float_text::shortest;
+
 /// How a control moves between a number's ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scale {
@@ -132,7 +134,7 @@ impl Number {
             return crate::scenario::units::exact_bytes(v.max(0.0).round() as u64);
         }
         if self.is_whole() {
-            return format!("{}", v.round());
+            return shortest(v.round());
         }
         let shown = self.show(v);
         // a zero duration is shown bare (`0`), which the file reads as a number, not a duration

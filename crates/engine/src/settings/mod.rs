@@ -27,6 +27,7 @@ mod kind;
 mod nearest;
 mod raw;
 mod raw_de;
+mod raw_error;
 mod raw_json;
 mod raw_ser;
 mod table;

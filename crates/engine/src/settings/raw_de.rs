@@ -5,7 +5,9 @@
 //! string, or by an object of one member whose value is its data ("invalid type: integer `1`,
 //! expected string or map" otherwise).
 
-use serde::de::value::{Error, MapDeserializer, SeqDeserializer, StringDeserializer};
+use serde::de::value::{MapDeserializer, SeqDeserializer, StringDeserializer};
+
+use super::raw_error::Error;
 use serde::de::{self, DeserializeSeed, Error as _, IntoDeserializer, Unexpected, Visitor};
 use serde::forward_to_deserialize_any;
 

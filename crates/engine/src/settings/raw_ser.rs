@@ -3,10 +3,10 @@
 //! not finite and "none" are `null`, a unit variant its name, a list a sequence. A setting's
 //! field is never a table, so tables and variants with data are refused.
 
-use serde::de::value::Error;
 use serde::ser::{self, Error as _, Impossible, Serialize};
 
 use super::raw::Raw;
+use super::raw_error::Error;
 
 /// Writes a value as a [`Raw`].
 pub struct RawSerializer;

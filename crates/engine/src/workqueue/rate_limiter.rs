@@ -10,6 +10,7 @@ use std::hash::Hash;
 use std::time::Duration;
 
 use crate::error::ConfigError;
+use crate::float_text::Shortest;
 use crate::sim::large::Large;
 use crate::time::SimTime;
 use crate::workqueue::set::ItemMap;
@@ -264,7 +265,10 @@ impl BucketRateLimiter {
         if qps.is_nan() || qps <= 0.0 {
             return Err(ConfigError::new(
                 "qps",
-                format!("must be greater than 0 (+inf means unlimited) (got {qps})"),
+                format!(
+                    "must be greater than 0 (+inf means unlimited) (got {})",
+                    Shortest(qps)
+                ),
             ));
         }
         if burst == 0 {

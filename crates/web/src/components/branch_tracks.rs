@@ -3,6 +3,7 @@
 //! click or Enter puts the runs on it, ↑/↓ move between them, and the one the runs are on is
 //! highlighted.
 
+use flywheel_engine::float_text::fixed;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
 use yew::prelude::*;
@@ -66,9 +67,9 @@ pub fn branch_tracks() -> Html {
                 data-branch={b.id.to_string()} aria-pressed={current.to_string()}
                 onclick={go} onkeydown={keys}>
                 <svg class="tl-branch-svg" viewBox="0 0 1000 8" preserveAspectRatio="none" aria-hidden="true">
-                    <rect class="tl-branch-line" x={format!("{x:.2}")} y="2" height="4"
-                        width={format!("{:.2}", (1000.0 - x).max(0.0))} />
-                    <rect class="tl-branch-fork" x={format!("{:.2}", (x - 2.0).max(0.0))} y="0" width="4" height="8" />
+                    <rect class="tl-branch-line" x={fixed(x, 2)} y="2" height="4"
+                        width={fixed((1000.0 - x).max(0.0), 2)} />
+                    <rect class="tl-branch-fork" x={fixed((x - 2.0).max(0.0), 2)} y="0" width="4" height="8" />
                 </svg>
                 <span class="tl-branch-label">{ branch_label(b, lang) }</span>
             </button>

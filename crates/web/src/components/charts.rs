@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use flywheel_engine::float_text::fixed;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -96,7 +97,7 @@ pub fn chart_view(props: &ChartProps) -> Html {
         <figure class="chart">
             <canvas id={kind.id()} ref={canvas} width={CHART_SIZE.0.to_string()} height={CHART_SIZE.1.to_string()}
                 role="img" aria-label={label} onmousemove={hover} onmouseleave={leave}
-                data-cursor={live.cursor_s.map(|c| format!("{c:.3}"))}></canvas>
+                data-cursor={live.cursor_s.map(|c| fixed(c, 3))}></canvas>
             <output class="readout" id={format!("{}-readout", kind.id())}>{ (*readout).clone() }</output>
         </figure>
     }

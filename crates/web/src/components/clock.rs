@@ -1,5 +1,6 @@
 //! The control bar's live parts: the simulated clock and the speed the loop really reaches.
 
+use flywheel_engine::float_text::{fixed, Fixed};
 use yew::prelude::*;
 
 use super::use_ctx;
@@ -9,7 +10,7 @@ use crate::live::use_live;
 /// `mm:ss.s` of `secs` simulated seconds.
 pub fn clock_text(secs: f64) -> String {
     let (minutes, seconds) = minutes_and_seconds(secs);
-    format!("{minutes:02}:{seconds:04.1}")
+    format!("{minutes:02}:{:04}", Fixed(seconds, 1))
 }
 
 /// `secs` (negative as 0) in whole minutes and the seconds left, `secs % 60.0` exactly below
@@ -39,7 +40,7 @@ pub fn clock() -> Html {
     let live = use_live();
     let (now, end) = (live.now_s, live.end_s);
     html! {
-        <output id="clock" class="clock" aria-label={Msg::Clock.text(lang)} data-seconds={format!("{now:.3}")}>
+        <output id="clock" class="clock" aria-label={Msg::Clock.text(lang)} data-seconds={fixed(now, 3)}>
             { format!("{} / {}", clock_text(now), clock_text(end)) }
             if live.finished { <span class="done">{ format!(" · {}", Msg::Finished.text(lang)) }</span> }
         </output>
@@ -55,7 +56,7 @@ pub fn achieved_speed() -> Html {
         return html! {};
     };
     html! {
-        <output id="speed-achieved" class="achieved" data-value={format!("{x:.3}")}
+        <output id="speed-achieved" class="achieved" data-value={fixed(x, 3)}
             title={Msg::AchievedSpeedWhy.text(lang)}>
             { Msg::AchievedSpeed.text(lang).replace("{}", &format_speed(x)) }
         </output>

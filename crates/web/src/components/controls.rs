@@ -11,6 +11,7 @@ use crate::i18n::{format_speed, Msg};
 use crate::pow10::{decade, pow10, pow10_f};
 use crate::state::Action;
 use crate::stepping::StepTarget;
+use flywheel_engine::float_text::shortest;
 
 /// Slider position (0..=100) of a speed on the log scale.
 pub fn speed_to_pos(speed: f64) -> f64 {
@@ -67,7 +68,7 @@ pub fn controls() -> Html {
             <button id="reset" aria-keyshortcuts="r" onclick={on(Action::Reset)}>{ Msg::Reset.text(lang) }</button>
             <label class="speed" for="speed">{ Msg::Speed.text(lang) }</label>
             <input id="speed" type="range" min="0" max="100" step="1"
-                value={speed_to_pos(s.url.speed).to_string()} oninput={on_speed}
+                value={shortest(speed_to_pos(s.url.speed))} oninput={on_speed}
                 aria-valuetext={format_speed(s.url.speed)} aria-keyshortcuts="+ -" />
             <span class="speed-readout">
                 <output id="speed-value" for="speed">{ format_speed(s.url.speed) }</output>

@@ -3,6 +3,7 @@
 //! Markdown raw HTML block, or the page's permalink. Copying uses the Clipboard API; where it is
 //! refused, the text is selected for Ctrl+C.
 
+use flywheel_engine::float_text::Fixed;
 use gloo::timers::callback::Timeout;
 use web_sys::{HtmlElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -29,13 +30,16 @@ fn show_preview(box_ref: &NodeRef, frame_ref: &NodeRef, url: &str, size: (u32, u
     let scale = PREVIEW_WIDTH_PX / f64::from(size.0);
     if let Some(b) = box_ref.cast::<HtmlElement>() {
         let st = b.style();
-        let _ = st.set_property("width", &format!("{PREVIEW_WIDTH_PX:.0}px"));
-        let _ = st.set_property("height", &format!("{:.0}px", f64::from(size.1) * scale));
+        let _ = st.set_property("width", &format!("{}px", Fixed(PREVIEW_WIDTH_PX, 0)));
+        let _ = st.set_property(
+            "height",
+            &format!("{}px", Fixed(f64::from(size.1) * scale, 0)),
+        );
     }
     if let Some(f) = frame_ref.cast::<HtmlElement>() {
         let _ = f
             .style()
-            .set_property("transform", &format!("scale({scale:.4})"));
+            .set_property("transform", &format!("scale({})", Fixed(scale, 4)));
         if f.get_attribute("src").as_deref() != Some(url) {
             let _ = f.set_attribute("src", url);
         }

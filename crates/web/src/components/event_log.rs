@@ -1,5 +1,6 @@
 //! The event log, in `kubectl get -w --output-watch-events` style, with reconcile results.
 
+use flywheel_engine::float_text::Fixed;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -14,8 +15,14 @@ pub fn format_line(l: &LogLine) -> String {
     let rv = l.rv.map_or("-".to_owned(), |v| v.to_string());
     let gen = l.generation.map_or("-".to_owned(), |v| v.to_string());
     format!(
-        "{:<11} {:<9} {:<10} {:>7} {:>5} {:>8.1}s  {}",
-        l.event, ns, name, rv, gen, l.time_s, l.detail
+        "{:<11} {:<9} {:<10} {:>7} {:>5} {:>8}s  {}",
+        l.event,
+        ns,
+        name,
+        rv,
+        gen,
+        Fixed(l.time_s, 1),
+        l.detail
     )
 }
 

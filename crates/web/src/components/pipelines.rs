@@ -1,6 +1,7 @@
 //! The animated pipelines (A, and B when comparing), drawn by the animation loop on canvases, and
 //! their live counters in the DOM (exact, readable, and announced to assistive technology).
 
+use flywheel_engine::float_text::fixed;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -81,8 +82,8 @@ pub fn pipelines() -> Html {
                 </div>
                 if let Some(s) = st {
                     <div class="stats" aria-live="off">
-                        { stat(format!("stat-rps-{side_id}"), Msg::RequestsPerSecond.text(lang), format!("{:.1}", s.rps), format!("{:.3}", s.rps)) }
-                        { stat(format!("stat-reconciles-{side_id}"), Msg::ReconcilesPerSecond.text(lang), format!("{:.1}", s.reconciles), format!("{:.3}", s.reconciles)) }
+                        { stat(format!("stat-rps-{side_id}"), Msg::RequestsPerSecond.text(lang), fixed(s.rps, 1), fixed(s.rps, 3)) }
+                        { stat(format!("stat-reconciles-{side_id}"), Msg::ReconcilesPerSecond.text(lang), fixed(s.reconciles, 1), fixed(s.reconciles, 3)) }
                         { stat(format!("stat-loop-{side_id}"), Msg::LoopClosures.text(lang), s.verdict.figures.loops.to_string(), s.verdict.figures.loops.to_string()) }
                         { stat(format!("stat-rev-{side_id}"), Msg::Revision.text(lang), s.revision.to_string(), s.revision.to_string()) }
                         { stat(format!("stat-pod-{side_id}"), Msg::Pod.text(lang), s.pod.replacen("Running", Msg::Running.text(lang), 1), s.pod.clone()) }

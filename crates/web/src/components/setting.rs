@@ -8,6 +8,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::i18n::{self, Lang, Msg};
+use flywheel_engine::float_text::shortest;
 
 /// Positions of a log slider.
 const LOG_STEPS: f64 = 1000.0;
@@ -294,7 +295,7 @@ fn log_floor(n: &Number) -> f64 {
 /// A value's slider position: the value itself on a linear slider, 0…1000 on a log one.
 fn position(n: &Number, v: f64) -> f64 {
     match n.scale {
-        Scale::Linear => v.clamp(n.min, n.max),
+        Scale::Linear => crate::clamp::clamp(v, n.min, n.max),
         Scale::Log if v < log_floor(n) => 0.0,
         Scale::Log => {
             let lo = log_floor(n);
@@ -317,7 +318,7 @@ fn value_at(n: &Number, pos: f64) -> f64 {
 }
 
 fn snap(n: &Number, v: f64) -> f64 {
-    ((v / n.step).round() * n.step).clamp(n.min, n.max)
+    crate::clamp::clamp((v / n.step).round() * n.step, n.min, n.max)
 }
 
 /// A slider and a number box; the box takes what the file takes (`4Ki`, `200ms`) and moves by
@@ -395,8 +396,8 @@ fn number_control(props: &NumberProps) -> Html {
         <div class="param">
             <label for={box_id.clone()} title={help(&sp)}>{ label(&sp) }</label>
             <div class="number">
-                <input type="range" id={id.clone()} min={slider_min.to_string()} max={slider_max.to_string()}
-                    step={slider_step.to_string()} value={draft.as_ref().map_or_else(|| position(&n, v), |d| d.1).to_string()}
+                <input type="range" id={id.clone()} min={shortest(slider_min)} max={shortest(slider_max)}
+                    step={shortest(slider_step)} value={shortest(draft.as_ref().map_or_else(|| position(&n, v), |d| d.1))}
                     aria-label={label_text(&sp)} aria-valuetext={spoken(&shown, props.lang)}
                     oninput={slide} onchange={release} />
                 <input type="text" id={box_id} class="number-box" value={shown} placeholder={placeholder}

@@ -18,6 +18,7 @@ use crate::size_fields::{field_of, input_of, preset_value, FieldError, FIELDS};
 use crate::size_run::{as_config, SizeRun};
 use crate::state::Action;
 use crate::web;
+use flywheel_engine::float_text::shortest;
 use flywheel_engine::sizing::SizeReport;
 
 /// Wall time a piece of the run may take before the page draws again (ms).
@@ -171,7 +172,7 @@ pub fn size_panel() -> Html {
             <div class="row">
                 <button id="size-run" onclick={run} disabled={matches!(*status, Status::Running(_))}>{ Msg::SizeRun.text(lang) }</button>
                 if let Status::Running(p) = &*status {
-                    <progress id="size-progress" max="1" value={p.to_string()} aria-label={Msg::SizeRunning.text(lang)} />
+                    <progress id="size-progress" max="1" value={shortest(*p)} aria-label={Msg::SizeRunning.text(lang)} />
                     <button id="size-cancel" onclick={cancel}>{ Msg::SizeCancel.text(lang) }</button>
                 }
             </div>

@@ -1,6 +1,7 @@
 //! What a sizing run projects, one row per number; each value carries its exact number in
 //! `data-value` (bytes, ms, requests per second) beside the words it is shown in.
 
+use flywheel_engine::float_text::{shortest, Fixed};
 use yew::prelude::*;
 
 use crate::i18n::{Lang, Msg};
@@ -18,14 +19,14 @@ pub fn bytes(b: u64) -> String {
     if i == 0 {
         format!("{b} B")
     } else {
-        format!("{v:.1} {}", units[i])
+        format!("{} {}", Fixed(v, 1), units[i])
     }
 }
 
 /// Milliseconds as seconds when long (`1.25 s`, `340 ms`).
 pub fn millis(ms: u64) -> String {
     if ms >= 1000 {
-        format!("{:.2} s", ms as f64 / 1000.0)
+        format!("{} s", Fixed(ms as f64 / 1000.0, 2))
     } else {
         format!("{ms} ms")
     }
@@ -79,7 +80,7 @@ pub fn size_results(n: &SizeReport, lang: Lang) -> Html {
                 </tr>
                 { row("size-steady-rss", Msg::SizeSteadyRss.text(lang), bytes(n.steady_rss_bytes), n.steady_rss_bytes.to_string()) }
                 { row("size-relist-spike", Msg::SizeRelistSpike.text(lang), format!("+{}", bytes(n.relist_spike_bytes)), n.relist_spike_bytes.to_string()) }
-                { row("size-steady-qps", Msg::SizeSteadyQps.text(lang), format!("{:.1} {}", n.steady_qps, Msg::SizePerSecond.text(lang)), n.steady_qps.to_string()) }
+                { row("size-steady-qps", Msg::SizeSteadyQps.text(lang), format!("{} {}", Fixed(n.steady_qps, 1), Msg::SizePerSecond.text(lang)), shortest(n.steady_qps)) }
                 { row("size-peak", Msg::SizePeak.text(lang), format!("{} / {limit}", bytes(n.peak_rss_bytes)), n.peak_rss_bytes.to_string()) }
                 { row("size-crossed", "", crossed, n.limit_crossed.to_string()) }
             </tbody>

@@ -3,6 +3,7 @@
 //! seek; with focus ←/→ step to the previous/next event, Shift+←/→ to the previous/next mark,
 //! Home/End to the start and the end.
 
+use flywheel_engine::float_text::{fixed, Fixed};
 use web_sys::{HtmlElement, KeyboardEvent, PointerEvent};
 use yew::prelude::*;
 
@@ -27,8 +28,8 @@ pub fn percent(t_s: f64, end_s: f64) -> f64 {
 pub fn value_text(now_s: f64, end_s: f64, marks: &[TimelineMark], lang: Lang) -> String {
     let at = Msg::TimelineValue
         .text(lang)
-        .replace("{now}", &format!("{now_s:.1}"))
-        .replace("{end}", &format!("{end_s:.0}"));
+        .replace("{now}", &fixed(now_s, 1))
+        .replace("{end}", &fixed(end_s, 0));
     match marks.iter().rev().find(|m| m.at_s <= now_s + 1e-6) {
         Some(m) => {
             let after = Msg::TimelineAfter
@@ -125,14 +126,14 @@ pub fn timeline() -> Html {
     };
     let marks = live.marks.iter().map(|m| {
         let (ctx, at) = (ctx.clone(), m.at_s);
-        let label = format!("{} · {:.1} s", m.kind.label(lang), m.at_s);
+        let label = format!("{} · {} s", m.kind.label(lang), Fixed(m.at_s, 1));
         let go = Callback::from(move |e: PointerEvent| {
             e.stop_propagation();
             ctx.seek(at);
         });
         html! {
-            <rect class={classes!("tl-mark", m.kind.class())} data-at={format!("{at:.3}")}
-                onpointerdown={go} x={format!("{:.2}", percent(at, end_s) * 10.0 - 3.0)}
+            <rect class={classes!("tl-mark", m.kind.class())} data-at={fixed(at, 3)}
+                onpointerdown={go} x={fixed(percent(at, end_s) * 10.0 - 3.0, 2)}
                 y="2" width="6" height="14">
                 <title>{ label }</title>
             </rect>
@@ -146,8 +147,8 @@ pub fn timeline() -> Html {
         let to = ctx.state.url.t.unwrap_or(live.now_s);
         html! {
             <div id="seek-progress" class="tl-progress" role="status">
-                <progress max="1" value={format!("{p:.3}")}></progress>
-                <span>{ Msg::Seeking.text(lang).replace("{}", &format!("{to:.1}")) }</span>
+                <progress max="1" value={fixed(p, 3)}></progress>
+                <span>{ Msg::Seeking.text(lang).replace("{}", &fixed(to, 1)) }</span>
                 <button id="seek-cancel" onclick={cancel}>{ Msg::CancelSeek.text(lang) }</button>
             </div>
         }
@@ -157,19 +158,19 @@ pub fn timeline() -> Html {
         <div class="timeline">
             <div id="timeline" class="tl-track" ref={track} role="slider" tabindex="0"
                 aria-label={Msg::Timeline.text(lang)}
-                aria-valuemin="0" aria-valuemax={format!("{end_s:.1}")}
-                aria-valuenow={format!("{:.1}", live.now_s)}
+                aria-valuemin="0" aria-valuemax={fixed(end_s, 1)}
+                aria-valuenow={fixed(live.now_s, 1)}
                 aria-valuetext={value_text(live.now_s, end_s, &live.marks, lang)}
-                data-seconds={format!("{:.3}", live.now_s)}
+                data-seconds={fixed(live.now_s, 3)}
                 onpointerdown={down} onpointermove={drag} onkeydown={keys}>
                 // drawn in SVG: the page's Content-Security-Policy allows no inline styles
                 <svg class="tl-svg" viewBox="0 0 1000 18" preserveAspectRatio="none" aria-hidden="true">
                     <rect class="tl-reached" x="0" y="0" height="18"
-                        width={format!("{:.2}", percent(live.reached_s, end_s) * 10.0)} />
+                        width={fixed(percent(live.reached_s, end_s) * 10.0, 2)} />
                     { for marks }
                     { for pin }
                     <rect class="tl-now" y="0" width="4" height="18"
-                        x={format!("{:.2}", percent(live.now_s, end_s) * 10.0 - 2.0)} />
+                        x={fixed(percent(live.now_s, end_s) * 10.0 - 2.0, 2)} />
                 </svg>
             </div>
             // each in its own place, present or not, so the track keeps its node (and the
@@ -188,7 +189,7 @@ fn parting(ctx: &Ctx, live: &LiveView, end_s: f64) -> Option<(Html, Html)> {
     let lang = ctx.state.lang;
     let at_s = d.at.as_secs_f64();
     let what = if lang == Lang::Zh { &d.zh } else { &d.en };
-    let at = format!("{at_s:.1}");
+    let at = fixed(at_s, 1);
     // a difference the engine names (a predicate's drop) reads as a sentence; any other is
     // shown as the two trace lines, as code
     let (words, lines) = if d.side.is_some() {
@@ -203,11 +204,11 @@ fn parting(ctx: &Ctx, live: &LiveView, end_s: f64) -> Option<(Html, Html)> {
         Callback::from(move |_: MouseEvent| ctx.seek(at_s))
     };
     let pin = html! {
-        <rect class="tl-parting" x={format!("{:.2}", percent(at_s, end_s) * 10.0 - 1.5)}
+        <rect class="tl-parting" x={fixed(percent(at_s, end_s) * 10.0 - 1.5, 2)}
             y="0" width="3" height="18"><title>{ words.clone() }</title></rect>
     };
     let text = html! {
-        <button id="parting" class="tl-parting-text" data-at={format!("{at_s:.3}")}
+        <button id="parting" class="tl-parting-text" data-at={fixed(at_s, 3)}
             title={words.clone()} onclick={go}>{ words }
             if let Some(lines) = lines { { " " }<code>{ lines }</code> }
         </button>

@@ -2,6 +2,7 @@
 //! per add the workqueue merged into it, each hop with its time — whether it is self-triggered,
 //! and the fixes that would cut its loop; for another event, what it caused forward.
 
+use flywheel_engine::float_text::{fixed, Fixed};
 use yew::prelude::*;
 
 use super::use_ctx;
@@ -12,7 +13,9 @@ use crate::why_view::{Direction, Hop, WhyView};
 use crate::why_words::{fix_text, hop_text};
 
 fn hop_item(hop: &Hop, lang: Lang) -> Html {
-    let at = hop.at_s.map_or(String::new(), |t| format!("{t:.3} s"));
+    let at = hop
+        .at_s
+        .map_or(String::new(), |t| format!("{} s", Fixed(t, 3)));
     let own = matches!(
         hop.link,
         flywheel_engine::cluster::why::Link::Write { own: true, .. }
@@ -27,7 +30,7 @@ fn hop_item(hop: &Hop, lang: Lang) -> Html {
 }
 
 fn heading(v: &WhyView, lang: Lang) -> String {
-    let at = format!("{:.3}", v.at_s);
+    let at = fixed(v.at_s, 3);
     match v.direction {
         Direction::Causes => Msg::WhyOf
             .text(lang)
@@ -64,7 +67,7 @@ fn verdict(v: &WhyView, lang: Lang) -> Html {
             </p>
             if v.delayed { <p class="muted small">{ Msg::WhyDelayed.text(lang) }</p> }
             if let Some(p) = v.period_s {
-                <p class="small">{ Msg::WhyPeriod.text(lang).replace("{}", &format!("{p:.3}")) }</p>
+                <p class="small">{ Msg::WhyPeriod.text(lang).replace("{}", &fixed(p, 3)) }</p>
             }
             if !v.fixes.is_empty() {
                 <p class="small">{ Msg::WhyFixes.text(lang) }</p>
