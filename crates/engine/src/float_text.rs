@@ -16,7 +16,7 @@
 //! the standard library writes it, in every padding form (`{:>8}`, `{:08}`, `{:+}`); the tests
 //! compare the two on random values of every magnitude.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// The most places [`Fixed`] writes; more are written as this many.
 pub const MAX_PLACES: usize = 18;
@@ -46,46 +46,36 @@ pub fn shortest(value: f64) -> String {
 
 impl fmt::Display for Fixed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Fixed(value, places) = *self;
-        let Some(nonnegative) = finite_sign(value) else {
-            return non_finite(value, f);
-        };
-        let mut text = String::new();
-        write_fixed(&mut text, value.abs(), places.min(MAX_PLACES));
-        f.pad_integral(nonnegative, "", &text)
+        let places = self.1.min(MAX_PLACES);
+        pad(self.0, f, |out, v| write_fixed(out, v, places))
     }
 }
 
 impl fmt::Display for Shortest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let value = self.0;
-        let Some(nonnegative) = finite_sign(value) else {
-            return non_finite(value, f);
-        };
-        let mut text = String::new();
-        write_shortest(&mut text, value.abs());
-        f.pad_integral(nonnegative, "", &text)
+        pad(self.0, f, write_shortest)
     }
 }
 
 impl fmt::Display for Sci {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let value = self.0;
-        let Some(nonnegative) = finite_sign(value) else {
-            return non_finite(value, f);
-        };
-        let (digits, exponent) = shortest_digits(value.abs());
-        let text = digits.to_string();
-        let (first, rest) = text.split_at(1);
-        let power = exponent + i32::try_from(rest.len()).unwrap_or(0);
-        let point = if rest.is_empty() { "" } else { "." };
-        f.pad_integral(nonnegative, "", &format!("{first}{point}{rest}e{power}"))
+        pad(self.0, f, write_sci)
     }
 }
 
-/// Whether a finite value is non-negative (`-0.0` is not); `None` for NaN and the infinities.
-fn finite_sign(value: f64) -> Option<bool> {
-    value.is_finite().then(|| value.is_sign_positive())
+/// Writes `value` as a number is padded (width, fill, zeros after the sign, `+`): its magnitude as
+/// `write` writes it, after its sign; NaN and the infinities as the standard library writes them.
+fn pad(
+    value: f64,
+    f: &mut fmt::Formatter<'_>,
+    write: impl FnOnce(&mut String, f64),
+) -> fmt::Result {
+    if !value.is_finite() {
+        return non_finite(value, f);
+    }
+    let mut text = String::new();
+    write(&mut text, value.abs());
+    f.pad_integral(value.is_sign_positive(), "", &text)
 }
 
 /// NaN and the infinities, padded as the standard library pads them.
@@ -109,6 +99,16 @@ fn non_finite(value: f64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let fill = f.fill();
     let side = |n: usize| std::iter::repeat_n(fill, n).collect::<String>();
     write!(f, "{}NaN{}", side(before), side(after))
+}
+
+/// The shortest digits of the finite, non-negative `value` in exponent form (`1.5e3`).
+fn write_sci(out: &mut String, value: f64) {
+    let (digits, exponent) = shortest_digits(value);
+    let text = digits.to_string();
+    let (first, rest) = text.split_at(1);
+    let power = exponent + i32::try_from(rest.len()).unwrap_or(0);
+    let point = if rest.is_empty() { "" } else { "." };
+    let _ = write!(out, "{first}{point}{rest}e{power}");
 }
 
 /// The shortest digits of the finite, non-negative `value` as plain decimals.
